@@ -1,0 +1,98 @@
+//! What every command shares: loading a position under `--rules` in the order of CLI-8.3,
+//! and reporting errors as one line `error: <category>: <detail>` (CLI-8).
+
+use bao_rules::{printable, Error, MoveError, Position, Rules};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// An error to report: its NOT-5 category (or `internal`), the detail, and the exit status.
+#[derive(Debug)]
+pub struct CliError {
+    pub category: &'static str,
+    pub detail: String,
+    pub status: u8,
+}
+
+impl CliError {
+    pub fn usage(detail: impl Into<String>) -> CliError {
+        CliError {
+            category: "usage",
+            detail: detail.into(),
+            status: 2,
+        }
+    }
+
+    /// An internal failure: a bug or an I/O error (exit status 1).
+    pub fn internal(detail: impl Into<String>) -> CliError {
+        CliError {
+            category: "internal",
+            detail: detail.into(),
+            status: 1,
+        }
+    }
+
+    /// A move error, naming the move by its 1-based number (CLI-8.1).
+    pub fn from_move(n: usize, e: &MoveError) -> CliError {
+        CliError {
+            category: e.category(),
+            detail: format!("move {n} {e}"),
+            status: 2,
+        }
+    }
+
+    /// Prints the error line on standard error and gives the exit status.
+    pub fn report(&self) -> ExitCode {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "error: {}: {}", self.category, self.detail);
+        ExitCode::from(self.status)
+    }
+}
+
+impl From<Error> for CliError {
+    fn from(e: Error) -> CliError {
+        CliError {
+            category: e.category(),
+            detail: e.to_string(),
+            status: 2,
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> CliError {
+        CliError::internal(format!("I/O error: {e}"))
+    }
+}
+
+/// Parses POSITION and `--rules` in the order of CLI-8.3: fields and variant, then the
+/// options against that variant, then the rest of the position.
+pub fn load(position: &str, rules: Option<&str>) -> Result<(Position, Rules), Error> {
+    let variant = Position::variant_of(position)?;
+    let rules = Rules::parse(variant, rules.unwrap_or("-"))?;
+    let pos = Position::parse(position, &rules)?;
+    Ok((pos, rules))
+}
+
+/// The first line of a clap error, without clap's own `error: ` prefix.
+pub fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("bad command line").trim();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    format!("{} (see bao --help)", printable(first))
+}
+
+/// Writes to standard output, turning a closed pipe into a quiet success.
+pub fn out() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::new(std::io::stdout().lock())
+}
+
+/// A positive integer argument, or a `usage` error naming it.
+pub fn positive(name: &str, s: &str) -> Result<u64, CliError> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(CliError::usage(format!(
+            "{name} must be a positive integer, not '{}'",
+            printable(s)
+        ))),
+    }
+}

@@ -1,0 +1,422 @@
+//! Legal moves (BRD-7.1), the after-move procedure (KIS-6.9, KIM-7.5) and results (BRD-7.3, BRD-7.4).
+
+use crate::event::{DrawReason, Event, EventSink, NoEvents, StopReason, WinReason};
+use crate::exec::{self, Choice, Done, End};
+use crate::movegen::{self, Candidate, Kind};
+use crate::options::{BlockerMustCapture, HouseLostAt, HouseProtection, NeverEnding, NoIntro};
+use crate::position::{front_empty, Position};
+use crate::{Move, Pit, Rules, Side, Variant};
+use std::fmt;
+
+/// The state of a game: going on, won, or drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    /// The game goes on (`-`).
+    Ongoing,
+    /// That side has won (`S`, `N`).
+    Win(Side, WinReason),
+    /// Drawn (`draw`).
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// True unless the game goes on.
+    pub fn is_over(self) -> bool {
+        self != Outcome::Ongoing
+    }
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win(s, _) => Some(s),
+            _ => None,
+        }
+    }
+    /// The RESULT token (CLI-1.3): `-`, `S`, `N` or `draw`.
+    pub fn token(self) -> &'static str {
+        match self {
+            Outcome::Ongoing => "-",
+            Outcome::Win(Side::South, _) => "S",
+            Outcome::Win(Side::North, _) => "N",
+            Outcome::Draw(_) => "draw",
+        }
+    }
+    /// The `win …`/`draw …` event for a trace, if the game is over.
+    pub fn event(self) -> Option<Event> {
+        match self {
+            Outcome::Ongoing => None,
+            Outcome::Win(s, r) => Some(Event::Win(s, r)),
+            Outcome::Draw(r) => Some(Event::Draw(r)),
+        }
+    }
+    /// How the game ended, for people.
+    pub fn describe(self) -> String {
+        match self {
+            Outcome::Ongoing => "the game goes on".into(),
+            Outcome::Win(s, WinReason::FrontRow) => {
+                format!("{} has won: {}'s front row is empty", s.name(), s.other().name())
+            }
+            Outcome::Win(s, WinReason::NoMoves) => {
+                format!("{} has won: {} has no legal move", s.name(), s.other().name())
+            }
+            Outcome::Win(s, WinReason::NeverEnding) => format!(
+                "{} has won: {} played a never-ending move",
+                s.name(),
+                s.other().name()
+            ),
+            Outcome::Draw(DrawReason::NeverEnding) => "drawn by a never-ending move".into(),
+            Outcome::Draw(DrawReason::MaxPlies) => "drawn: the ply limit was reached".into(),
+            Outcome::Draw(DrawReason::Repetition) => {
+                "drawn: the same position occurred three times".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// A legal move together with the position it leads to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct LegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position after the move, after-move procedure included.
+    pub next: Position,
+    /// Set for a never-ending move under `never_ending=draw|mover_loses` (BRD-7.4).
+    pub(crate) never_ending: bool,
+    pub(crate) first_capture: Option<u8>,
+    pub(crate) captured: u8,
+    pub(crate) first_lap_capture: bool,
+}
+
+impl LegalMove {
+    /// The move result (BRD-7.4), ignoring history. Needs the legal moves of `next`.
+    pub fn outcome(&self, rules: &Rules) -> Outcome {
+        if self.never_ending {
+            return match rules.never_ending {
+                NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
+                _ => Outcome::Win(self.mv.side.other(), WinReason::NeverEnding),
+            };
+        }
+        status(&self.next, rules)
+    }
+
+    /// The move is never-ending, legal under `never_ending=draw|mover_loses` (BRD-6.3).
+    pub fn is_never_ending(&self) -> bool {
+        self.never_ending
+    }
+
+    /// Seeds captured by this move, by opponent pit, as a bit set of front ring indices.
+    pub fn captured_pits(&self) -> u8 {
+        self.captured
+    }
+
+    /// The opponent pit taken by the move's first capture, if any.
+    pub fn first_capture(&self) -> Option<Pit> {
+        self.first_capture.map(Pit::from_index)
+    }
+}
+
+/// The legal moves of a position, in canonical order (at most 64).
+#[derive(Clone)]
+pub struct MoveList {
+    items: Vec<LegalMove>,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn empty() -> MoveList {
+        MoveList { items: Vec::new() }
+    }
+    /// The moves as a slice.
+    pub fn as_slice(&self) -> &[LegalMove] {
+        &self.items
+    }
+    /// Number of legal moves.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// No legal move.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, LegalMove> {
+        self.items.iter()
+    }
+    /// Finds a move by its canonical string.
+    pub fn find(&self, canonical: &str) -> Option<&LegalMove> {
+        self.items.iter().find(|m| m.mv.to_string() == canonical)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a LegalMove;
+    type IntoIter = std::slice::Iter<'a, LegalMove>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl IntoIterator for MoveList {
+    type Item = LegalMove;
+    type IntoIter = std::vec::IntoIter<LegalMove>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
+    Move {
+        side: pos.side,
+        pit: c.pit,
+        letter: pos.variant.is_bao().then_some(c.letter),
+        kind: c.kind,
+        safari,
+    }
+}
+
+/// Whether a finished run is removed by BRD-7.1 step 3.
+#[inline]
+fn removed(d: &Done, rules: &Rules) -> bool {
+    match d.end {
+        End::FrontEmptied => true,
+        End::Stop(StopReason::NeverEnding) => rules.never_ending == NeverEnding::Illegal,
+        End::Stop(_) => false,
+    }
+}
+
+/// Calls `f` for every legal move before the filters of steps 4 and 5, in canonical order.
+#[inline]
+fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool, &Done)) {
+    let cands = movegen::candidates(pos, rules);
+    for &c in cands.as_slice() {
+        let out = exec::run(pos, rules, c, Choice::Both);
+        if let Some(stop) = &out.stopped {
+            if !removed(stop, rules) {
+                f(c, false, stop);
+            }
+        }
+        if !removed(&out.main, rules) {
+            f(c, out.main.ex.choice_point, &out.main);
+        }
+    }
+}
+
+/// The legal moves of `pos` (BRD-7.1), with the positions they lead to.
+///
+/// This does not check whether the game is already over (see [`status`]).
+///
+/// ```
+/// use bao_rules::{legal_moves, Position, Rules, Variant};
+/// let rules = Rules::new(Variant::Kiswahili);
+/// let moves = legal_moves(&Position::start(&rules), &rules);
+/// let names: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+/// assert_eq!(names, ["A6L*", "A6R*", "A7L*", "A7R*"]);
+/// ```
+pub fn legal_moves(pos: &Position, rules: &Rules) -> MoveList {
+    let mut items = Vec::with_capacity(16);
+    for_each_raw(pos, rules, |c, safari, d| {
+        let mv = make_move(pos, c, safari);
+        let next = after_move(pos, rules, c.kind, &d.ex, &mut NoEvents);
+        items.push(LegalMove {
+            mv,
+            next,
+            never_ending: d.end == End::Stop(StopReason::NeverEnding),
+            first_capture: d.ex.first_capture,
+            captured: d.ex.captured,
+            first_lap_capture: d.ex.first_lap_capture,
+        });
+    });
+    filter(pos, rules, &mut items);
+    MoveList { items }
+}
+
+/// Steps 4 and 5 of BRD-7.1.
+fn filter(pos: &Position, rules: &Rules, items: &mut Vec<LegalMove>) {
+    if let Some(t) = pos.flags.must {
+        let t = t.index() as u8;
+        let keep = |m: &LegalMove| match rules.blocker_must_capture {
+            BlockerMustCapture::FirstCapture => m.first_capture == Some(t),
+            BlockerMustCapture::AnyCapture => m.captured & (1 << t) != 0,
+            BlockerMustCapture::Off => true,
+        };
+        if items.iter().any(keep) {
+            items.retain(keep);
+        }
+    }
+    if pos.variant == Variant::Kimasai && rules.capture_compulsory && items.iter().any(|m| m.first_lap_capture) {
+        items.retain(|m| m.first_lap_capture);
+    }
+}
+
+/// The number of legal moves, without building the resulting positions (perft leaves).
+pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
+    let filtered = pos.flags.must.is_some()
+        || (pos.variant == Variant::Kimasai && rules.capture_compulsory);
+    if filtered {
+        return legal_moves(pos, rules).len();
+    }
+    let mut n = 0;
+    for_each_raw(pos, rules, |_, _, _| n += 1);
+    n
+}
+
+/// Whether the side to move has at least one legal move.
+pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+    // The filters of steps 4 and 5 never empty a non-empty list.
+    let cands = movegen::candidates(pos, rules);
+    cands.as_slice().iter().any(|&c| {
+        let out = exec::run(pos, rules, c, Choice::Both);
+        !removed(&out.main, rules) || out.stopped.as_ref().is_some_and(|s| !removed(s, rules))
+    })
+}
+
+/// The position result (BRD-7.3): depends only on the position and the rules.
+pub fn status(pos: &Position, rules: &Rules) -> Outcome {
+    let x = pos.side;
+    if pos.front_row_empty(x) {
+        return Outcome::Win(x.other(), WinReason::FrontRow);
+    }
+    if pos.front_row_empty(x.other()) {
+        return Outcome::Win(x, WinReason::FrontRow);
+    }
+    if !has_legal_move(pos, rules) {
+        return Outcome::Win(x.other(), WinReason::NoMoves);
+    }
+    if rules.max_plies.is_some_and(|m| pos.ply >= m) {
+        return Outcome::Draw(DrawReason::MaxPlies);
+    }
+    Outcome::Ongoing
+}
+
+/// Steps 1, 2 and 4 of BRD-7.3: the cheap part of the position result.
+#[inline]
+pub(crate) fn over_without_movegen(pos: &Position, rules: &Rules) -> bool {
+    front_empty(&pos.rings[0])
+        || front_empty(&pos.rings[1])
+        || rules.max_plies.is_some_and(|m| pos.ply >= m)
+}
+
+/// The after-move procedure: KIS-6.9 (kiswahili, kete) and KIM-7.5 (kimasai).
+pub(crate) fn after_move<S: EventSink>(
+    before: &Position,
+    rules: &Rules,
+    kind: Kind,
+    ex: &exec::Exec,
+    sink: &mut S,
+) -> Position {
+    let mover = before.side;
+    let p = mover.index();
+    let mut next = *before;
+    next.rings = ex.rings;
+    next.hands = ex.hands;
+    next.flags.house = ex.owns;
+    next.side = mover.other();
+    next.ply = before.ply.saturating_add(1);
+    next.flags.block = None;
+    next.flags.must = None;
+    if before.variant == Variant::Kimasai {
+        next.flags.nointro = rules.no_intro == NoIntro::EachFirstMove
+            && before.flags.nointro
+            && mover == Side::South
+            && next.hands[Side::North.index()] > 0;
+        return next;
+    }
+    next.flags.nointro = false;
+    // 1. Stage-based house loss.
+    if rules.house_lost_at == HouseLostAt::EndOfNamua && next.hands[p] == 0 && next.flags.house[p] {
+        next.flags.house[p] = false;
+        sink.event(Event::HouseLost(mover));
+    }
+    // 2. Kete duty (KET-4.2).
+    if kind == Kind::MtajiTakasa {
+        next.flags.duty[p] = false;
+    }
+    for s in 0..2 {
+        if !next.flags.house[s] {
+            next.flags.duty[s] = false;
+        }
+    }
+    // 4. Follow-up flag (KIS-8.8).
+    if rules.blocker_must_capture != BlockerMustCapture::Off {
+        if let Some(t) = before.flags.block {
+            next.flags.must = Some(t);
+            sink.event(Event::Must(t.name(mover)));
+        }
+    }
+    // 5. Takasia (KIS-8.1 to KIS-8.4).
+    if rules.takasia && kind == Kind::MtajiTakasa && before.hands == [0, 0] {
+        let y = mover.other();
+        if !movegen::has_capture(&next.rings, y, rules) {
+            let targets = movegen::capture_targets(&next.rings, mover);
+            if targets.count_ones() == 1 {
+                let t = targets.trailing_zeros() as usize;
+                if !takasia_excluded(&next, rules, y, t) {
+                    next.flags.block = Some(Pit::from_index(t as u8));
+                    sink.event(Event::Block(Pit::from_index(t as u8).name(y)));
+                }
+            }
+        }
+    }
+    next
+}
+
+/// KIS-8.3: the exclusions from takasia of Y's pit t.
+fn takasia_excluded(pos: &Position, rules: &Rules, y: Side, t: usize) -> bool {
+    let ring = &pos.rings[y.index()];
+    if t == 4 && pos.flags.house[y.index()] {
+        match rules.takasia_house_protection {
+            HouseProtection::Owned => return true,
+            HouseProtection::Functional if ring[4] >= rules.house_functional_min => return true,
+            HouseProtection::Functional => {}
+        }
+    }
+    let occupied = (0..8).filter(|&i| ring[i] > 0).count();
+    if occupied == 1 {
+        return true;
+    }
+    if ring[t] > 1 && (0..8).all(|i| i == t || ring[i] <= 1) {
+        return true;
+    }
+    rules.takasia_excludes_singletons && ring[t] == 1
+}
+
+/// Plays `m` (a legal move of `pos`) and returns its event stream (CLI-5.2), the new
+/// position and the move result.
+pub fn play_with_events<S: EventSink>(
+    pos: &Position,
+    rules: &Rules,
+    m: &Move,
+    sink: &mut S,
+) -> (Position, Outcome) {
+    let c = Candidate {
+        pit: m.pit,
+        letter: m.letter.unwrap_or(crate::Letter::R),
+        kind: m.kind,
+    };
+    let done = exec::run_with_events(pos, rules, c, m.safari, sink);
+    let next = after_move(pos, rules, m.kind, &done.ex, sink);
+    let outcome = if done.end == End::Stop(StopReason::NeverEnding) {
+        match rules.never_ending {
+            NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
+            _ => Outcome::Win(m.side.other(), WinReason::NeverEnding),
+        }
+    } else {
+        status(&next, rules)
+    };
+    if let Some(e) = outcome.event() {
+        sink.event(e);
+    }
+    (next, outcome)
+}
+
+/// The event lines of `m` played in `pos`, as `bao trace` prints them before `position`.
+pub fn trace(pos: &Position, rules: &Rules, m: &Move) -> (Vec<Event>, Position, Outcome) {
+    let mut events = Vec::new();
+    let (next, outcome) = play_with_events(pos, rules, m, &mut events);
+    (events, next, outcome)
+}
