@@ -157,7 +157,7 @@ fn random_positions_of_every_variant_with_options() {
     for v in Variant::ALL {
         let rules = Rules::new(v);
         for g in 0..12 {
-            let mut game = Game::new(Position::start(&rules), rules.clone());
+            let mut game = Game::new(Position::start(&rules), rules);
             let mut last = None;
             let plies = 5 + g * 7;
             for _ in 0..plies {
@@ -190,7 +190,7 @@ fn blocked_pit_is_marked() {
     let mut rng = Rng::new(11);
     let mut found = None;
     'outer: for _ in 0..400 {
-        let mut game = Game::new(Position::start(&rules), rules.clone());
+        let mut game = Game::new(Position::start(&rules), rules);
         while !game.outcome().is_over() {
             let moves = game.legal_moves();
             let m = moves.as_slice()[rng.below(moves.len())];
