@@ -3,6 +3,7 @@
 
 mod bench;
 mod common;
+mod engine_cmd;
 mod machine;
 
 use clap::{Parser, Subcommand};
@@ -44,6 +45,14 @@ enum Command {
     /// Measure the rules' speed on a fixed set of positions; the node count is a signature
     /// of the rules' behaviour.
     Bench(bench::BenchArgs),
+    /// Search a position and print the best move, its score and the principal variation.
+    Bestmove(engine_cmd::BestmoveArgs),
+    /// Score every legal move of a position, best first.
+    Analyse(engine_cmd::AnalyseArgs),
+    /// Speak the engine protocol on standard input and output (docs/engine-protocol.md).
+    Engine(engine_cmd::EngineArgs),
+    /// Play paired games between two players and report the score, Elo and SPRT.
+    Match(engine_cmd::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +84,10 @@ fn main() -> ExitCode {
         Command::Playout(a) => machine::playout(a),
         Command::Rules(a) => machine::rules(a),
         Command::Bench(a) => bench::run(a),
+        Command::Bestmove(a) => engine_cmd::bestmove(a),
+        Command::Analyse(a) => engine_cmd::analyse(a),
+        Command::Engine(a) => engine_cmd::engine(a),
+        Command::Match(a) => engine_cmd::play_match(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,24 +1,46 @@
 //! # bao-engine
 //!
-//! The computer opponent. PLACEHOLDER: this first version only picks a random legal move;
-//! the search (issue 3) replaces the body of [`choose_move`] and keeps its signature.
+//! The computer opponent for the three Bao games: an iterative deepening principal
+//! variation search with a transposition table ([`search`]), an evaluation from Bao
+//! features tuned by self-play ([`eval`]), playing levels ([`level`]), the line-based engine
+//! protocol ([`protocol`], docs/engine-protocol.md) and the match arena ([`arena`]).
+//!
+//! Built on `bao-rules`: every move the engine considers comes from
+//! [`bao_rules::legal_moves`], so the engine never re-decides a rule.
+//!
+//! ```
+//! use bao_engine::{choose_move, MAX_LEVEL};
+//! use bao_rules::{Position, Rules, Variant};
+//! let rules = Rules::new(Variant::Kiswahili);
+//! let m = choose_move(&Position::start(&rules), &rules, 3, 42).unwrap();
+//! assert!(m.mv.is_takasa()); // no capture is possible at the start
+//! ```
+#![warn(missing_docs)]
 
-use bao_rules::{legal_moves, status, LegalMove, Position, Rng, Rules};
+pub mod arena;
+pub mod eval;
+pub mod level;
+pub mod protocol;
+pub mod record;
+pub mod search;
+pub mod stats;
+pub mod zobrist;
+
+use bao_rules::{LegalMove, Position, Rules};
+
+pub use eval::Weights;
+pub use level::{Level, LEVELS};
+pub use search::{Info, Limits, Score, SearchResult, Searcher};
 
 /// The lowest playing level.
 pub const MIN_LEVEL: u8 = 1;
 /// The highest playing level.
 pub const MAX_LEVEL: u8 = 8;
 
-/// The move the computer plays at `level` (MIN_LEVEL..=MAX_LEVEL) in `pos`, or `None` when the
-/// game is over. `seed` makes the choice reproducible. May take up to a few seconds at the
-/// top level; callers in async code run it on a blocking thread.
+/// The move the computer plays at `level` (MIN_LEVEL..=MAX_LEVEL, clamped) in `pos`, or
+/// `None` when the game is over. `seed` makes the choice reproducible: the same arguments
+/// give the same move. Takes about a second at the top level (a fixed node budget); callers
+/// in async code run it on a blocking thread.
 pub fn choose_move(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
-    let _ = level;
-    if status(pos, rules).is_over() {
-        return None;
-    }
-    let moves = legal_moves(pos, rules);
-    let mut rng = Rng::new(seed ^ pos.repetition_key());
-    Some(moves.as_slice()[rng.below(moves.len())])
+    level::choose_at_level(pos, rules, level, seed)
 }

@@ -1,0 +1,111 @@
+//! Playing levels for people, and the simple built-in players (random, greedy).
+//!
+//! Each level is a fixed budget and style (docs/levels.md). Budgets are depths or node
+//! counts, not times, so a level plays the same on every machine and every run.
+
+use crate::eval::{self, Weights};
+use crate::search::{Limits, Searcher};
+use bao_rules::{legal_moves, status, LegalMove, Position, Rng, Rules};
+
+/// A playing level: a search budget and a style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The level number.
+    pub number: u8,
+    /// The search budget.
+    pub limits: Limits,
+    /// Quiescence search over captures at the leaves.
+    pub quiescence: bool,
+    /// Random noise added to each root move's score, in centi-seeds (0: none). A noisy
+    /// level scores every root move and plays the best noisy score.
+    pub noise: i32,
+    /// Only material counts (the low levels do not see threats, the house or mobility).
+    pub material_only: bool,
+    /// Transposition table size, as a power of two of entries.
+    pub tt_bits: u32,
+}
+
+/// The table of levels (docs/levels.md).
+pub const LEVELS: [Level; 8] = [
+    lvl(1, Limits { depth: Some(1), nodes: None, time: None }, false, 800, true, 12),
+    lvl(2, Limits { depth: Some(1), nodes: None, time: None }, true, 200, true, 14),
+    lvl(3, Limits { depth: Some(2), nodes: None, time: None }, true, 60, false, 16),
+    lvl(4, Limits { depth: Some(3), nodes: None, time: None }, true, 0, false, 16),
+    lvl(5, Limits { depth: None, nodes: Some(20_000), time: None }, true, 0, false, 18),
+    lvl(6, Limits { depth: None, nodes: Some(80_000), time: None }, true, 0, false, 18),
+    lvl(7, Limits { depth: None, nodes: Some(300_000), time: None }, true, 0, false, 20),
+    lvl(8, Limits { depth: None, nodes: Some(1_000_000), time: None }, true, 0, false, 20),
+];
+
+const fn lvl(number: u8, limits: Limits, quiescence: bool, noise: i32, material_only: bool, tt_bits: u32) -> Level {
+    Level { number, limits, quiescence, noise, material_only, tt_bits }
+}
+
+impl Level {
+    /// Level `n`, clamped to MIN_LEVEL..=MAX_LEVEL.
+    pub fn get(n: u8) -> Level {
+        LEVELS[(n.clamp(crate::MIN_LEVEL, crate::MAX_LEVEL) - 1) as usize]
+    }
+
+    /// A searcher set up for this level.
+    pub fn searcher(&self, rules: &Rules) -> Searcher {
+        let w = if self.material_only {
+            Weights::material_only()
+        } else {
+            Weights::for_variant(rules.variant)
+        };
+        let mut s = Searcher::new(*rules, w, self.tt_bits);
+        s.quiescence = self.quiescence;
+        s
+    }
+
+    /// The move this level plays in `pos`, with `history` the game's earlier positions
+    /// (oldest first, for repetitions). `None` when the side to move has no legal move.
+    pub fn choose(&self, searcher: &mut Searcher, pos: &Position, history: &[Position], seed: u64) -> Option<LegalMove> {
+        searcher.set_history(history);
+        if self.noise > 0 {
+            let (scored, _, _) = searcher.analyse(pos, self.limits);
+            let mut rng = Rng::new(seed ^ pos.repetition_key());
+            let span = (2 * self.noise + 1) as usize;
+            return scored
+                .into_iter()
+                .map(|(m, s)| (m, s.saturating_add(rng.below(span) as i32 - self.noise)))
+                .enumerate()
+                // Ties go to the first move in canonical order.
+                .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
+                .map(|(_, (m, _))| m);
+        }
+        searcher.search_root(pos, self.limits, &mut |_| {}).best
+    }
+}
+
+/// A uniformly random legal move.
+pub fn random_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove> {
+    let moves = legal_moves(pos, rules);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(seed ^ pos.repetition_key());
+    Some(moves.as_slice()[rng.below(moves.len())])
+}
+
+/// The one-ply greedy player: the move that captures the most seeds (measured by playing
+/// it); ties are broken at random. A move that wins at once takes every front seed, so the
+/// greedy player also never misses a bao hamna that captures most.
+pub fn greedy_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove> {
+    let moves = legal_moves(pos, rules);
+    let best = moves.iter().map(|m| eval::gain(pos, m)).max()?;
+    let top: Vec<&LegalMove> = moves.iter().filter(|m| eval::gain(pos, m) == best).collect();
+    let mut rng = Rng::new(seed ^ pos.repetition_key());
+    Some(*top[rng.below(top.len())])
+}
+
+/// The move the computer plays at `level` in `pos`; see [`crate::choose_move`].
+pub fn choose_at_level(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
+    if status(pos, rules).is_over() {
+        return None;
+    }
+    let l = Level::get(level);
+    let mut s = l.searcher(rules);
+    l.choose(&mut s, pos, &[], seed)
+}

@@ -1,0 +1,766 @@
+//! The search: iterative deepening principal variation search (negamax alpha-beta) with a
+//! transposition table, move ordering (hash move, captures by seeds taken, killers,
+//! history), quiescence over capturing moves, and win/loss scores by distance.
+//!
+//! Single-threaded and deterministic: with a depth or node limit, the same position, rules,
+//! weights and history always give the same move, score and node count.
+//!
+//! A node is one legal move executed by the rules crate and the position it reaches.
+
+use crate::eval::{self, MoveFeatures, Weights};
+use crate::zobrist;
+use bao_rules::{legal_moves, LegalMove, Move, NeverEnding, Position, Repetition, Rules, Side};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The score of a win at the root; a win in n plies scores `WIN - n`.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses by distance.
+pub const WIN_BOUND: i32 = WIN - 10_000;
+const INF: i32 = WIN + 1;
+const MAX_PLY: usize = 128;
+/// Quiescence follows at most this many capturing plies.
+const Q_MAX: i32 = 8;
+
+/// A score for people: centi-seeds, or a win/loss in a number of plies.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centi-seeds for the side to move (100 = one seed).
+    Cp(i32),
+    /// The side to move wins in this many plies (its own moves and the replies).
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// From an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= WIN_BOUND {
+            Score::Win((WIN - s) as u32)
+        } else if s <= -WIN_BOUND {
+            Score::Loss((WIN + s) as u32)
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// `cp 120`, `win 3`, `loss 4` (the protocol's score field).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Win(n) => write!(f, "win {n}"),
+            Score::Loss(n) => write!(f, "loss {n}"),
+        }
+    }
+}
+
+/// Search limits; the search stops at the first one reached. No limit at all means
+/// "until stopped" (capped at depth 64).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies (full-width plies; quiescence comes on top).
+    pub depth: Option<u32>,
+    /// Maximum nodes.
+    pub nodes: Option<u64>,
+    /// Maximum time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// A depth limit.
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Default::default() }
+    }
+    /// A node limit.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Default::default() }
+    }
+    /// A time limit.
+    pub fn time(ms: u64) -> Limits {
+        Limits { time: Some(Duration::from_millis(ms)), ..Default::default() }
+    }
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Score of the best move for the side to move.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best move, `None` when the side to move has no legal move.
+    pub best: Option<LegalMove>,
+    /// Its score.
+    pub score: Score,
+    /// Internal score (for comparisons).
+    pub raw_score: i32,
+    /// Depth completed.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+    /// Principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i16,
+    bound: u8,
+    /// Index of the best move in the canonical legal move list, +1 (0: none).
+    mv: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// A transposition table (always-replace buckets of two: depth-preferred and newest).
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        let n = 1usize << bits;
+        Table { entries: vec![Entry::default(); n], mask: n - 2 }
+    }
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let i = (key as usize) & self.mask;
+        self.entries[i..i + 2].iter().find(|e| e.key == key && e.bound != 0).copied()
+    }
+    fn store(&mut self, e: Entry) {
+        let i = (e.key as usize) & self.mask;
+        let slot = if self.entries[i].key == e.key || self.entries[i].depth <= e.depth {
+            i
+        } else {
+            i + 1
+        };
+        self.entries[slot] = e;
+    }
+    fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+}
+
+/// Score a win/loss relative to the root for storage at `ply`, and back.
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// A searcher: owns its transposition table and heuristics, reusable across searches.
+pub struct Searcher {
+    rules: Rules,
+    weights: Weights,
+    tt: Table,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Box<[[i32; 64]; 2]>,
+    nodes: u64,
+    calls: u64,
+    seldepth: u32,
+    stop: Arc<AtomicBool>,
+    limits: Limits,
+    start: Instant,
+    aborted: bool,
+    /// Repetition keys of the game before the root and of the path: (key, seeds in hand).
+    path: Vec<(u64, u8)>,
+    game_len: usize,
+    with_ply: bool,
+    /// Use the quiescence search at the leaves.
+    pub quiescence: bool,
+}
+
+/// Outcome of a child reached by a move, from the mover's point of view, when it ends the
+/// search there (BRD-7.2, BRD-7.4, BRD-6.3).
+#[inline]
+fn terminal(m: &LegalMove, rules: &Rules, ply: usize) -> Option<i32> {
+    let mover = m.mv.side();
+    let win = WIN - (ply as i32 + 1);
+    if m.is_never_ending() {
+        return Some(match rules.never_ending {
+            NeverEnding::Draw => 0,
+            _ => -win,
+        });
+    }
+    // The side to move in the child is checked first (BRD-7.3 step 1).
+    if m.next.front_row_empty(mover.other()) {
+        return Some(win);
+    }
+    if m.next.front_row_empty(mover) {
+        return Some(-win);
+    }
+    None
+}
+
+fn hands(p: &Position) -> u8 {
+    p.hand(Side::South) + p.hand(Side::North)
+}
+
+fn move_code(m: &Move) -> usize {
+    // pit 0..15, letter 0..1, safari: a small index for the history table.
+    let l = match m.letter() {
+        Some(bao_rules::Letter::R) => 1,
+        _ => 0,
+    };
+    (m.pit().index() * 2 + l) * 2 + m.is_safari() as usize
+}
+
+impl Searcher {
+    /// A searcher for `rules` with the given evaluation weights and a transposition table of
+    /// 2^`tt_bits` entries (16 bytes each).
+    pub fn new(rules: Rules, weights: Weights, tt_bits: u32) -> Searcher {
+        Searcher {
+            rules,
+            weights,
+            tt: Table::new(tt_bits.clamp(4, 28)),
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 64]; 2]),
+            nodes: 0,
+            calls: 0,
+            seldepth: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+            limits: Limits::default(),
+            start: Instant::now(),
+            aborted: false,
+            path: Vec::new(),
+            game_len: 0,
+            with_ply: rules.max_plies.is_some(),
+            quiescence: true,
+        }
+    }
+
+    /// The flag that stops a running search (from another thread); the search then returns
+    /// the best move found so far.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Forgets the transposition table and heuristics (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[None; 2]; MAX_PLY];
+        *self.history = [[0; 64]; 2];
+    }
+
+    /// The rules searched under.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Sets the positions of the game so far (before the root, oldest first), so that
+    /// repetitions of them count as draws (BRD-7.5).
+    pub fn set_history(&mut self, positions: &[Position]) {
+        self.path.clear();
+        if self.rules.repetition == Repetition::ThreefoldDraw {
+            for p in positions {
+                self.path.push((zobrist::key(p), hands(p)));
+            }
+        }
+        self.game_len = self.path.len();
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = true;
+                return true;
+            }
+        }
+        self.calls += 1;
+        if self.calls & 7 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            } else if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether the child repeats a position of the game or of the search path: a draw.
+    fn repeats(&self, child: &Position) -> bool {
+        if self.rules.repetition != Repetition::ThreefoldDraw || self.path.is_empty() {
+            return false;
+        }
+        let h = hands(child);
+        let k = zobrist::key(child);
+        // Hands never grow, so only the latest positions with the same hands can match.
+        for &(pk, ph) in self.path.iter().rev() {
+            if ph != h {
+                break;
+            }
+            if pk == k {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn gen(&mut self, pos: &Position) -> Vec<LegalMove> {
+        let moves = legal_moves(pos, &self.rules);
+        self.nodes += moves.len() as u64;
+        moves.into_iter().collect()
+    }
+
+    fn evaluate(&self, pos: &Position, moves: &[LegalMove]) -> i32 {
+        eval::evaluate(pos, &self.rules, moves, &self.weights)
+    }
+
+    /// Order: hash move, then captures by seeds taken, then killers, then history.
+    fn order(&self, pos: &Position, moves: &[LegalMove], hash: Option<usize>, ply: usize) -> Vec<(i32, usize)> {
+        let opp = pos.side().other();
+        let before = eval::board_seeds(pos, opp);
+        let side = pos.side().index();
+        let mut v: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let s = if Some(i) == hash {
+                    1 << 30
+                } else {
+                    let g = before - eval::board_seeds(&m.next, opp);
+                    if m.next.front_row_empty(opp) {
+                        1 << 29
+                    } else if g > 0 {
+                        (1 << 24) + g * 1000
+                    } else if ply < MAX_PLY && self.killers[ply][0] == Some(m.mv) {
+                        1 << 23
+                    } else if ply < MAX_PLY && self.killers[ply][1] == Some(m.mv) {
+                        (1 << 23) - 1
+                    } else {
+                        self.history[side][move_code(&m.mv)].min((1 << 22) - 1)
+                    }
+                };
+                (s, i)
+            })
+            .collect();
+        // Stable: equal scores keep the canonical order, so the search is deterministic.
+        v.sort_by(|a, b| b.0.cmp(&a.0));
+        v
+    }
+
+    fn pv_from_tt(&self, root: &Position, first: &LegalMove) -> Vec<Move> {
+        let mut pv = vec![first.mv];
+        let mut pos = first.next;
+        let mut seen = vec![zobrist::key(root), zobrist::key(&pos)];
+        while pv.len() < 32 {
+            if terminal_pos(&pos) {
+                break;
+            }
+            let Some(e) = self.tt.probe(zobrist::key_with_ply(&pos, self.with_ply)) else { break };
+            if e.mv == 0 {
+                break;
+            }
+            let moves = legal_moves(&pos, &self.rules);
+            let Some(m) = moves.as_slice().get(e.mv as usize - 1) else { break };
+            pv.push(m.mv);
+            if m.is_never_ending() {
+                break;
+            }
+            pos = m.next;
+            let k = zobrist::key(&pos);
+            if seen.contains(&k) {
+                break;
+            }
+            seen.push(k);
+        }
+        pv
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qd: i32) -> i32 {
+        self.seldepth = self.seldepth.max(ply as u32);
+        let moves = self.gen(pos);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if self.rules.max_plies.is_some_and(|m| pos.ply() >= m) {
+            return 0;
+        }
+        let stand = self.evaluate(pos, &moves);
+        if qd >= Q_MAX || ply + 1 >= MAX_PLY || self.out_of_budget() {
+            return stand;
+        }
+        if stand >= beta {
+            return stand;
+        }
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let opp = pos.side().other();
+        let before = eval::board_seeds(pos, opp);
+        let mut caps: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                let g = before - eval::board_seeds(&m.next, opp);
+                (g > 0 || m.next.front_row_empty(opp)).then_some((g, i))
+            })
+            .collect();
+        caps.sort_by(|a, b| b.0.cmp(&a.0));
+        for (_, i) in caps {
+            let m = &moves[i];
+            let s = if let Some(t) = terminal(m, &self.rules, ply) {
+                t
+            } else if self.repeats(&m.next) {
+                0
+            } else {
+                self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                let s = -self.quiesce(&m.next, -beta, -alpha, ply + 1, qd + 1);
+                self.path.pop();
+                s
+            };
+            if self.aborted {
+                return best;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn search(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            if self.quiescence {
+                return self.quiesce(pos, alpha, beta, ply, 0);
+            }
+            self.seldepth = self.seldepth.max(ply as u32);
+            let moves = self.gen(pos);
+            if moves.is_empty() {
+                return -(WIN - ply as i32);
+            }
+            return self.evaluate(pos, &moves);
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let key = zobrist::key_with_ply(pos, self.with_ply);
+        let alpha0 = alpha;
+        let mut hash = None;
+        if let Some(e) = self.tt.probe(key) {
+            if e.mv != 0 {
+                hash = Some(e.mv as usize - 1);
+            }
+            if e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let hit = match e.bound {
+                    EXACT => true,
+                    LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if hit {
+                    return s;
+                }
+            }
+        }
+        let moves = self.gen(pos);
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        if self.rules.max_plies.is_some_and(|m| pos.ply() >= m) {
+            return 0;
+        }
+        if self.out_of_budget() {
+            return self.evaluate(pos, &moves);
+        }
+        let hash = hash.filter(|&i| i < moves.len());
+        let order = self.order(pos, &moves, hash, ply);
+        let mut best = -INF;
+        let mut best_i = order[0].1;
+        // A forced move costs no depth: Bao has many, and they are cheap to see through.
+        let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        for (n, &(_, i)) in order.iter().enumerate() {
+            let m = &moves[i];
+            let s = if let Some(t) = terminal(m, &self.rules, ply) {
+                t
+            } else if self.repeats(&m.next) {
+                0
+            } else {
+                self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                let s = if n == 0 {
+                    -self.search(&m.next, next_depth, -beta, -alpha, ply + 1)
+                } else {
+                    let s = -self.search(&m.next, next_depth, -alpha - 1, -alpha, ply + 1);
+                    if s > alpha && s < beta && !self.aborted {
+                        -self.search(&m.next, next_depth, -beta, -alpha, ply + 1)
+                    } else {
+                        s
+                    }
+                };
+                self.path.pop();
+                s
+            };
+            if self.aborted {
+                return if best == -INF { s } else { best };
+            }
+            if s > best {
+                best = s;
+                best_i = i;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        let quiet = eval::gain(pos, m) == 0;
+                        if quiet && ply < MAX_PLY && self.killers[ply][0] != Some(m.mv) {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = Some(m.mv);
+                        }
+                        if quiet {
+                            let h = &mut self.history[pos.side().index()][move_code(&m.mv)];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.tt.store(Entry {
+            key,
+            score: to_tt(best, ply),
+            depth: depth.min(i16::MAX as i32) as i16,
+            bound,
+            mv: best_i as u8 + 1,
+        });
+        best
+    }
+
+    /// Scores every root move with a full window at each depth (for `analyse` and for the
+    /// playing styles that choose among near-best moves). Returns (move, score) pairs in
+    /// canonical order, plus the depth completed.
+    pub fn analyse(&mut self, pos: &Position, limits: Limits) -> (Vec<(LegalMove, i32)>, u32, u64) {
+        self.begin(limits);
+        let moves = self.gen(pos);
+        let mut scores: Vec<i32> = vec![0; moves.len()];
+        let mut done_depth = 0;
+        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
+        let root_key = zobrist::key(pos);
+        self.path.push((root_key, hands(pos)));
+        for depth in 1..=max_depth {
+            let mut iter = Vec::with_capacity(moves.len());
+            for m in &moves {
+                let s = if let Some(t) = terminal(m, &self.rules, 0) {
+                    t
+                } else if self.repeats(&m.next) {
+                    0
+                } else {
+                    self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                    let s = -self.search(&m.next, depth as i32 - 1, -INF, INF, 1);
+                    self.path.pop();
+                    s
+                };
+                if self.aborted {
+                    break;
+                }
+                iter.push(s);
+            }
+            if self.aborted {
+                break;
+            }
+            scores = iter;
+            done_depth = depth;
+            if scores.iter().all(|&s| s.abs() >= WIN_BOUND) || self.limits_reached_soft() {
+                break;
+            }
+        }
+        self.path.truncate(self.game_len);
+        (moves.into_iter().zip(scores).collect(), done_depth, self.nodes)
+    }
+
+    fn begin(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.killers = [[None; 2]; MAX_PLY];
+        for h in self.history.iter_mut() {
+            for x in h.iter_mut() {
+                *x /= 8;
+            }
+        }
+    }
+
+    /// With a time limit, starting a new iteration after half the time is mostly wasted.
+    fn limits_reached_soft(&self) -> bool {
+        self.limits.time.is_some_and(|t| self.start.elapsed() * 2 >= t)
+            && self.limits.depth.is_none()
+    }
+
+    /// Searches `pos` within `limits`, calling `info` after each completed iteration.
+    pub fn search_root(&mut self, pos: &Position, limits: Limits, info: &mut dyn FnMut(&Info)) -> SearchResult {
+        self.begin(limits);
+        let moves = self.gen(pos);
+        let mut result = SearchResult {
+            best: None,
+            score: Score::Loss(0),
+            raw_score: -WIN,
+            depth: 0,
+            seldepth: 0,
+            nodes: self.nodes,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if moves.is_empty() {
+            return result;
+        }
+        let root_key = zobrist::key(pos);
+        self.path.push((root_key, hands(pos)));
+        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
+        // Root order: previous iteration's best first, then the static order.
+        let mut order: Vec<usize> = self.order(pos, &moves, None, 0).into_iter().map(|x| x.1).collect();
+        for depth in 1..=max_depth {
+            let mut alpha = -INF;
+            let mut best_i = None;
+            let mut best = -INF;
+            for (n, &i) in order.iter().enumerate() {
+                let m = &moves[i];
+                let s = if let Some(t) = terminal(m, &self.rules, 0) {
+                    t
+                } else if self.repeats(&m.next) {
+                    0
+                } else {
+                    self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                    let d = depth as i32 - 1;
+                    let s = if n == 0 {
+                        -self.search(&m.next, d, -INF, -alpha, 1)
+                    } else {
+                        let s = -self.search(&m.next, d, -alpha - 1, -alpha, 1);
+                        if s > alpha && !self.aborted {
+                            -self.search(&m.next, d, -INF, -alpha, 1)
+                        } else {
+                            s
+                        }
+                    };
+                    self.path.pop();
+                    s
+                };
+                if self.aborted {
+                    break;
+                }
+                if s > best {
+                    best = s;
+                    best_i = Some(i);
+                    alpha = alpha.max(s);
+                }
+            }
+            // An unfinished iteration still counts if its first (previous best) move was
+            // searched: a move that beat it is better still.
+            if let Some(bi) = best_i {
+                if !self.aborted || bi != order[0] || result.best.is_none() {
+                    let m = moves[bi];
+                    result.best = Some(m);
+                    result.raw_score = best;
+                    result.score = Score::from_internal(best);
+                    result.pv = self.pv_from_tt(pos, &m);
+                    if !self.aborted {
+                        result.depth = depth;
+                    }
+                }
+                if let Some(p) = order.iter().position(|&x| x == bi) {
+                    let v = order.remove(p);
+                    order.insert(0, v);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            // Keep the root entry so that the PV starts right.
+            result.seldepth = self.seldepth;
+            result.nodes = self.nodes;
+            result.time = self.start.elapsed();
+            info(&Info {
+                depth,
+                seldepth: self.seldepth,
+                score: result.score,
+                nodes: self.nodes,
+                time: result.time,
+                pv: result.pv.clone(),
+            });
+            let proven = best.abs() >= WIN_BOUND && (WIN - best.abs()) as u32 <= depth;
+            if moves.len() == 1 && limits.depth.is_none() || proven || self.limits_reached_soft() {
+                break;
+            }
+        }
+        self.path.truncate(self.game_len);
+        result.seldepth = self.seldepth;
+        result.nodes = self.nodes;
+        result.time = self.start.elapsed();
+        result
+    }
+}
+
+fn terminal_pos(p: &Position) -> bool {
+    p.front_row_empty(Side::South) || p.front_row_empty(Side::North)
+}
+
+/// The opponent's move features, for callers that want to show them.
+pub fn opponent_features(pos: &Position, rules: &Rules) -> MoveFeatures {
+    eval::null_move(pos, rules)
+        .map(|p| eval::move_features(&p, legal_moves(&p, rules).as_slice()))
+        .unwrap_or_default()
+}
