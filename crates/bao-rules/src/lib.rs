@@ -36,6 +36,7 @@ mod perft;
 mod pit;
 mod playout;
 mod position;
+mod record;
 mod rng;
 mod side;
 
@@ -56,5 +57,9 @@ pub use perft::perft;
 pub use pit::{Dir, Letter, Pit, Square};
 pub use playout::{playout, random_game, PlayoutStats};
 pub use position::{Flags, Position, Setup};
+pub use record::{
+    parse_records, parse_records_bytes, Record, RecordError, RecordErrorKind, RecordMove,
+    RecordResult, Termination, MAX_RECORD_BYTES,
+};
 pub use rng::Rng;
 pub use side::{Side, Variant};
