@@ -1,0 +1,863 @@
+//! The server's state: the store, the games in memory, their broadcast channels, and every
+//! operation on a game (create, join, move, resign), each committed before it is answered.
+
+use crate::error::{ApiError, ApiResult};
+use crate::model::{move_event, Match, MoveEvent, Player, PlayerKind, Round};
+use crate::store::{Store, StoreError};
+use crate::util;
+use axum::extract::ws::Utf8Bytes;
+use bao_rules::{find_move, LegalMove, MatchFormat, Position, Rules, Side, Variant};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
+use tokio::sync::{broadcast, Mutex, Semaphore};
+
+/// One message for every kind of viewer: spectators, player 0, player 1.
+#[derive(Debug)]
+pub struct Update {
+    views: [Utf8Bytes; 3],
+}
+
+impl Update {
+    /// The message for `viewer`.
+    pub fn view(&self, viewer: Option<usize>) -> Utf8Bytes {
+        self.views[viewer.map_or(0, |p| p + 1)].clone()
+    }
+}
+
+/// A game id in memory.
+pub struct Slot {
+    /// The match; its lock orders every change to the game.
+    pub m: Mutex<Match>,
+    /// Live updates to WebSocket clients.
+    pub tx: broadcast::Sender<Arc<Update>>,
+    /// Open WebSocket connections per player.
+    pub conns: [AtomicUsize; 2],
+}
+
+impl Slot {
+    fn connected(&self) -> [bool; 2] {
+        [
+            self.conns[0].load(Ordering::Relaxed) > 0,
+            self.conns[1].load(Ordering::Relaxed) > 0,
+        ]
+    }
+}
+
+/// The server.
+pub struct App {
+    /// The database.
+    pub store: Store,
+    /// This process's id in NOTIFY payloads.
+    pub instance: String,
+    games: StdMutex<HashMap<String, Arc<Slot>>>,
+    engine: Semaphore,
+}
+
+/// What creating a game answers.
+#[derive(Debug, serde::Serialize)]
+pub struct Created {
+    /// Game id.
+    pub id: String,
+    /// The creator's side in game 1.
+    pub seat: String,
+    /// The creator's seat token.
+    pub token: String,
+    /// Invite code for the other seat, for a game against a person.
+    pub invite: Option<String>,
+    /// The game page.
+    pub url: String,
+}
+
+/// A create request, already checked.
+pub struct NewGame {
+    /// Rules, including the match format.
+    pub rules: Rules,
+    /// Start position.
+    pub start: Position,
+    /// Computer level, or `None` for a person.
+    pub computer: Option<u8>,
+    /// The creator's side in game 1.
+    pub side: Side,
+    /// The creator's name.
+    pub name: String,
+}
+
+fn side_str(s: Side) -> String {
+    s.letter().to_string()
+}
+
+/// The board picture of the current position, with the last move marked.
+pub fn board_svg(m: &Match) -> String {
+    let mut opts = bao_render::SvgOptions {
+        size: None,
+        ..Default::default()
+    };
+    opts.last_move = m
+        .game
+        .moves()
+        .last()
+        .map(bao_render::LastMove::from);
+    bao_render::svg(m.game.position(), &opts)
+}
+
+/// Serializes a GameState; the move list is spliced in from per-move JSON so that its cost
+/// does not grow with every message.
+fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
+    let mut v = m.state(viewer, connected, svg);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("moves".into(), serde_json::Value::Null);
+    }
+    let s = v.to_string();
+    let moves = serde_json::to_string(&m.moves).unwrap_or_else(|_| "[]".into());
+    s.replacen("\"moves\":null", &format!("\"moves\":{moves}"), 1)
+}
+
+/// `{"type":"state","state":...}` for `viewer`.
+pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
+    format!(
+        "{{\"type\":\"state\",\"state\":{}}}",
+        state_string(m, viewer, connected, svg)
+    )
+}
+
+impl App {
+    /// A server on `store`.
+    pub fn new(store: Store) -> Arc<App> {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Arc::new(App {
+            store,
+            instance: util::random_code(12),
+            games: StdMutex::new(HashMap::new()),
+            engine: Semaphore::new(cores.max(1)),
+        })
+    }
+
+    fn cached(&self, id: &str) -> Option<Arc<Slot>> {
+        self.games.lock().ok()?.get(id).cloned()
+    }
+
+    /// The game `id`, from memory or the database; 404 when unknown.
+    pub async fn slot(&self, id: &str) -> ApiResult<Arc<Slot>> {
+        if let Some(s) = self.cached(id) {
+            return Ok(s);
+        }
+        if id.len() > 64 {
+            return Err(ApiError::not_found("there is no such game"));
+        }
+        let m = self
+            .store
+            .load(id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(format!("there is no game '{}'", bao_rules::printable(id))))?;
+        Ok(self.insert(m))
+    }
+
+    fn insert(&self, m: Match) -> Arc<Slot> {
+        let id = m.id.clone();
+        let mut games = match self.games.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        games
+            .entry(id)
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    m: Mutex::new(m),
+                    tx: broadcast::channel(64).0,
+                    conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
+                })
+            })
+            .clone()
+    }
+
+    /// The player a token belongs to.
+    pub fn auth(m: &Match, token: Option<&str>) -> Option<usize> {
+        let h = util::hash_token(token?);
+        (0..2).find(|&p| {
+            m.players[p]
+                .token_hash
+                .as_deref()
+                .is_some_and(|t| util::same_secret(t, &h))
+        })
+    }
+
+    /// Creates a game and its first round.
+    pub async fn create(self: &Arc<Self>, g: NewGame) -> ApiResult<Created> {
+        let token = util::new_token();
+        let now = util::now_ms();
+        let (p1, invite) = match g.computer {
+            Some(level) => (
+                Player {
+                    kind: PlayerKind::Computer,
+                    name: format!("Computer (level {level})"),
+                    level: Some(level),
+                    token_hash: None,
+                },
+                None,
+            ),
+            None => (
+                Player {
+                    kind: PlayerKind::Human,
+                    name: "Guest".into(),
+                    level: None,
+                    token_hash: None,
+                },
+                Some(util::random_code(16)),
+            ),
+        };
+        let p0 = Player {
+            kind: PlayerKind::Human,
+            name: g.name,
+            level: None,
+            token_hash: Some(util::hash_token(&token)),
+        };
+        let (south, north) = if g.side == Side::South {
+            (p0.name.clone(), p1.name.clone())
+        } else {
+            (p1.name.clone(), p0.name.clone())
+        };
+        let round = Round {
+            game_no: 1,
+            start: g.start,
+            south,
+            north,
+            result: "-".into(),
+            result_text: None,
+            termination: None,
+        };
+        let mut m = Match {
+            id: util::new_game_id(),
+            rules: g.rules,
+            start: g.start,
+            format: g.rules.match_format,
+            read_only: false,
+            first_side: g.side,
+            players: [p0, p1],
+            invite: invite.clone(),
+            game_no: 1,
+            wins: [0, 0],
+            finished: false,
+            past: Vec::new(),
+            current: round.clone(),
+            game: bao_rules::Game::new(g.start, g.rules),
+            moves: Vec::new(),
+            forced: None,
+            created: now,
+            updated: now,
+            thinking: false,
+        };
+        // A start position that is already over ends its game at once.
+        if m.game.outcome().is_over() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::BAD_REQUEST,
+                "bad_position",
+                format!("the game is already over in this position ({})", m.game.outcome().describe()),
+            ));
+        }
+        // Ids are random; a clash only makes us draw again.
+        for _ in 0..4 {
+            match self.store.create(&m, &[(round.clone(), Vec::new())]).await {
+                Ok(()) => break,
+                Err(StoreError::Conflict(_)) => m.id = util::new_game_id(),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let id = m.id.clone();
+        let slot = self.insert(m);
+        self.clone().schedule_computer(slot);
+        Ok(Created {
+            url: format!("/g/{id}"),
+            id,
+            seat: side_str(g.side),
+            token,
+            invite,
+        })
+    }
+
+    /// Stores an uploaded record file as a finished, read-only game.
+    pub async fn create_from_records(
+        self: &Arc<Self>,
+        recs: Vec<crate::record::ParsedRecord>,
+    ) -> ApiResult<String> {
+        let now = util::now_ms();
+        let first = recs
+            .first()
+            .ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
+        let human = |name: &str| Player {
+            kind: PlayerKind::Human,
+            name: name.to_string(),
+            level: None,
+            token_hash: None,
+        };
+        let mut rounds: Vec<(Round, Vec<MoveEvent>)> = Vec::new();
+        let mut last_game = None;
+        for (i, r) in recs.iter().enumerate() {
+            let mut game = bao_rules::Game::new(r.start, r.rules);
+            let mut events = Vec::new();
+            for mv in &r.moves {
+                let before = *game.position();
+                let lm = bao_rules::legal_moves(&before, &r.rules)
+                    .find(&mv.to_string())
+                    .copied()
+                    .ok_or_else(|| ApiError::internal("a checked record move is not legal"))?;
+                game.play(&lm);
+                events.push(move_event(&before, &r.rules, &lm, game.outcome().token()));
+            }
+            let text = match r.termination.as_deref() {
+                Some(t) if t != "rules" && r.result != "-" => {
+                    Some(crate::record::forced_text(&r.result, t))
+                }
+                _ if game.outcome().is_over() => Some(game.outcome().describe()),
+                _ => None,
+            };
+            rounds.push((
+                Round {
+                    game_no: i as u32 + 1,
+                    start: r.start,
+                    south: r.south.clone(),
+                    north: r.north.clone(),
+                    result: r.result.clone(),
+                    result_text: text,
+                    termination: r.termination.clone(),
+                },
+                events,
+            ));
+            last_game = Some(game);
+        }
+        let game = last_game.ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
+        let last = recs.last().unwrap_or(first);
+        let (current, moves) = rounds.last().cloned().ok_or_else(|| ApiError::bad_request("empty"))?;
+        let forced = match (last.termination.as_deref(), last.result.as_str()) {
+            (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.to_string())),
+            _ => None,
+        };
+        let n = recs.len() as u32;
+        let m = Match {
+            id: util::new_game_id(),
+            rules: last.rules,
+            start: last.start,
+            format: if n == 1 {
+                MatchFormat::SingleGame
+            } else {
+                MatchFormat::BestOfThree
+            },
+            read_only: true,
+            first_side: Side::South,
+            players: [human(&first.south), human(&first.north)],
+            invite: None,
+            game_no: n,
+            wins: [0, 0],
+            finished: true,
+            past: rounds[..rounds.len() - 1].iter().map(|r| r.0.clone()).collect(),
+            current,
+            game,
+            moves,
+            forced,
+            created: now,
+            updated: now,
+            thinking: false,
+        };
+        self.store.create(&m, &rounds).await?;
+        let id = m.id.clone();
+        self.insert(m);
+        Ok(id)
+    }
+
+    /// Gives the open seat to the holder of the invite code.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        invite: &str,
+        name: Option<String>,
+        current: Option<&str>,
+    ) -> ApiResult<(String, String)> {
+        let slot = self.slot(id).await?;
+        let mut m = slot.m.lock().await;
+        if let Some(p) = App::auth(&m, current) {
+            return Err(ApiError::conflict(format!(
+                "you already play {} in this game; open the invite link in another browser",
+                m.side_of(p).name()
+            )));
+        }
+        if m.players[1].kind != PlayerKind::Human || m.read_only {
+            return Err(ApiError::conflict("this game has no seat for a person to join"));
+        }
+        if m.players[1].token_hash.is_some() || m.invite.is_none() {
+            return Err(ApiError::conflict("the seat has already been taken"));
+        }
+        if !m.invite.as_deref().is_some_and(|c| util::same_secret(c, invite)) {
+            return Err(ApiError::forbidden("the invite code is not valid for this game"));
+        }
+        let token = util::new_token();
+        let hash = util::hash_token(&token);
+        let name = name.unwrap_or_else(|| "Guest".into());
+        let mut after = m.players.clone();
+        after[1].name = name.clone();
+        let s0 = m.side_of(0);
+        let (south, north) = if s0 == Side::South {
+            (after[0].name.clone(), name.clone())
+        } else {
+            (name.clone(), after[0].name.clone())
+        };
+        match self
+            .store
+            .commit_join(id, &hash, &name, m.game_no, (&south, &north), &self.instance)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::Conflict(msg)) => {
+                self.reload_locked(&mut m).await;
+                return Err(ApiError::conflict(msg));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        m.players[1].name = name;
+        m.players[1].token_hash = Some(hash);
+        m.invite = None;
+        m.current.south = south;
+        m.current.north = north;
+        m.updated = util::now_ms();
+        let seat = side_str(m.side_of(1));
+        self.broadcast_state(&slot, &m);
+        Ok((seat, token))
+    }
+
+    /// Re-reads a match from the database after a conflict (another server changed it).
+    async fn reload_locked(&self, m: &mut Match) {
+        if let Ok(Some(fresh)) = self.store.load(&m.id).await {
+            *m = fresh;
+        }
+    }
+
+    /// Plays `text` for `player` in the game whose current position has ply `ply` (if given).
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        player: Option<usize>,
+        text: &str,
+        ply: Option<u32>,
+    ) -> ApiResult<MoveEvent> {
+        let slot = self.slot(id).await?;
+        let ev = {
+            let mut m = slot.m.lock().await;
+            let Some(p) = player else {
+                return Err(ApiError::forbidden(
+                    "only the players of this game may move: your seat token is missing or wrong",
+                ));
+            };
+            if m.read_only {
+                return Err(ApiError::game_over("this game is a stored record; nobody moves in it"));
+            }
+            if m.game_over() {
+                let why = m.result().1.unwrap_or_default();
+                return Err(ApiError::game_over(format!("the game is over: {why}")));
+            }
+            let side = m.game.position().side();
+            if m.side_of(p) != side {
+                return Err(ApiError::not_your_turn(format!(
+                    "it is {}'s turn, and you play {}",
+                    side.name(),
+                    m.side_of(p).name()
+                )));
+            }
+            let now_ply = m.game.position().ply();
+            if let Some(q) = ply {
+                if q != now_ply {
+                    return Err(ApiError::conflict(format!(
+                        "the move was made for ply {q}, but the game is at ply {now_ply}"
+                    )));
+                }
+            }
+            if text.len() > 32 {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::BAD_REQUEST,
+                    "bad_move",
+                    "a move is a few characters, such as A7L*",
+                ));
+            }
+            let lm = find_move(m.game.position(), &m.rules, text)?;
+            self.apply_locked(&slot, &mut m, lm).await?
+        };
+        self.clone().schedule_computer(slot);
+        Ok(ev)
+    }
+
+    /// Stores and applies a legal move of the current position, then tells every client.
+    async fn apply_locked(
+        &self,
+        slot: &Slot,
+        m: &mut Match,
+        lm: LegalMove,
+    ) -> ApiResult<MoveEvent> {
+        let before = *m.game.position();
+        let mut game = m.game.clone();
+        game.play(&lm);
+        let outcome = game.outcome();
+        let ev = move_event(&before, &m.rules, &lm, outcome.token());
+        let transition = outcome
+            .is_over()
+            .then(|| m.transition(outcome.token(), outcome.describe(), None));
+        // The match as it will be: used for the stored summary.
+        let mut after = m.clone_light();
+        after.game = game.clone();
+        after.updated = util::now_ms();
+        if let Some(t) = &transition {
+            after.apply_transition(t.clone());
+        }
+        let game_no = m.game_no;
+        match self
+            .store
+            .commit_move(game_no, &ev, transition.as_ref(), &after, &self.instance)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::Conflict(msg)) => {
+                self.reload_locked(m).await;
+                self.broadcast_state(slot, m);
+                return Err(ApiError::conflict(msg));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        // Committed: now change memory and tell everyone.
+        m.game = game;
+        m.moves.push(ev.clone());
+        m.updated = after.updated;
+        let svg_before_next;
+        if let Some(t) = transition {
+            // The move message shows the finished game; the next game follows as a state.
+            let svg = board_svg(m);
+            self.broadcast_move(slot, m, &ev, &svg);
+            let had_next = t.next.is_some();
+            m.apply_transition(t);
+            if had_next {
+                self.broadcast_state(slot, m);
+            }
+            svg_before_next = true;
+        } else {
+            svg_before_next = false;
+        }
+        if !svg_before_next {
+            let svg = board_svg(m);
+            self.broadcast_move(slot, m, &ev, &svg);
+        }
+        Ok(ev)
+    }
+
+    /// Resigns the current game for `player`.
+    pub async fn resign(self: &Arc<Self>, id: &str, player: Option<usize>) -> ApiResult<String> {
+        let slot = self.slot(id).await?;
+        let out = {
+            let mut m = slot.m.lock().await;
+            let Some(p) = player else {
+                return Err(ApiError::forbidden(
+                    "only a player of this game may resign: your seat token is missing or wrong",
+                ));
+            };
+            if m.read_only || m.game_over() {
+                return Err(ApiError::game_over("the game is already over"));
+            }
+            let loser = m.side_of(p);
+            let result = side_str(loser.other());
+            let text = crate::record::forced_text(&result, "resignation");
+            let t = m.transition(&result, text, Some("resignation".into()));
+            let mut after = m.clone_light();
+            after.forced = Some((result.clone(), "resignation".into()));
+            after.updated = util::now_ms();
+            after.apply_transition(t.clone());
+            match self
+                .store
+                .commit_end(m.game_no, &t, &after, &self.instance)
+                .await
+            {
+                Ok(()) => {}
+                Err(StoreError::Conflict(msg)) => {
+                    self.reload_locked(&mut m).await;
+                    return Err(ApiError::conflict(msg));
+                }
+                Err(e) => return Err(e.into()),
+            }
+            m.forced = Some((result, "resignation".into()));
+            m.updated = after.updated;
+            let had_next = t.next.is_some();
+            if had_next {
+                self.broadcast_state(&slot, &m);
+            }
+            m.apply_transition(t);
+            self.broadcast_state(&slot, &m);
+            state_string(&m, Some(p), slot.connected(), &board_svg(&m))
+        };
+        self.clone().schedule_computer(slot);
+        Ok(out)
+    }
+
+    /// The GameState for `viewer`, as JSON text.
+    pub async fn state(&self, id: &str, token: Option<&str>) -> ApiResult<String> {
+        let slot = self.slot(id).await?;
+        let m = slot.m.lock().await;
+        let viewer = App::auth(&m, token);
+        Ok(state_string(&m, viewer, slot.connected(), &board_svg(&m)))
+    }
+
+    /// The GameState of an earlier game of the match (`game_no` below the current one).
+    pub async fn past_state(&self, id: &str, game_no: u32, token: Option<&str>) -> ApiResult<String> {
+        let slot = self.slot(id).await?;
+        let (mut view, viewer, connected) = {
+            let m = slot.m.lock().await;
+            if game_no == m.game_no {
+                return Ok(state_string(&m, App::auth(&m, token), slot.connected(), &board_svg(&m)));
+            }
+            let Some(r) = m.past.iter().find(|r| r.game_no == game_no).cloned() else {
+                return Err(ApiError::not_found(format!("game {game_no} of this match has not been played")));
+            };
+            let mut v = m.clone_light();
+            v.current = r;
+            (v, App::auth(&m, token), slot.connected())
+        };
+        let moves = self.store.round_moves(id, game_no).await?;
+        let (game, events) = Match::replay(view.current.start, view.rules, &moves)
+            .map_err(ApiError::internal)?;
+        view.game = game;
+        view.moves = events;
+        view.game_no = game_no;
+        view.forced = match (&view.current.termination, view.current.result.as_str()) {
+            (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.clone())),
+            _ => None,
+        };
+        // Nobody moves in a finished game.
+        view.read_only = true;
+        view.past.retain(|r| r.game_no < game_no);
+        Ok(state_string(&view, viewer, connected, &board_svg(&view)))
+    }
+
+    /// The record file of every game of the match (NOT-6).
+    pub async fn record(&self, id: &str) -> ApiResult<String> {
+        let slot = self.slot(id).await?;
+        let (rules, format, created) = {
+            let m = slot.m.lock().await;
+            (m.rules, m.format, m.created)
+        };
+        let rounds = self.store.rounds_with_moves(id, &rules).await?;
+        let date = util::record_date(created);
+        let mut out = String::new();
+        for (r, moves) in &rounds {
+            let (game, _) = Match::replay(
+                r.start,
+                rules,
+                &moves.iter().map(|m| (m.clone(), None)).collect::<Vec<_>>(),
+            )
+            .map_err(ApiError::internal)?;
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&crate::record::write_record(&crate::record::RecordOut {
+                rules: &rules,
+                start: &r.start,
+                south: &r.south,
+                north: &r.north,
+                date: &date,
+                result: &r.result,
+                termination: r.termination.as_deref(),
+                event: None,
+                round: (format == MatchFormat::BestOfThree).then_some(r.game_no),
+                moves: game.moves(),
+            }));
+        }
+        Ok(out)
+    }
+
+    fn broadcast_move(&self, slot: &Slot, m: &Match, ev: &MoveEvent, svg: &str) {
+        if slot.tx.receiver_count() == 0 {
+            return;
+        }
+        let evs = serde_json::to_string(ev).unwrap_or_default();
+        let c = slot.connected();
+        let view = |v: Option<usize>| {
+            Utf8Bytes::from(format!(
+                "{{\"type\":\"move\",\"move\":{evs},\"state\":{}}}",
+                state_string(m, v, c, svg)
+            ))
+        };
+        let _ = slot.tx.send(Arc::new(Update {
+            views: [view(None), view(Some(0)), view(Some(1))],
+        }));
+    }
+
+    /// Sends the full state to every client of the game.
+    pub fn broadcast_state(&self, slot: &Slot, m: &Match) {
+        if slot.tx.receiver_count() == 0 {
+            return;
+        }
+        let c = slot.connected();
+        let svg = board_svg(m);
+        let view = |v: Option<usize>| Utf8Bytes::from(state_message(m, v, c, &svg));
+        let _ = slot.tx.send(Arc::new(Update {
+            views: [view(None), view(Some(0)), view(Some(1))],
+        }));
+    }
+
+    /// Lets the computer move if it is its turn: the search runs on a blocking thread (at most
+    /// one per core at a time), never on the async workers, and its move goes through the
+    /// same checks and storage as a person's.
+    pub fn schedule_computer(self: Arc<Self>, slot: Arc<Slot>) {
+        tokio::spawn(async move {
+            let (pos, rules, level, ply, game_no) = {
+                let mut m = slot.m.lock().await;
+                if m.thinking {
+                    return;
+                }
+                let Some(level) = m.computer_to_move() else {
+                    return;
+                };
+                m.thinking = true;
+                (*m.game.position(), m.rules, level, m.game.position().ply(), m.game_no)
+            };
+            let permit = self.engine.acquire().await;
+            let seed: u64 = rand::random();
+            let chosen = tokio::task::spawn_blocking(move || {
+                bao_engine::choose_move(&pos, &rules, level, seed)
+            })
+            .await;
+            drop(permit);
+            let mut m = slot.m.lock().await;
+            m.thinking = false;
+            let still = m.game_no == game_no
+                && m.game.position().ply() == ply
+                && m.computer_to_move().is_some();
+            let lm = match chosen {
+                Ok(Some(lm)) if still => lm,
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::error!("engine failed in game {}: {e}", m.id);
+                    return;
+                }
+            };
+            if let Err(e) = self.apply_locked(&slot, &mut m, lm).await {
+                tracing::warn!("computer move in game {} not stored: {}", m.id, e.message);
+                return;
+            }
+            drop(m);
+            // The next game of a match may start with the computer to move.
+            self.clone().schedule_computer(slot);
+        });
+    }
+
+    /// Start-up: loads every unfinished game and lets the computer move where it is to move.
+    pub async fn resume(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let ids = self.store.live_ids().await?;
+        let mut n = 0;
+        for id in ids {
+            match self.store.load(&id).await {
+                Ok(Some(m)) => {
+                    let slot = self.insert(m);
+                    self.clone().schedule_computer(slot);
+                    n += 1;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::error!("game {id} could not be loaded: {e}"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Another server changed game `id` (PostgreSQL NOTIFY): reload it and tell our clients.
+    pub async fn refresh(self: &Arc<Self>, id: &str) {
+        let Some(slot) = self.cached(id) else {
+            return;
+        };
+        let fresh = match self.store.load(id).await {
+            Ok(Some(f)) => f,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!("reloading game {id}: {e}");
+                return;
+            }
+        };
+        let mut m = slot.m.lock().await;
+        let thinking = m.thinking;
+        let same_game = fresh.game_no == m.game_no;
+        let old_len = m.moves.len();
+        let new_moves: Vec<MoveEvent> = if same_game && fresh.moves.len() > old_len {
+            fresh.moves[old_len..].to_vec()
+        } else {
+            Vec::new()
+        };
+        let changed = fresh.updated != m.updated
+            || fresh.moves.len() != old_len
+            || fresh.game_no != m.game_no
+            || fresh.players[1].token_hash != m.players[1].token_hash;
+        *m = fresh;
+        m.thinking = thinking;
+        if !changed {
+            return;
+        }
+        if new_moves.is_empty() {
+            self.broadcast_state(&slot, &m);
+        } else {
+            let svg = board_svg(&m);
+            for ev in &new_moves {
+                self.broadcast_move(&slot, &m, ev, &svg);
+            }
+        }
+    }
+
+    /// Forgets every game in memory (tests of reloading).
+    pub fn forget_all(&self) {
+        if let Ok(mut g) = self.games.lock() {
+            g.clear();
+        }
+    }
+}
+
+impl Match {
+    /// A copy without the move list (which the stored summary does not need).
+    pub fn clone_light(&self) -> Match {
+        Match {
+            id: self.id.clone(),
+            rules: self.rules,
+            start: self.start,
+            format: self.format,
+            read_only: self.read_only,
+            first_side: self.first_side,
+            players: self.players.clone(),
+            invite: self.invite.clone(),
+            game_no: self.game_no,
+            wins: self.wins,
+            finished: self.finished,
+            past: self.past.clone(),
+            current: self.current.clone(),
+            game: self.game.clone(),
+            moves: Vec::new(),
+            forced: self.forced.clone(),
+            created: self.created,
+            updated: self.updated,
+            thinking: false,
+        }
+    }
+}
+
+/// Checks a player's name: trimmed, at most 40 characters, no control characters.
+pub fn clean_name(name: Option<&str>, default: &str) -> String {
+    let n: String = name
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(40)
+        .collect();
+    let n = n.trim();
+    if n.is_empty() {
+        default.to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// Parses the variant id.
+pub fn parse_variant(s: &str) -> ApiResult<Variant> {
+    Variant::from_id(s).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "unknown variant '{}' (kiswahili, kete or kimasai)",
+            bao_rules::printable(s)
+        ))
+    })
+}

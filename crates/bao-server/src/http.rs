@@ -1,0 +1,421 @@
+//! The HTTP routes (docs/api.md): pages from the embedded web app and the JSON API.
+
+use crate::app::{clean_name, parse_variant, App, NewGame};
+use crate::error::{ApiError, ApiResult};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use bao_rules::{option_values, MatchFormat, Position, Rules, Side, Variant};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Largest JSON body accepted.
+pub const MAX_JSON: usize = 64 * 1024;
+/// Largest record file accepted.
+pub const MAX_RECORD: usize = 1024 * 1024;
+
+/// Every route.
+pub fn router(app: Arc<App>) -> Router {
+    let api = Router::new()
+        .route("/api/health", get(health))
+        .route("/api/variants", get(variants))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/moves", post(make_move))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/render/svg", get(render_svg))
+        .layer(DefaultBodyLimit::max(MAX_JSON));
+    let records = Router::new()
+        .route("/api/records", post(upload_record))
+        .layer(DefaultBodyLimit::max(MAX_RECORD));
+    Router::new()
+        .merge(api)
+        .merge(records)
+        .merge(crate::assets::pages())
+        .fallback(not_found)
+        .with_state(app)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("there is nothing at this address")
+}
+
+/// The body as JSON of type T; refusals in the contract's form.
+fn json_body<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+    let bytes = body_bytes(body, MAX_JSON)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON for this call: {e}")))
+}
+
+fn body_bytes(body: Result<Bytes, BytesRejection>, max: usize) -> ApiResult<Bytes> {
+    match body {
+        Ok(b) => Ok(b),
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::too_large(format!(
+            "the request body is larger than {} KiB",
+            max / 1024
+        ))),
+        Err(e) => Err(ApiError::bad_request(format!("the request body could not be read: {e}"))),
+    }
+}
+
+/// The seat token: `Authorization: Bearer`, else the cookie `bao_{id}`.
+pub fn token_from(headers: &HeaderMap, id: &str) -> Option<String> {
+    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        if let Some(t) = v.strip_prefix("Bearer ") {
+            return Some(t.trim().to_string());
+        }
+    }
+    let name = format!("bao_{id}");
+    for v in headers.get_all(header::COOKIE) {
+        let Ok(s) = v.to_str() else { continue };
+        for part in s.split(';') {
+            if let Some((k, val)) = part.trim().split_once('=') {
+                if k == name {
+                    return Some(val.trim().to_string());
+                }
+            }
+        }
+    }
+    None
+}
+
+fn cookie(id: &str, token: &str) -> HeaderValue {
+    // Ids and tokens are [a-z0-9]; the header is always valid.
+    HeaderValue::from_str(&format!(
+        "bao_{id}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=31536000"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+fn json_text(status: StatusCode, text: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        text,
+    )
+        .into_response()
+}
+
+async fn health() -> Response {
+    json_text(StatusCode::OK, "{\"ok\":true}".into())
+}
+
+/// One sentence per option, for the home page.
+fn option_help(name: &str) -> &'static str {
+    match name {
+        "house_lost_at" => "When a player loses his house (nyumba): once it is emptied or captured, at his first mtaji capture, or at the end of namua.",
+        "house_functional_min" => "How many seeds the house needs to keep its special powers (6 in Zanzibar; 5 in some regions).",
+        "lone_house_tax" => "In namua, when the house is a player's only occupied front pit: take two seeds from it while it is functional, or keep at least the minimum in it.",
+        "namua_singletons" => "In namua, whether a pit with one seed may be played while the house is functional, or while it is merely owned.",
+        "mtaji_house_stop" => "Whether a mtaji capture that ends in the owned house may stop there instead of playing it (safari).",
+        "takasia" => "Takasia: after a non-capturing move that threatens one single pit, that pit is blocked for the opponent's next move.",
+        "takasia_excludes_singletons" => "Whether a pit holding a single seed can be blocked by takasia.",
+        "takasia_house_protection" => "Which house takasia cannot block: a house still owned, or only a functional one (6 or more seeds).",
+        "takasia_house_first_lap_exception" => "Whether a blocked player may still capture the blocking pit on the first lap.",
+        "blocker_must_capture" => "Whether the blocker must capture the pit he reserved by takasia: not at all, with his first capture, or with any capture.",
+        "first_takasa_from_kuu" => "Kete: the first non-capturing mtaji move must start from the kuu (house).",
+        "front_row_empty" => "An empty front row loses at the end of the move, or a move that empties one's own front row is illegal.",
+        "never_ending" => "A move that would never end is illegal, a draw, or a loss for the mover.",
+        "repetition" => "Whether the third occurrence of the same position draws the game.",
+        "max_plies" => "A draw after this many moves (none: no limit).",
+        "match" => "A match is a single game, or best of three with the sides changing after every game.",
+        "intro_pits" => "Kimasai: into which pits a new cow may be brought, any non-empty pit or only front pits.",
+        "no_intro" => "Kimasai: which first moves are made without bringing in a cow.",
+        "capture_compulsory" => "Kimasai: whether a capturing move must be chosen when there is one.",
+        _ => "",
+    }
+}
+
+async fn variants() -> Response {
+    let list: Vec<serde_json::Value> = Variant::ALL
+        .iter()
+        .map(|&v| {
+            let rules = Rules::new(v);
+            let options: Vec<serde_json::Value> = Rules::option_names(v)
+                .map(|n| {
+                    let values: Vec<String> =
+                        option_values(n).split(", ").map(str::to_string).collect();
+                    serde_json::json!({
+                        "name": n,
+                        "values": values,
+                        "default": rules.get(n),
+                        "help": option_help(n),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "id": v.id(),
+                "title": v.title(),
+                "start": Position::start(&rules).to_string(),
+                "options": options,
+            })
+        })
+        .collect();
+    json_text(StatusCode::OK, serde_json::Value::from(list).to_string())
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Opponent {
+    Computer { level: Option<u8> },
+    Human,
+}
+
+#[derive(Deserialize)]
+struct CreateReq {
+    variant: String,
+    rules: Option<String>,
+    opponent: Opponent,
+    side: Option<String>,
+    #[serde(rename = "match")]
+    match_format: Option<String>,
+    start: Option<String>,
+    name: Option<String>,
+}
+
+async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+    let req: CreateReq = json_body(body)?;
+    let variant = parse_variant(&req.variant)?;
+    let mut rules = Rules::parse(variant, req.rules.as_deref().unwrap_or("-"))
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
+    if let Some(f) = &req.match_format {
+        rules.match_format = MatchFormat::parse(f).ok_or_else(|| {
+            ApiError::bad_request("match must be \"single_game\" or \"best_of_three\"")
+        })?;
+    }
+    let start = match req.start.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => Position::start(&rules),
+        Some(s) => {
+            let bad = |m: String| ApiError::new(StatusCode::BAD_REQUEST, "bad_position", m);
+            let v = Position::variant_of(s).map_err(|e| bad(e.to_string()))?;
+            if v != variant {
+                return Err(bad(format!("the start position is {v}, but the game is {variant}")));
+            }
+            Position::parse(s, &rules).map_err(|e| bad(e.to_string()))?
+        }
+    };
+    let computer = match req.opponent {
+        Opponent::Human => None,
+        Opponent::Computer { level } => {
+            let l = level.unwrap_or(bao_engine::MIN_LEVEL);
+            if !(bao_engine::MIN_LEVEL..=bao_engine::MAX_LEVEL).contains(&l) {
+                return Err(ApiError::bad_request(format!(
+                    "the computer's level is {} to {}",
+                    bao_engine::MIN_LEVEL,
+                    bao_engine::MAX_LEVEL
+                )));
+            }
+            Some(l)
+        }
+    };
+    let side = match req.side.as_deref().unwrap_or("random") {
+        "S" => Side::South,
+        "N" => Side::North,
+        "random" => {
+            if rand::random::<bool>() {
+                Side::South
+            } else {
+                Side::North
+            }
+        }
+        _ => return Err(ApiError::bad_request("side must be \"S\", \"N\" or \"random\"")),
+    };
+    let name = clean_name(req.name.as_deref(), "Player");
+    let created = app
+        .create(NewGame {
+            rules,
+            start,
+            computer,
+            side,
+            name,
+        })
+        .await?;
+    let c = cookie(&created.id, &created.token);
+    let body = serde_json::to_string(&created).map_err(ApiError::internal)?;
+    let mut resp = json_text(StatusCode::CREATED, body);
+    resp.headers_mut().insert(header::SET_COOKIE, c);
+    Ok(resp)
+}
+
+#[derive(Deserialize)]
+struct JoinReq {
+    invite: String,
+    name: Option<String>,
+}
+
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: JoinReq = json_body(body)?;
+    let current = token_from(&headers, &id);
+    let name = clean_name(req.name.as_deref(), "Guest");
+    let (seat, token) = app
+        .join(&id, &req.invite, Some(name), current.as_deref())
+        .await?;
+    let mut resp = json_text(
+        StatusCode::OK,
+        serde_json::json!({"seat": seat, "token": token}).to_string(),
+    );
+    resp.headers_mut().insert(header::SET_COOKIE, cookie(&id, &token));
+    Ok(resp)
+}
+
+#[derive(Deserialize)]
+struct StateQuery {
+    game_no: Option<u32>,
+}
+
+async fn game_state(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = token_from(&headers, &id);
+    let q = StateQuery {
+        game_no: match q.get("game_no") {
+            None => None,
+            Some(s) => Some(
+                s.parse()
+                    .map_err(|_| ApiError::bad_request("game_no is a game number: 1, 2, ..."))?,
+            ),
+        },
+    };
+    let text = match q.game_no {
+        Some(n) => app.past_state(&id, n, token.as_deref()).await?,
+        None => app.state(&id, token.as_deref()).await?,
+    };
+    Ok(json_text(StatusCode::OK, text))
+}
+
+#[derive(Deserialize)]
+struct MoveReq {
+    #[serde(rename = "move")]
+    mv: String,
+    ply: Option<u32>,
+}
+
+async fn make_move(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    // Unknown games answer 404 before the body is judged.
+    let slot = app.slot(&id).await?;
+    let player = {
+        let m = slot.m.lock().await;
+        App::auth(&m, token_from(&headers, &id).as_deref())
+    };
+    let req: MoveReq = json_body(body)?;
+    let ev = app.play(&id, player, &req.mv, req.ply).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        serde_json::to_string(&ev).map_err(ApiError::internal)?,
+    ))
+}
+
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let slot = app.slot(&id).await?;
+    let player = {
+        let m = slot.m.lock().await;
+        App::auth(&m, token_from(&headers, &id).as_deref())
+    };
+    let text = app.resign(&id, player).await?;
+    Ok(json_text(StatusCode::OK, text))
+}
+
+async fn list(
+    State(app): State<Arc<App>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let status = match q.get("status").map(String::as_str) {
+        None | Some("live") => "live",
+        Some("finished") => "finished",
+        Some(_) => return Err(ApiError::bad_request("status is live or finished")),
+    };
+    let rows = app.store.list(status, 100).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        serde_json::to_string(&rows).map_err(ApiError::internal)?,
+    ))
+}
+
+async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = app.record(&id).await?;
+    Ok((
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&format!("attachment; filename=\"bao-{id}.txt\""))
+                    .unwrap_or_else(|_| HeaderValue::from_static("attachment")),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn upload_record(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let bytes = body_bytes(body, MAX_RECORD)?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("a record file is UTF-8 text: {e}")))?;
+    let recs = crate::record::parse_records(text).map_err(|e| {
+        ApiError::new(StatusCode::BAD_REQUEST, e.category, e.to_string())
+    })?;
+    let id = app.create_from_records(recs).await?;
+    Ok(json_text(
+        StatusCode::CREATED,
+        serde_json::json!({"id": id, "url": format!("/g/{id}")}).to_string(),
+    ))
+}
+
+async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Response> {
+    let text = q
+        .get("position")
+        .ok_or_else(|| ApiError::bad_request("position is required"))?;
+    let bad = |cat: &'static str, m: String| ApiError::new(StatusCode::BAD_REQUEST, cat, m);
+    let variant = Position::variant_of(text).map_err(|e| bad("bad_position", e.to_string()))?;
+    let rules = Rules::parse(variant, q.get("rules").map_or("-", String::as_str))
+        .map_err(|e| bad("bad_rules", e.to_string()))?;
+    let pos = Position::parse(text, &rules).map_err(|e| bad("bad_position", e.to_string()))?;
+    let mut opts = bao_render::SvgOptions {
+        size: None,
+        ..Default::default()
+    };
+    if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {
+        opts.last_move = Some(
+            bao_render::LastMove::parse(last, pos.side().other())
+                .ok_or_else(|| bad("bad_move", format!("'{}' is not a move", bao_rules::printable(last))))?,
+        );
+    }
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))],
+        bao_render::svg(&pos, &opts),
+    )
+        .into_response())
+}

@@ -1,0 +1,649 @@
+//! Storage on SQLite or PostgreSQL through sqlx's `Any` driver, with one portable SQL dialect.
+//!
+//! Every change to a game is one transaction, committed before the client gets its answer.
+//! SQLite runs in WAL mode with `synchronous=FULL` (see [`Durability`]) and one writer
+//! connection, so writes queue fairly in the pool instead of spinning on SQLITE_BUSY; reads use
+//! their own connections. On PostgreSQL the same transaction also sends a NOTIFY so that other
+//! `bao serve` instances on the database can push the change to their WebSocket clients.
+
+use crate::model::{Match, MoveEvent, Player, PlayerKind, Round, Transition};
+use bao_rules::{MatchFormat, Position, Rules, Side, Variant};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+use std::time::Duration;
+
+/// The channel of PostgreSQL notifications about changed games.
+pub const CHANNEL: &str = "bao_games";
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Which database.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Backend {
+    /// A SQLite file.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// How SQLite commits (`PRAGMA synchronous`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Durability {
+    /// `FULL`: every commit is on disk before it returns (survives power loss). The default.
+    Full,
+    /// `NORMAL`: in WAL mode a commit survives a crash of the process (kill -9) but the last
+    /// commits may be lost if the machine loses power.
+    Normal,
+}
+
+/// The database.
+#[derive(Clone)]
+pub struct Store {
+    read: AnyPool,
+    write: AnyPool,
+    /// Which backend.
+    pub backend: Backend,
+    /// The URL (for the PostgreSQL listener).
+    pub url: String,
+}
+
+/// Errors of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another change got there first (same ply stored twice, seat taken).
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Stored data the rules refuse.
+    #[error("corrupt game {0}: {1}")]
+    Corrupt(String, String),
+}
+
+impl From<StoreError> for crate::error::ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict(m) => crate::error::ApiError::conflict(m),
+            e => crate::error::ApiError::internal(e),
+        }
+    }
+}
+
+fn conflict_or(e: sqlx::Error, what: &str) -> StoreError {
+    if let sqlx::Error::Database(d) = &e {
+        if d.is_unique_violation() {
+            return StoreError::Conflict(what.to_string());
+        }
+    }
+    StoreError::Db(e)
+}
+
+/// A row of the game list.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Listed {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// `{"S": {kind,name,level}, "N": {...}}` for the current game.
+    pub players: serde_json::Value,
+    /// Ply of the current position.
+    pub ply: i64,
+    /// Current game's result token.
+    pub result: String,
+    /// `live` or `finished`.
+    pub status: String,
+    /// Game number in the match.
+    pub game_no: i64,
+    /// Last change, ms since the epoch.
+    pub updated: i64,
+}
+
+/// The summary columns of `games` that change with every move.
+struct Snapshot {
+    game_no: i64,
+    wins0: i64,
+    wins1: i64,
+    status: &'static str,
+    ply: i64,
+    position: String,
+    result: String,
+    updated: i64,
+}
+
+fn snapshot(m: &Match) -> Snapshot {
+    let live = !m.read_only && !(m.finished && m.game_over());
+    Snapshot {
+        game_no: m.game_no as i64,
+        wins0: m.wins[0] as i64,
+        wins1: m.wins[1] as i64,
+        status: if live { "live" } else { "finished" },
+        ply: m.game.position().ply() as i64,
+        position: m.game.position().to_string(),
+        result: m.result().0,
+        updated: m.updated,
+    }
+}
+
+impl Store {
+    /// Connects, creating a SQLite file if needed, and runs the migrations.
+    pub async fn open(url: &str, durability: Durability) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::Db(sqlx::Error::Configuration(
+                format!("unsupported database URL '{url}': use sqlite://FILE or postgres://...")
+                    .into(),
+            )));
+        };
+        let (read, write) = match backend {
+            Backend::Sqlite => {
+                let mut u = url.to_string();
+                if !u.contains("mode=") {
+                    u.push_str(if u.contains('?') { "&mode=rwc" } else { "?mode=rwc" });
+                }
+                let pragmas: &'static str = match durability {
+                    Durability::Full => "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;",
+                    Durability::Normal => "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000;",
+                };
+                let opts = |n: u32| {
+                    AnyPoolOptions::new()
+                        .max_connections(n)
+                        .min_connections(1)
+                        .acquire_timeout(Duration::from_secs(30))
+                        .after_connect(move |conn, _| {
+                            Box::pin(async move {
+                                use sqlx::Executor;
+                                conn.execute(pragmas).await?;
+                                Ok(())
+                            })
+                        })
+                };
+                let write = opts(1).connect(&u).await?;
+                MIGRATOR.run(&write).await.map_err(sqlx::Error::from)?;
+                let read = opts(4).connect(&u).await?;
+                (read, write)
+            }
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(30))
+                    .connect(url)
+                    .await?;
+                MIGRATOR.run(&pool).await.map_err(sqlx::Error::from)?;
+                (pool.clone(), pool)
+            }
+        };
+        Ok(Store {
+            read,
+            write,
+            backend,
+            url: url.to_string(),
+        })
+    }
+
+    /// Closes the pools.
+    pub async fn close(&self) {
+        self.write.close().await;
+        self.read.close().await;
+    }
+
+    /// Inserts a new match with its first round (and, for uploaded records, every move).
+    pub async fn create(
+        &self,
+        m: &Match,
+        rounds: &[(Round, Vec<MoveEvent>)],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        let s = snapshot(m);
+        sqlx::query(
+            "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
+               p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
+               game_no, wins0, wins1, status, ply, position, result, created, updated)
+             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
+        )
+        .bind(&m.id)
+        .bind(m.rules.variant.id())
+        .bind(m.rules.to_string())
+        .bind(m.start.to_string())
+        .bind(m.format.as_str())
+        .bind(i64::from(m.read_only))
+        .bind(m.first_side.letter().to_string())
+        .bind(m.players[0].kind.as_str())
+        .bind(&m.players[0].name)
+        .bind(m.players[0].level.map(i64::from))
+        .bind(m.players[0].token_hash.clone())
+        .bind(m.players[1].kind.as_str())
+        .bind(&m.players[1].name)
+        .bind(m.players[1].level.map(i64::from))
+        .bind(m.players[1].token_hash.clone())
+        .bind(m.invite.clone())
+        .bind(s.game_no)
+        .bind(s.wins0)
+        .bind(s.wins1)
+        .bind(s.status)
+        .bind(s.ply)
+        .bind(&s.position)
+        .bind(&s.result)
+        .bind(m.created)
+        .bind(s.updated)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| conflict_or(e, "a game with this id exists"))?;
+        for (r, moves) in rounds {
+            insert_round(&mut tx, &m.id, r).await?;
+            for mv in moves {
+                insert_move(&mut tx, &m.id, r.game_no, mv, m.created).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores one accepted move (and the end of its game, if it ends one) in one transaction.
+    /// `after` is the match as it will be once the move is applied.
+    pub async fn commit_move(
+        &self,
+        game_no: u32,
+        mv: &MoveEvent,
+        ended: Option<&Transition>,
+        after: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        insert_move(&mut tx, &after.id, game_no, mv, after.updated).await?;
+        if let Some(t) = ended {
+            end_round(&mut tx, &after.id, game_no, t).await?;
+            if let Some(next) = &t.next {
+                insert_round(&mut tx, &after.id, next).await?;
+            }
+        }
+        self.update_snapshot(&mut tx, after).await?;
+        self.notify(&mut tx, &after.id, instance).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores the end of the current game by resignation.
+    pub async fn commit_end(
+        &self,
+        game_no: u32,
+        t: &Transition,
+        after: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        end_round(&mut tx, &after.id, game_no, t).await?;
+        if let Some(next) = &t.next {
+            insert_round(&mut tx, &after.id, next).await?;
+        }
+        self.update_snapshot(&mut tx, after).await?;
+        self.notify(&mut tx, &after.id, instance).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Gives player 1's open seat to a person: succeeds only while the seat is still open
+    /// in the database (so two servers cannot hand it out twice).
+    pub async fn commit_join(
+        &self,
+        id: &str,
+        token_hash: &str,
+        name: &str,
+        game_no: u32,
+        south_north: (&str, &str),
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        let r = sqlx::query(
+            "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3
+             WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
+        )
+        .bind(token_hash)
+        .bind(name)
+        .bind(crate::util::now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Err(StoreError::Conflict("the seat has been taken".into()));
+        }
+        sqlx::query("UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4")
+            .bind(south_north.0)
+            .bind(south_north.1)
+            .bind(id)
+            .bind(game_no as i64)
+            .execute(&mut *tx)
+            .await?;
+        self.notify(&mut tx, id, instance).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn update_snapshot(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        m: &Match,
+    ) -> Result<(), StoreError> {
+        let s = snapshot(m);
+        sqlx::query(
+            "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
+               position = $6, result = $7, updated = $8 WHERE id = $9",
+        )
+        .bind(s.game_no)
+        .bind(s.wins0)
+        .bind(s.wins1)
+        .bind(s.status)
+        .bind(s.ply)
+        .bind(&s.position)
+        .bind(&s.result)
+        .bind(s.updated)
+        .bind(&m.id)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    async fn notify(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            // Delivered at commit, and only if the transaction commits.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{instance} {id}"))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Loads a match with its current game; `None` for an unknown id.
+    pub async fn load(&self, id: &str) -> Result<Option<Match>, StoreError> {
+        let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let corrupt = |why: String| StoreError::Corrupt(id.to_string(), why);
+        let variant_s: String = row.try_get("variant")?;
+        let variant = Variant::from_id(&variant_s).ok_or_else(|| corrupt("variant".into()))?;
+        let rules_s: String = row.try_get("rules")?;
+        let rules = Rules::parse(variant, &rules_s).map_err(|e| corrupt(e.to_string()))?;
+        let start_s: String = row.try_get("start")?;
+        let start = Position::parse(&start_s, &rules).map_err(|e| corrupt(e.to_string()))?;
+        let format = MatchFormat::parse(&row.try_get::<String, _>("format")?)
+            .ok_or_else(|| corrupt("format".into()))?;
+        let first_side = Side::from_letter(&row.try_get::<String, _>("first_side")?)
+            .ok_or_else(|| corrupt("first_side".into()))?;
+        let player = |p: &str| -> Result<Player, StoreError> {
+            let kind: String = row.try_get(format!("{p}_kind").as_str())?;
+            Ok(Player {
+                kind: PlayerKind::parse(&kind).ok_or_else(|| corrupt("player kind".into()))?,
+                name: row.try_get(format!("{p}_name").as_str())?,
+                level: row
+                    .try_get::<Option<i64>, _>(format!("{p}_level").as_str())?
+                    .map(|l| l.clamp(1, 255) as u8),
+                token_hash: row.try_get(format!("{p}_token").as_str())?,
+            })
+        };
+        let players = [player("p0")?, player("p1")?];
+        let game_no = row.try_get::<i64, _>("game_no")?.max(1) as u32;
+        let rounds = sqlx::query(
+            "SELECT game_no, start, south, north, result, result_text, termination FROM rounds
+             WHERE game_id = $1 ORDER BY game_no",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        let mut past = Vec::new();
+        let mut current = None;
+        for r in rounds {
+            let round = round_from_row(&r, &rules).map_err(|e| match e {
+                StoreError::Corrupt(_, w) => corrupt(w),
+                e => e,
+            })?;
+            if round.game_no == game_no {
+                current = Some(round);
+            } else if round.game_no < game_no {
+                past.push(round);
+            }
+        }
+        let current = current.ok_or_else(|| corrupt(format!("no round {game_no}")))?;
+        let moves = self.round_moves(id, game_no).await?;
+        let (game, events) =
+            Match::replay(current.start, rules, &moves).map_err(|e| corrupt(e))?;
+        let forced = match (&current.termination, current.result.as_str()) {
+            (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.clone())),
+            _ => None,
+        };
+        let read_only = row.try_get::<i64, _>("read_only")? != 0;
+        let status: String = row.try_get("status")?;
+        let m = Match {
+            id: id.to_string(),
+            rules,
+            start,
+            format,
+            read_only,
+            first_side,
+            players,
+            invite: row.try_get("invite")?,
+            game_no,
+            wins: [
+                row.try_get::<i64, _>("wins0")?.max(0) as u32,
+                row.try_get::<i64, _>("wins1")?.max(0) as u32,
+            ],
+            finished: status == "finished",
+            past,
+            current,
+            game,
+            moves: events,
+            forced,
+            created: row.try_get("created")?,
+            updated: row.try_get("updated")?,
+            thinking: false,
+        };
+        Ok(Some(m))
+    }
+
+    /// The stored moves of one game: (canonical move, result).
+    pub async fn round_moves(
+        &self,
+        id: &str,
+        game_no: u32,
+    ) -> Result<Vec<(String, Option<String>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT mv, result FROM moves WHERE game_id = $1 AND game_no = $2 ORDER BY ply",
+        )
+        .bind(id)
+        .bind(game_no as i64)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("mv")?, r.try_get("result")?)))
+            .collect()
+    }
+
+    /// The number of stored moves of a game (for tests and checks).
+    pub async fn count_moves(&self, id: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM moves WHERE game_id = $1")
+            .bind(id)
+            .fetch_one(&self.read)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
+    /// Ids of the matches still being played (reloaded at start-up).
+    pub async fn live_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'live' AND read_only = 0")
+            .fetch_all(&self.read)
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
+    /// The most recently changed games with `status` (`live` or `finished`).
+    pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Listed>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, variant, first_side, game_no, p0_kind, p0_name, p0_level, p1_kind,
+               p1_name, p1_level, ply, result, status, updated
+             FROM games WHERE status = $1 ORDER BY updated DESC LIMIT $2",
+        )
+        .bind(status)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let first = Side::from_letter(&r.try_get::<String, _>("first_side")?)
+                .unwrap_or(Side::South);
+            let game_no: i64 = r.try_get("game_no")?;
+            let s0 = if game_no % 2 == 1 { first } else { first.other() };
+            let p = |n: &str| -> Result<serde_json::Value, StoreError> {
+                Ok(serde_json::json!({
+                    "kind": r.try_get::<String, _>(format!("{n}_kind").as_str())?,
+                    "name": r.try_get::<String, _>(format!("{n}_name").as_str())?,
+                    "level": r.try_get::<Option<i64>, _>(format!("{n}_level").as_str())?,
+                }))
+            };
+            let (south, north) = if s0 == Side::South {
+                (p("p0")?, p("p1")?)
+            } else {
+                (p("p1")?, p("p0")?)
+            };
+            out.push(Listed {
+                id: r.try_get("id")?,
+                variant: r.try_get("variant")?,
+                players: serde_json::json!({"S": south, "N": north}),
+                ply: r.try_get("ply")?,
+                result: r.try_get("result")?,
+                status: r.try_get("status")?,
+                game_no,
+                updated: r.try_get("updated")?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The finished games before the current one, with their moves (for records and replays).
+    pub async fn rounds_with_moves(
+        &self,
+        id: &str,
+        rules: &Rules,
+    ) -> Result<Vec<(Round, Vec<String>)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_no, start, south, north, result, result_text, termination FROM rounds
+             WHERE game_id = $1 ORDER BY game_no",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let round = round_from_row(&r, rules)?;
+            let moves = self
+                .round_moves(id, round.game_no)
+                .await?
+                .into_iter()
+                .map(|m| m.0)
+                .collect();
+            out.push((round, moves));
+        }
+        Ok(out)
+    }
+}
+
+fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
+    let start_s: String = r.try_get("start")?;
+    let start = Position::parse(&start_s, rules)
+        .map_err(|e| StoreError::Corrupt(String::new(), e.to_string()))?;
+    Ok(Round {
+        game_no: r.try_get::<i64, _>("game_no")?.max(1) as u32,
+        start,
+        south: r.try_get("south")?,
+        north: r.try_get("north")?,
+        result: r.try_get("result")?,
+        result_text: r.try_get("result_text")?,
+        termination: r.try_get("termination")?,
+    })
+}
+
+async fn insert_round(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    r: &Round,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO rounds (game_id, game_no, start, south, north, result, result_text, termination)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8)",
+    )
+    .bind(id)
+    .bind(r.game_no as i64)
+    .bind(r.start.to_string())
+    .bind(&r.south)
+    .bind(&r.north)
+    .bind(&r.result)
+    .bind(r.result_text.clone())
+    .bind(r.termination.clone())
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "this game of the match has already started"))?;
+    Ok(())
+}
+
+async fn end_round(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    game_no: u32,
+    t: &Transition,
+) -> Result<(), StoreError> {
+    let r = sqlx::query(
+        "UPDATE rounds SET result = $1, result_text = $2, termination = $3
+         WHERE game_id = $4 AND game_no = $5 AND result = '-'",
+    )
+    .bind(&t.result)
+    .bind(&t.result_text)
+    .bind(t.termination.clone())
+    .bind(id)
+    .bind(game_no as i64)
+    .execute(&mut **tx)
+    .await?;
+    if r.rows_affected() != 1 {
+        return Err(StoreError::Conflict("the game has already ended".into()));
+    }
+    Ok(())
+}
+
+async fn insert_move(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    game_no: u32,
+    mv: &MoveEvent,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO moves (game_id, game_no, ply, mv, position, result, created)
+         VALUES ($1,$2,$3,$4,$5,$6,$7)",
+    )
+    .bind(id)
+    .bind(game_no as i64)
+    .bind(mv.ply as i64)
+    .bind(&mv.mv)
+    .bind(&mv.position)
+    .bind(&mv.result)
+    .bind(now)
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "another move was made in this position first"))?;
+    Ok(())
+}
