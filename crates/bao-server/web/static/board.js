@@ -1,0 +1,324 @@
+// The board: shows the SVG of the shared renderer (bao-render), makes legal pits clickable
+// and animates a move seed by seed from its event lines (CLI-5).
+
+import { parsePosition, SIDE_NAMES } from './app.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Pit of a side's house (nyumba/kuu), BRD-2.4. */
+const housePit = (side) => (side === 'S' ? 'A5' : 'a5');
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} container element that receives the inline SVG
+   * @param {{caption?: HTMLElement, onPick?: (pit: string) => void}} opts
+   */
+  constructor(container, { caption = null, onPick = null } = {}) {
+    this.container = container;
+    this.caption = caption;
+    this.onPick = onPick;
+    this.delay = 250;
+    this.skipping = false;
+    this.animating = false;
+    this.flipped = false;
+    container.classList.add('board-holder');
+    container.addEventListener('click', (e) => this.#pick(e));
+    container.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') this.#pick(e);
+    });
+  }
+
+  #pick(e) {
+    const g = e.target.closest && e.target.closest('g.pit.legal');
+    if (!g || !this.onPick || this.animating) return;
+    e.preventDefault();
+    this.onPick(g.dataset.pit);
+  }
+
+  get svg() {
+    return this.container.querySelector('svg');
+  }
+
+  /** Replaces the board with SVG text from the renderer. */
+  setSvg(text) {
+    this.container.innerHTML = text;
+    const svg = this.svg;
+    if (!svg) {
+      this.container.textContent = 'The board could not be drawn.';
+      return;
+    }
+    svg.setAttribute('role', 'img');
+    svg.removeAttribute('width');
+    svg.removeAttribute('height');
+    const pos = svg.getAttribute('data-position') || '';
+    svg.setAttribute('aria-label', describeBoard(parsePosition(pos)));
+    this.setFlipped(this.flipped);
+  }
+
+  /** Shows the board turned round (North's rows at the bottom) for a player sitting North. */
+  setFlipped(on) {
+    this.flipped = !!on;
+    this.container.classList.toggle('flipped', this.flipped);
+  }
+
+  pit(name) {
+    return this.container.querySelector(`[id="pit-${name}"]`);
+  }
+
+  hand(side) {
+    return this.container.querySelector(`[id="hand-${side}"]`);
+  }
+
+  count(node) {
+    return node ? Number(node.getAttribute('data-seeds')) || 0 : 0;
+  }
+
+  setCount(node, n) {
+    if (!node) return;
+    node.setAttribute('data-seeds', String(n));
+    const t = node.querySelector('.count');
+    if (t) t.textContent = String(n);
+    node.classList.toggle('empty', n === 0);
+  }
+
+  /** All pit counts and hands as drawn now: {pits: {A1: n, ...}, hands: {S, N}}. */
+  counts() {
+    const pits = {};
+    for (const g of this.container.querySelectorAll('g.pit[data-pit]')) pits[g.dataset.pit] = this.count(g);
+    return { pits, hands: { S: this.count(this.hand('S')), N: this.count(this.hand('N')) } };
+  }
+
+  /** Marks the pits that start a legal move; `selected` is the chosen pit, if any. */
+  markLegal(pits, selected = null) {
+    this.clearMarks();
+    for (const name of pits) {
+      const g = this.pit(name);
+      if (!g) continue;
+      g.classList.add('legal');
+      g.setAttribute('tabindex', '0');
+      g.setAttribute('role', 'button');
+      g.setAttribute('aria-label', `Play ${name} (${this.count(g)} seeds)`);
+      if (name === selected) {
+        g.classList.add('selected');
+        g.setAttribute('aria-pressed', 'true');
+      }
+    }
+  }
+
+  clearMarks() {
+    for (const g of this.container.querySelectorAll('g.pit.legal, g.pit.selected')) {
+      g.classList.remove('legal', 'selected');
+      g.removeAttribute('tabindex');
+      g.removeAttribute('role');
+      g.removeAttribute('aria-label');
+      g.removeAttribute('aria-pressed');
+    }
+  }
+
+  say(text) {
+    if (this.caption) this.caption.textContent = text;
+  }
+
+  /** Finishes the running animation at once. */
+  skip() {
+    if (this.animating) this.skipping = true;
+  }
+
+  /**
+   * Plays a move's event lines on the board (CLI-5.1 vocabulary). `by` is the mover.
+   * Resolves to true when the animated counts equal `expected` (the position after the move),
+   * so a wrong animation can never leave a wrong board: the caller redraws from the server.
+   */
+  async animate(events, by, expected) {
+    const svg = this.svg;
+    if (!svg) return false;
+    this.animating = true;
+    this.skipping = false;
+    this.clearMarks();
+    this.container.classList.add('animating');
+    const marker = this.#marker(svg);
+    let inHand = 0;
+    let active = null;
+    const setActive = (g) => {
+      if (active) active.classList.remove('active');
+      active = g;
+      if (g) {
+        g.classList.add('active');
+        this.#moveMarker(marker, g);
+      }
+    };
+    const wait = async (factor = 1) => {
+      if (!this.skipping && this.delay > 0) await sleep(this.delay * factor);
+    };
+    const who = SIDE_NAMES[by] || by;
+    try {
+      for (const line of events || []) {
+        const [kind, a, b] = line.split(' ');
+        const g = a ? this.pit(a) : null;
+        switch (kind) {
+          case 'place': {
+            this.setCount(this.hand(by), this.count(this.hand(by)) - 1);
+            this.setCount(g, this.count(g) + 1);
+            setActive(g);
+            this.say(`${who} puts a seed from the hand into ${a}.`);
+            await wait(1.5);
+            break;
+          }
+          case 'lift':
+          case 'tax': {
+            const n = Number(b);
+            this.setCount(g, Math.max(0, this.count(g) - n));
+            inHand = n;
+            setActive(g);
+            this.#markerCount(marker, inHand);
+            this.say(kind === 'tax' ? `${who} takes 2 seeds from the house ${a} (tax).` : `${who} lifts ${n} from ${a}.`);
+            await wait(1.5);
+            break;
+          }
+          case 'capture': {
+            const n = Number(b);
+            this.setCount(g, Math.max(0, this.count(g) - n));
+            inHand = n;
+            setActive(g);
+            if (g) flash(g, 'captured');
+            this.#markerCount(marker, inHand);
+            this.say(`${who} captures ${n} from ${a}!`);
+            await wait(2);
+            break;
+          }
+          case 'enter':
+            setActive(g);
+            this.say(`${who} sows the captured seeds from ${a}.`);
+            await wait(1);
+            break;
+          case 'sow': {
+            this.setCount(g, this.count(g) + 1);
+            inHand = Math.max(0, inHand - 1);
+            setActive(g);
+            this.#markerCount(marker, inHand);
+            await wait(1);
+            break;
+          }
+          case 'safari':
+            this.say(`${who} goes on safari: the house is played.`);
+            await wait(2);
+            break;
+          case 'house-lost': {
+            const h = this.pit(housePit(a));
+            if (h) h.classList.remove('owned');
+            this.say(`${SIDE_NAMES[a]} loses the house.`);
+            await wait(1.5);
+            break;
+          }
+          case 'block':
+            if (g) g.classList.add('blocked');
+            this.say(`Takasia: ${a} is blocked for the next move.`);
+            await wait(1.5);
+            break;
+          case 'must':
+            this.say(`The next capture must take ${a} first.`);
+            await wait(1);
+            break;
+          case 'stop':
+            inHand = 0;
+            this.#markerCount(marker, 0);
+            this.say(stopText(a, who));
+            await wait(1);
+            break;
+          case 'win':
+            this.say(`${SIDE_NAMES[a]} wins.`);
+            break;
+          case 'draw':
+            this.say('The game is drawn.');
+            break;
+          default:
+        }
+      }
+    } finally {
+      setActive(null);
+      marker.remove();
+      this.container.classList.remove('animating');
+      this.animating = false;
+      this.skipping = false;
+    }
+    return expected ? this.matches(expected) : true;
+  }
+
+  /** True when the drawn counts equal those of the position text. */
+  matches(positionText) {
+    const p = parsePosition(positionText);
+    if (!p) return false;
+    const c = this.counts();
+    for (const [name, n] of Object.entries(p.pits)) if (c.pits[name] !== n) return false;
+    return c.hands.S === p.hands.S && c.hands.N === p.hands.N;
+  }
+
+  #marker(svg) {
+    const g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('class', 'anim-hand');
+    g.setAttribute('aria-hidden', 'true');
+    const c = document.createElementNS(SVG_NS, 'circle');
+    c.setAttribute('r', '13');
+    const t = document.createElementNS(SVG_NS, 'text');
+    t.setAttribute('text-anchor', 'middle');
+    t.setAttribute('dominant-baseline', 'central');
+    g.append(c, t);
+    g.style.opacity = '0';
+    svg.append(g);
+    return g;
+  }
+
+  #moveMarker(marker, g) {
+    const shape = g.querySelector('.hole') || g;
+    let box;
+    try {
+      box = shape.getBBox();
+    } catch {
+      return;
+    }
+    // Top-right corner of the pit, so the pit's own count stays readable.
+    const x = box.x + box.width * 0.85;
+    const y = box.y + box.height * 0.15;
+    marker.setAttribute('transform', `translate(${x} ${y})`);
+  }
+
+  #markerCount(marker, n) {
+    marker.querySelector('text').textContent = String(n);
+    marker.style.opacity = n > 0 ? '1' : '0';
+  }
+}
+
+function flash(g, cls) {
+  g.classList.add(cls);
+  setTimeout(() => g.classList.remove(cls), 900);
+}
+
+function stopText(reason, who) {
+  switch (reason) {
+    case 'empty':
+      return `The last seed fell into an empty pit: ${who}'s move ends.`;
+    case 'house':
+      return `${who} stops in the house.`;
+    case 'block':
+      return `The lap ends in the blocked pit: the move ends.`;
+    case 'front_row':
+      return `The opponent's front row is empty!`;
+    case 'never_ending':
+      return 'This move would never end.';
+    default:
+      return 'The move ends.';
+  }
+}
+
+/** A text description of a position for screen readers. */
+export function describeBoard(p) {
+  if (!p) return 'Bao board';
+  const row = (names) => names.map((n) => `${n} ${p.pits[n]}`).join(', ');
+  const r = (l) => [1, 2, 3, 4, 5, 6, 7, 8].map((k) => `${l}${k}`);
+  return (
+    `Bao board. North back row: ${row(r('b'))}. North front row: ${row(r('a'))}. ` +
+    `South front row: ${row(r('A'))}. South back row: ${row(r('B'))}. ` +
+    `Hands: South ${p.hands.S}, North ${p.hands.N}. ${SIDE_NAMES[p.side]} to move.`
+  );
+}

@@ -1,0 +1,498 @@
+// Game page (/g/{id}): play or watch a game live. The server's GameState is the only truth:
+// moves are animated from their event lines, then the board is redrawn from the server's SVG.
+
+import {
+  api,
+  el,
+  notify,
+  parsePosition,
+  numberMoves,
+  capturedBy,
+  describeEvents,
+  pref,
+  setPref,
+  copyText,
+  VARIANT_TITLES,
+  SIDE_NAMES,
+  STAGE_TEXT,
+} from './app.js';
+import { BoardView } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
+const pageStatus = $('page-status');
+
+let latest = null; // newest GameState received
+let shown = null; // GameState whose position the board shows
+let busy = false; // an animation is running
+let sel = null; // the move being chosen: {pit, letter?, plus?, forced}
+let sending = false;
+let flipChoice = null; // the viewer's own choice of orientation, once made
+
+const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
+
+// ---------- settings ----------
+const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+const speed = $('speed');
+speed.value = String(pref('speed', reduced ? 0 : 250));
+if (!speed.value) speed.value = '250';
+board.delay = Number(speed.value);
+speed.addEventListener('change', () => {
+  board.delay = Number(speed.value);
+  setPref('speed', board.delay);
+});
+$('skip').addEventListener('click', () => board.skip());
+const confirmForced = $('confirm-forced');
+confirmForced.checked = !!pref('confirmForced', false);
+confirmForced.addEventListener('change', () => {
+  setPref('confirmForced', confirmForced.checked);
+  sel = null;
+  if (shown) renderChooser(shown);
+});
+$('flip').addEventListener('change', () => {
+  flipChoice = $('flip').checked;
+  board.setFlipped(flipChoice);
+  if (shown) renderChooser(shown);
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && sel) {
+    sel = null;
+    renderChooser(shown);
+  }
+});
+
+// ---------- state pipeline ----------
+const seq = (s) => [s.match ? s.match.game_no : 1, s.ply];
+function sameGame(a, b) {
+  return a && b && seq(a)[0] === seq(b)[0] && a.start === b.start;
+}
+
+/** Every GameState (from the socket, a POST answer or polling) goes through here. */
+function onState(s) {
+  if (!s || typeof s !== 'object') return;
+  if (latest && sameGame(latest, s) && s.ply < latest.ply) return; // stale answer
+  latest = s;
+  if (!busy) pump();
+}
+
+async function pump() {
+  busy = true;
+  try {
+    for (;;) {
+      const s = latest;
+      if (shown && sameGame(shown, s) && s.ply > shown.ply) {
+        // Animate the moves not yet shown, one after another, from their events.
+        const pending = (s.moves || []).filter((m) => m.ply > shown.ply).sort((a, b) => a.ply - b.ply);
+        $('skip').disabled = false;
+        sel = null;
+        $('chooser').replaceChildren();
+        for (const m of pending) {
+          const ok = await board.animate(m.events, m.by, m.position);
+          board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
+          if (!ok) console.warn(`bao: animation of ${m.move} does not match the server's position`);
+          board.container.dataset.animatedPly = String(m.ply);
+          announce(`${SIDE_NAMES[m.by]} played ${m.move}. ${describeEvents(m.events, m.by)}`);
+          if (m !== pending[pending.length - 1] && board.delay > 0) await new Promise((r) => setTimeout(r, board.delay * 2));
+        }
+        $('skip').disabled = true;
+      }
+      render(s);
+      if (latest === s) break;
+    }
+  } finally {
+    busy = false;
+  }
+}
+
+// ---------- rendering ----------
+function render(s) {
+  const first = !shown;
+  const newGame = !shown || !sameGame(shown, s);
+  shown = s;
+  if (newGame) sel = null;
+  const v = VARIANT_TITLES[s.variant] || s.variant;
+  document.title = `${v} · game ${s.id} · bao`;
+  $('game-title').textContent = v;
+  $('rules-link').href = `/rules/${s.variant}`;
+  const rulesTag = $('rules-tag');
+  rulesTag.hidden = !s.rules || s.rules === '-';
+  rulesTag.textContent = `Rules: ${s.rules}`;
+  rulesTag.title = 'Rule options that differ from the defaults';
+  const m = s.match;
+  const matchTag = $('match-tag');
+  matchTag.hidden = !m || m.format !== 'best_of_three';
+  if (m) matchTag.textContent = `Best of three · game ${m.game_no} · South ${m.wins?.S ?? 0} – North ${m.wins?.N ?? 0}`;
+
+  if (flipChoice === null) $('flip').checked = s.you === 'N';
+  board.setFlipped($('flip').checked);
+  board.setSvg(s.svg || '');
+  board.container.dataset.ply = String(s.ply);
+  board.container.dataset.position = s.position;
+  if (first) board.container.dataset.animCheck = 'none';
+
+  renderBanner(s);
+  renderPlayers(s);
+  renderFlags(s);
+  renderMoves(s);
+  renderInvite(s);
+  renderResult(s);
+  renderChooser(s);
+  $('resign').hidden = !(s.you && s.result === '-');
+  $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
+  $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
+  $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
+}
+
+const myTurn = (s) => s.you && s.result === '-' && s.side_to_move === s.you && (s.legal || []).length > 0;
+
+function playerLabel(p, side) {
+  if (!p) return 'Open seat';
+  if (p.kind === 'computer') return `Computer (level ${p.level ?? '?'})`;
+  return p.name || `${SIDE_NAMES[side]} player`;
+}
+
+function renderBanner(s) {
+  const turn = $('turn');
+  const head = $('turn-headline');
+  const detail = $('turn-detail');
+  turn.classList.remove('your-turn', 'over');
+  const st = STAGE_TEXT[s.stage];
+  $('stage').textContent = st ? `${st[0]}: ${st[1]}` : '';
+  $('stage').title = st ? st[1] : '';
+  if (s.result !== '-') {
+    turn.classList.add('over');
+    head.textContent = resultHeadline(s);
+    detail.textContent = s.result_text || '';
+    return;
+  }
+  const mover = SIDE_NAMES[s.side_to_move];
+  const other = s.players?.[s.side_to_move];
+  if (myTurn(s)) {
+    turn.classList.add('your-turn');
+    head.textContent = `Your move (${mover})`;
+    detail.textContent = 'Click a highlighted pit to play it.';
+  } else if (s.you && s.invite) {
+    head.textContent = 'Waiting for your opponent to join';
+    detail.textContent = 'Send them the invite link.';
+  } else if (s.you) {
+    head.textContent = other?.kind === 'computer' ? 'The computer is thinking…' : `Waiting for ${playerLabel(other, s.side_to_move)} (${mover})`;
+    detail.textContent = '';
+  } else {
+    head.textContent = `${mover} to move`;
+    detail.textContent = 'You are watching this game live.';
+  }
+}
+
+function resultHeadline(s) {
+  if (s.result === 'draw') return 'The game is drawn';
+  const w = SIDE_NAMES[s.result];
+  if (s.you) return s.you === s.result ? `You win! (${w})` : `You lose: ${w} wins`;
+  return `${w} wins`;
+}
+
+function renderPlayers(s) {
+  const pos = parsePosition(s.position);
+  const handWord = s.variant === 'kimasai' ? 'reserve' : 'in hand';
+  const card = (side) => {
+    const p = s.players?.[side];
+    const toMove = s.result === '-' && s.side_to_move === side;
+    return el(
+      'div',
+      { class: `player${toMove ? ' to-move' : ''}`, 'data-side': side },
+      el('span', { class: `side ${side}` }, SIDE_NAMES[side]),
+      el('span', { class: 'who' }, playerLabel(p, side), ' ', s.you === side ? el('span', { class: 'you' }, 'you') : null),
+      el('span', { class: 'hand', 'data-hand': side }, pos ? `${pos.hands[side]} ${handWord}` : ''),
+      el(
+        'span',
+        { class: 'badges' },
+        p && p.kind !== 'computer' ? [el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }), p.connected ? 'online' : 'offline'] : null,
+        toMove ? ' · to move' : '',
+      ),
+    );
+  };
+  $('players').replaceChildren(card('N'), card('S'));
+}
+
+function renderFlags(s) {
+  const pos = parsePosition(s.position);
+  const notes = [];
+  const mover = SIDE_NAMES[s.side_to_move];
+  if (s.block && s.result === '-') {
+    const word = s.variant === 'kete' ? 'Hizi zetu' : 'Takasia';
+    notes.push(`${word}: ${mover}'s ${s.block} is blocked for this move. It cannot be played, and a lap ending there stops.`);
+  }
+  if (s.must && s.result === '-') notes.push(`${mover} must capture ${s.must} with the first capture, if such a move exists.`);
+  if (pos && s.variant !== 'kimasai') {
+    const house = s.variant === 'kete' ? 'kuu' : 'nyumba';
+    const owned = ['S', 'N'].filter((x) => pos.flags.includes(`house:${x}`)).map((x) => SIDE_NAMES[x]);
+    notes.push(owned.length ? `House (${house}) still owned by: ${owned.join(' and ')}.` : `Both houses (${house}) are gone.`);
+    for (const x of ['S', 'N']) if (pos.flags.includes(`duty:${x}`)) notes.push(`${SIDE_NAMES[x]}'s first mtaji takata must start from the kuu.`);
+  }
+  $('flags').replaceChildren(
+    ...notes.map((t, i) => el('p', { class: i < (s.block ? 1 : 0) + (s.must ? 1 : 0) && s.result === '-' ? 'flag-note' : 'small muted' }, t)),
+  );
+}
+
+function renderMoves(s) {
+  const moves = s.moves || [];
+  const start = parsePosition(s.start);
+  const rows = numberMoves(moves, start ? start.side : 'S');
+  const cell = (c) => {
+    if (!c) return el('td', {}, '');
+    const m = c.move;
+    const n = capturedBy(m.events);
+    return el(
+      'td',
+      { title: describeEvents(m.events, m.by) },
+      el('span', { class: 'mvtext', 'data-ply': m.ply }, m.move),
+      n ? el('span', { class: 'cap', 'aria-label': `captured ${n}` }, `×${n}`) : null,
+    );
+  };
+  const table = el(
+    'table',
+    {},
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'South'), el('th', { scope: 'col' }, 'North'))),
+    el('tbody', {}, rows.map((r) => el('tr', {}, el('td', { class: 'no' }, `${r.no}.`), cell(r.S), cell(r.N)))),
+  );
+  const box = $('moves');
+  box.replaceChildren(moves.length ? table : el('p', { class: 'muted small', style: 'padding:0.5rem' }, 'No moves yet.'));
+  box.scrollTop = box.scrollHeight;
+  const last = moves[moves.length - 1];
+  $('last-move').textContent = last ? `Last move ${last.move}: ${describeEvents(last.events, last.by)}` : '';
+}
+
+function renderInvite(s) {
+  const box = $('invite');
+  box.hidden = !s.invite;
+  if (s.invite) $('invite-link').value = `${location.origin}/g/${encodeURIComponent(s.id)}?invite=${encodeURIComponent(s.invite)}`;
+}
+$('copy-invite').addEventListener('click', async () => {
+  const ok = await copyText($('invite-link').value, $('invite-link'));
+  $('copy-done').textContent = ok ? 'Copied!' : 'Select the link and copy it.';
+});
+$('copy-position').addEventListener('click', async () => {
+  if (!shown) return;
+  const ok = await copyText(shown.position);
+  notify(pageStatus, ok ? 'Position copied.' : shown.position);
+  setTimeout(() => notify(pageStatus, ''), 2500);
+});
+
+function renderResult(s) {
+  const box = $('result');
+  box.hidden = s.result === '-';
+  if (s.result === '-') return;
+  $('result-headline').textContent = resultHeadline(s);
+  const m = s.match;
+  let text = s.result_text || '';
+  if (m && m.format === 'best_of_three') {
+    text += ` Match: South ${m.wins?.S ?? 0}, North ${m.wins?.N ?? 0}${m.over ? ' (match over).' : '.'}`;
+  }
+  $('result-text').textContent = text.trim();
+}
+
+// ---------- choosing a move ----------
+function pickPit(pit) {
+  if (!shown || !myTurn(shown) || sending) return;
+  sel = { pit, forced: false };
+  renderChooser(shown);
+}
+
+const uniq = (xs) => [...new Set(xs)];
+
+/** Which way a letter points on the screen, for the side whose pit it is. */
+function arrow(letter, side) {
+  const bottom = board.flipped ? 'N' : 'S';
+  const left = letter === 'L' ? side === bottom : side !== bottom;
+  return left ? '←' : '→';
+}
+
+function renderChooser(s) {
+  const box = $('chooser');
+  const legal = myTurn(s) && !busy ? s.legal || [] : [];
+  const list = $('all-moves-list');
+  $('all-moves').hidden = legal.length === 0;
+  list.replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
+  if (!legal.length) {
+    board.clearMarks();
+    box.replaceChildren();
+    return;
+  }
+  const pits = uniq(legal.map((c) => c.pit));
+  board.markLegal(pits, sel?.pit);
+  if (!sel || !pits.includes(sel.pit)) {
+    sel = null;
+    box.replaceChildren(el('span', { class: 'prompt' }, 'Choose a pit:'), el('span', { class: 'muted' }, pits.join(' ')));
+    return;
+  }
+  const side = s.side_to_move;
+  let cands = legal.filter((c) => c.pit === sel.pit);
+  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(s); } }, 'Cancel');
+  const namua = s.stage === 'namua' || s.stage === 'nemo';
+  // Step 1: the letter (direction, or entry kichwa of a namua capture).
+  if (sel.letter === undefined) {
+    const letters = uniq(cands.map((c) => c.letter));
+    if (letters.length > 1) {
+      const buttons = letters.map((l) => {
+        const c = cands.find((x) => x.letter === l);
+        const row = sel.pit[0];
+        const kichwa = `${side === 'S' ? 'A' : 'a'}${l === 'L' ? 1 : 8}`;
+        const text = namua && !c.takasa ? `${arrow(l, side)} ${l}: enter at ${kichwa}` : `${arrow(l, side)} ${l}: sow towards ${row}${l === 'L' ? 1 : 8}`;
+        return el('button', { type: 'button', class: 'primary', 'data-letter': l, onclick: () => { sel.letter = l; renderChooser(s); } }, text);
+      });
+      const q = namua && !cands[0].takasa ? `Capture with ${sel.pit}: which kichwa do the seeds enter at?` : `Sow ${sel.pit} which way?`;
+      box.replaceChildren(el('span', { class: 'prompt' }, q), ...(arrow('L', side) === '→' ? buttons.reverse() : buttons), cancel);
+      buttons[0].focus();
+      return;
+    }
+    sel.letter = letters[0];
+    sel.forced = true;
+  }
+  cands = cands.filter((c) => c.letter === sel.letter);
+  // Step 2: stop in the house or go on safari (KIS-7.5), only where both exist.
+  if (sel.plus === undefined) {
+    const kinds = uniq(cands.map((c) => !!c.safari));
+    if (kinds.length > 1) {
+      const stop = cands.find((c) => !c.safari);
+      const go = cands.find((c) => c.safari);
+      const b1 = el('button', { type: 'button', class: 'primary', 'data-choice': 'stop', onclick: () => send(stop.move) }, `Stop in the house (${stop.move})`);
+      const b2 = el('button', { type: 'button', class: 'primary', 'data-choice': 'safari', onclick: () => send(go.move) }, `Safari: play the house (${go.move})`);
+      box.replaceChildren(el('span', { class: 'prompt' }, 'The seeds reach your house:'), b1, b2, cancel);
+      b1.focus();
+      return;
+    }
+    sel.plus = kinds[0];
+  }
+  const move = cands[0];
+  if (!move) {
+    sel = null;
+    return renderChooser(s);
+  }
+  if (sel.forced && confirmForced.checked) {
+    const b = el('button', { type: 'button', class: 'primary', 'data-confirm': move.move, onclick: () => send(move.move) }, `Play ${move.move}`);
+    box.replaceChildren(el('span', { class: 'prompt' }, 'Only one way to play this pit:'), b, cancel);
+    b.focus();
+    return;
+  }
+  send(move.move);
+}
+
+async function send(move) {
+  if (!shown || sending) return;
+  const s = shown;
+  sending = true;
+  sel = null;
+  board.clearMarks();
+  $('chooser').replaceChildren(el('span', { class: 'muted' }, `Playing ${move}…`));
+  try {
+    await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
+    notify(pageStatus, '');
+  } catch (err) {
+    notify(pageStatus, err.message, 'error');
+  } finally {
+    sending = false;
+  }
+  // The socket normally brings the new state first; this makes sure it arrives.
+  await refresh();
+  if (shown === s && !busy) renderChooser(s);
+}
+
+$('resign').addEventListener('click', async () => {
+  if (!shown || !confirm('Resign this game?')) return;
+  try {
+    onState(await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body: {} }));
+  } catch (err) {
+    notify(pageStatus, err.message, 'error');
+  }
+});
+
+function announce(text) {
+  $('announce').textContent = text;
+}
+
+// ---------- connection ----------
+async function refresh() {
+  try {
+    onState(await api(`/api/games/${encodeURIComponent(gameId)}`));
+    return true;
+  } catch (err) {
+    if (err.status === 404) notify(pageStatus, 'There is no game with this link.', 'error');
+    return false;
+  }
+}
+
+let socket = null;
+let pollTimer = null;
+let retry = 0;
+function setConnection(text) {
+  $('connection').textContent = text;
+}
+function startPolling() {
+  if (!pollTimer) pollTimer = setInterval(refresh, 3000);
+}
+function stopPolling() {
+  clearInterval(pollTimer);
+  pollTimer = null;
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  let ws;
+  try {
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
+  } catch {
+    startPolling();
+    return;
+  }
+  socket = ws;
+  let ping = null;
+  ws.addEventListener('open', () => {
+    retry = 0;
+    stopPolling();
+    setConnection('Live: moves appear as they are played.');
+    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
+  });
+  ws.addEventListener('message', (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    if ((msg.type === 'state' || msg.type === 'move') && msg.state) onState(msg.state);
+    else if (msg.type === 'error') notify(pageStatus, msg.message || msg.error, 'error');
+  });
+  ws.addEventListener('close', () => {
+    clearInterval(ping);
+    if (socket !== ws) return;
+    setConnection('Connection lost; checking for new moves every few seconds…');
+    startPolling();
+    retry += 1;
+    setTimeout(connect, Math.min(15000, 1000 * 2 ** Math.min(retry, 4)));
+  });
+}
+
+async function init() {
+  if (!gameId) {
+    notify(pageStatus, 'No game was named in the address.', 'error');
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+  const invite = params.get('invite');
+  if (invite) {
+    try {
+      const body = { invite };
+      const name = pref('name', '');
+      if (name) body.name = name;
+      await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
+      notify(pageStatus, 'You have joined the game. Good luck!');
+      setTimeout(() => notify(pageStatus, ''), 4000);
+    } catch (err) {
+      notify(pageStatus, err.status === 409 ? 'That seat has already been taken: you are watching the game.' : err.message, 'error');
+    }
+    history.replaceState(null, '', location.pathname);
+  }
+  await refresh();
+  connect();
+}
+
+init();

@@ -1,0 +1,209 @@
+// Replay page: upload a game record (NOT-6) or open ?game={id}, then step through it.
+// Boards come from the shared renderer; stepping forward animates the move's events.
+
+import { api, el, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { BoardView } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const status = $('page-status');
+const board = new BoardView($('board'), { caption: $('caption') });
+const svgCache = new Map();
+
+let game = null; // GameState of the game being replayed
+let step = 0; // number of moves applied
+let playing = false;
+let moving = false;
+
+const speed = $('speed');
+speed.value = String(pref('speed', 250));
+if (!speed.value) speed.value = '250';
+board.delay = Number(speed.value);
+speed.addEventListener('change', () => {
+  board.delay = Number(speed.value);
+  setPref('speed', board.delay);
+});
+$('flip').addEventListener('change', () => board.setFlipped($('flip').checked));
+
+async function svgFor(i) {
+  const position = i === 0 ? game.start : game.moves[i - 1].position;
+  const last = i === 0 ? null : game.moves[i - 1].move;
+  const url = renderUrl(position, game.rules, last);
+  if (!svgCache.has(url)) {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`The board could not be drawn (${res.status}).`);
+    svgCache.set(url, await res.text());
+  }
+  return svgCache.get(url);
+}
+
+async function show(i) {
+  step = Math.max(0, Math.min(i, game.moves.length));
+  try {
+    board.setSvg(await svgFor(step));
+  } catch (err) {
+    notify(status, err.message, 'error');
+  }
+  board.container.dataset.step = String(step);
+  update();
+}
+
+async function forward() {
+  if (moving || step >= game.moves.length) return false;
+  moving = true;
+  const m = game.moves[step];
+  try {
+    await board.animate(m.events, m.by, m.position);
+    await show(step + 1);
+  } finally {
+    moving = false;
+  }
+  return true;
+}
+
+function update() {
+  const n = game.moves.length;
+  const pos = parsePosition(step === 0 ? game.start : game.moves[step - 1].position);
+  $('pos').textContent = `${step} / ${n}`;
+  $('scrub').max = String(n);
+  $('scrub').value = String(step);
+  $('first').disabled = $('prev').disabled = step === 0;
+  $('next').disabled = $('last').disabled = step === n;
+  if (step === 0) {
+    $('step-headline').textContent = 'Start position';
+    $('step-detail').textContent = pos ? `${SIDE_NAMES[pos.side]} to move.` : '';
+  } else {
+    const m = game.moves[step - 1];
+    $('step-headline').textContent = `Move ${step}: ${SIDE_NAMES[m.by]} played ${m.move}`;
+    let detail = describeEvents(m.events, m.by);
+    if (step === n && game.result !== '-') detail += ` ${game.result_text || ''}`;
+    $('step-detail').textContent = detail;
+  }
+  for (const b of document.querySelectorAll('#moves .mv')) {
+    const current = Number(b.dataset.step) === step;
+    b.classList.toggle('current', current);
+    if (current) b.setAttribute('aria-current', 'step');
+    else b.removeAttribute('aria-current');
+  }
+  const cur = document.querySelector('#moves .mv.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+}
+
+function renderGame() {
+  const v = VARIANT_TITLES[game.variant] || game.variant;
+  $('replay-title').textContent = `Replay: ${v}`;
+  document.title = `Replay · ${v} · bao`;
+  $('game-name').textContent = v;
+  const name = (p, side) => (p ? (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : p.name || SIDE_NAMES[side]) : '?');
+  const result = game.result === '-' ? 'unfinished' : game.result === 'draw' ? 'draw' : `${SIDE_NAMES[game.result]} won`;
+  const facts = [
+    ['South', name(game.players?.S, 'S')],
+    ['North', name(game.players?.N, 'N')],
+    ['Rules', game.rules && game.rules !== '-' ? game.rules : 'defaults'],
+    ['Moves', String(game.moves.length)],
+    ['Result', result],
+  ];
+  $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
+  if (game.result_text) $('facts').append(el('dt', {}, 'How'), el('dd', {}, game.result_text));
+  $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
+  $('game-link').href = `/g/${encodeURIComponent(game.id)}`;
+  const start = parsePosition(game.start);
+  const rows = numberMoves(game.moves, start ? start.side : 'S');
+  const cell = (c) => {
+    if (!c) return el('td', {});
+    const n = capturedBy(c.move.events);
+    return el(
+      'td',
+      {},
+      el('button', { type: 'button', class: 'mv', 'data-step': c.index + 1, title: describeEvents(c.move.events, c.move.by), onclick: () => !moving && show(c.index + 1) }, c.move.move),
+      n ? el('span', { class: 'cap' }, `×${n}`) : null,
+    );
+  };
+  $('moves').replaceChildren(
+    el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'South'), el('th', {}, 'North'))),
+      el('tbody', {}, rows.map((r) => el('tr', {}, el('td', { class: 'no' }, `${r.no}.`), cell(r.S), cell(r.N)))),
+    ),
+  );
+  $('upload').hidden = true;
+  $('viewer').hidden = false;
+}
+
+async function load(id, at) {
+  try {
+    game = await api(`/api/games/${encodeURIComponent(id)}`);
+  } catch (err) {
+    notify(status, err.message, 'error');
+    return;
+  }
+  notify(status, '');
+  svgCache.clear();
+  renderGame();
+  await show(at ?? 0);
+}
+
+$('first').addEventListener('click', () => !moving && show(0));
+$('last').addEventListener('click', () => !moving && show(game.moves.length));
+$('prev').addEventListener('click', () => !moving && show(step - 1));
+$('next').addEventListener('click', () => forward());
+$('scrub').addEventListener('input', () => !moving && show(Number($('scrub').value)));
+$('play').addEventListener('click', async () => {
+  if (playing) {
+    playing = false;
+    return;
+  }
+  playing = true;
+  $('play').textContent = '⏸ Pause';
+  if (step >= game.moves.length) await show(0);
+  while (playing && (await forward())) {
+    await new Promise((r) => setTimeout(r, Math.max(300, board.delay * 3)));
+  }
+  playing = false;
+  $('play').textContent = '▶ Play';
+});
+document.addEventListener('keydown', (e) => {
+  if (!game || $('viewer').hidden || e.target.closest('input, textarea, select')) return;
+  if (e.key === 'ArrowRight') forward();
+  else if (e.key === 'ArrowLeft' && !moving) show(step - 1);
+  else if (e.key === 'Home' && !moving) show(0);
+  else if (e.key === 'End' && !moving) show(game.moves.length);
+  else return;
+  e.preventDefault();
+});
+$('another').addEventListener('click', () => {
+  playing = false;
+  $('viewer').hidden = true;
+  $('upload').hidden = false;
+  history.replaceState(null, '', '/replay');
+});
+
+$('record-file').addEventListener('change', async () => {
+  const f = $('record-file').files[0];
+  if (!f) return;
+  if (f.size > 1024 * 1024) {
+    notify(status, 'This file is larger than 1 MiB, the most the server accepts.', 'error');
+    return;
+  }
+  $('record-text').value = await f.text();
+});
+
+$('upload-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const text = $('record-text').value;
+  if (!text.trim()) {
+    notify(status, 'Choose a record file or paste a record first.', 'error');
+    return;
+  }
+  notify(status, 'Checking the record…');
+  try {
+    const r = await api('/api/records', { method: 'POST', body: text, raw: true });
+    history.replaceState(null, '', `/replay?game=${encodeURIComponent(r.id)}`);
+    await load(r.id, 0);
+  } catch (err) {
+    notify(status, `The record was not accepted: ${err.message}`, 'error');
+  }
+});
+
+const params = new URLSearchParams(location.search);
+if (params.get('game')) load(params.get('game'), params.has('step') ? Number(params.get('step')) : 0);

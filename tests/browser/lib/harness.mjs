@@ -1,0 +1,169 @@
+// Shared helpers for the browser tests: a real headless Chromium (Debian's /usr/bin/chromium,
+// driven by playwright-core) against a running `bao serve` whose URL is in BAO_URL.
+// Nothing here skips: a missing browser or server is a failure.
+
+import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '../../..');
+export const BASE = process.env.BAO_URL;
+export const BAO_BIN = process.env.BAO_BIN || path.join(ROOT, 'target/debug/bao');
+export const CHROMIUM = process.env.BAO_CHROMIUM || '/usr/bin/chromium';
+export const ARTIFACTS = path.join(ROOT, 'artifacts/browser');
+
+if (!BASE) throw new Error('BAO_URL is not set: run the tests with tests/browser/run.sh');
+
+/** Starts Chromium. Fails (never skips) when it is missing. */
+export async function launch() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium`);
+  }
+  // playwright-core gives every launch a fresh temporary user-data-dir.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A new browser context and page that records page errors, console errors and every request
+ * that leaves the server (the app must work without any outside resource).
+ */
+export async function openPage(browser, { viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: BASE });
+  const page = await context.newPage();
+  const problems = { pageErrors: [], consoleErrors: [], external: [] };
+  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.consoleErrors.push(m.text());
+  });
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith(BASE) && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(BASE.replace('http', 'ws'))) {
+      problems.external.push(u);
+    }
+  });
+  page.problems = problems;
+  return { context, page };
+}
+
+/** Asserts that a page raised no script error and asked for nothing outside the server. */
+export function assertClean(page, { allowConsole = [] } = {}) {
+  const p = page.problems;
+  assert.deepEqual(p.pageErrors, [], 'uncaught script errors');
+  assert.deepEqual(p.external, [], 'requests to outside the server');
+  const errs = p.consoleErrors.filter((t) => !allowConsole.some((re) => re.test(t)));
+  assert.deepEqual(errs, [], 'console errors');
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Calls the JSON API from the test process (not through the browser). */
+export async function api(pathname, { method = 'GET', body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let data = text;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${text}`);
+  return data;
+}
+
+/** Pit counts and hands of a position string (NOT-3.2), written independently of the app. */
+export function positionCounts(text) {
+  const f = text.trim().split(/\s+/);
+  const rows = f[1].split('/').map((r) => r.split(',').map(Number));
+  const pits = {};
+  for (let i = 0; i < 8; i++) {
+    pits[`b${8 - i}`] = rows[0][i];
+    pits[`a${8 - i}`] = rows[1][i];
+    pits[`A${i + 1}`] = rows[2][i];
+    pits[`B${i + 1}`] = rows[3][i];
+  }
+  const [S, N] = f[3].split('/').map(Number);
+  return { pits, hands: { S, N } };
+}
+
+/** Pit counts and hands as drawn on the page's board: the text of each `.count`. */
+export async function boardCounts(page, selector = '#board') {
+  return page.evaluate((sel) => {
+    const root = document.querySelector(sel);
+    const pits = {};
+    for (const g of root.querySelectorAll('g.pit[data-pit]')) {
+      const t = g.querySelector('.count');
+      pits[g.dataset.pit] = Number(t ? t.textContent : NaN);
+    }
+    const hand = (s) => {
+      const g = root.querySelector(`[id="hand-${s}"] .count`);
+      return g ? Number(g.textContent) : NaN;
+    };
+    return { pits, hands: { S: hand('S'), N: hand('N') } };
+  }, selector);
+}
+
+/** Runs the `bao` binary (the rules' command-line interface) and returns its stdout lines. */
+export function bao(...args) {
+  return execFileSync(BAO_BIN, args, { encoding: 'utf8' }).trim().split('\n');
+}
+
+/** Waits until the game page shows ply `ply` (or later) and no animation is running. */
+export async function waitForPly(page, ply, timeout = 30000) {
+  await page.waitForFunction(
+    (p) => {
+      const b = document.querySelector('#board');
+      return b && Number(b.dataset.ply) >= p && !b.classList.contains('animating');
+    },
+    ply,
+    { timeout },
+  );
+}
+
+export async function shownPly(page) {
+  return page.evaluate(() => Number(document.querySelector('#board').dataset.ply));
+}
+
+/**
+ * Plays one move on the game page by clicking: the pit, then a direction or kichwa button and a
+ * stop/safari button when the page asks. `choose(legal)` picks the legal entry to play.
+ * Returns the move text played.
+ */
+export async function clickMove(page, pick = (legal) => legal[0]) {
+  const state = await page.evaluate(async () => {
+    const id = location.pathname.split('/')[2];
+    const r = await fetch(`/api/games/${id}`, { credentials: 'same-origin' });
+    return r.json();
+  });
+  const target = pick(state.legal);
+  assert.ok(target, 'there is a legal move to play');
+  await page.click(`#board g.pit.legal[data-pit="${target.pit}"]`);
+  const letterButton = page.locator(`#chooser button[data-letter="${target.letter}"]`);
+  if (target.letter && (await letterButton.count()) > 0) await letterButton.click();
+  const choice = page.locator(`#chooser button[data-choice="${target.safari ? 'safari' : 'stop'}"]`);
+  if ((await choice.count()) > 0) await choice.click();
+  const confirm = page.locator('#chooser button[data-confirm]');
+  if ((await confirm.count()) > 0) await confirm.click();
+  return { move: target.move, ply: state.ply };
+}
