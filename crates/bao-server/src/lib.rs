@@ -188,3 +188,22 @@ pub fn init_tracing() {
         .with_writer(std::io::stderr)
         .try_init();
 }
+
+/// `bao serve` from synchronous code: builds the runtime and serves until Ctrl-C.
+pub fn serve_blocking(config: Config) -> Result<(), String> {
+    init_tracing();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(serve(config)).map_err(|e| e.to_string())
+}
+
+/// `bao loadtest` from synchronous code.
+pub fn loadtest_blocking(opts: loadtest::LoadOptions) -> Result<loadtest::LoadReport, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(loadtest::run(opts))
+}
