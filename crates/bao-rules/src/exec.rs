@@ -1,14 +1,69 @@
 //! Move execution (KIS-6, KIM-7, BRD-5, BRD-6): one sowing core for all three games.
 //!
 //! [`Exec`] runs a move lap by lap and pauses at every relay and at the house choice point,
-//! so that one driver can detect never-ending moves exactly (Brent's cycle finding over
-//! relay states, BRD-6.2) and split a move in two at a choice point (KIS-7.5).
+//! so that one driver can detect never-ending moves exactly (BRD-6.2) and split a move in two
+//! at a choice point (KIS-7.5).
+//!
+//! Exact detection without a cap. Between two *irreversible* events of a move (a capture, which
+//! moves seeds from the opponent for good, or the loss of a house) the next relay state is a
+//! function of the current one, and that function is injective: sowing one seed at a time,
+//! a pit left empty by the hand's last pick-up is the only way the hand can hold seeds over an
+//! empty pit, so each step can be undone. An injective map on a finite set has no "tail" before
+//! its cycle. So a never-ending move returns to the *first* relay state after its last
+//! irreversible event, and no relay state repeats earlier (states before an irreversible event
+//! cannot recur after it). Comparing each relay state with that one reference therefore finds
+//! the first repetition exactly, at the index BRD-6.4 stops at, with O(1) memory.
+//!
+//! Rings are kept as `u128` with one byte per pit: a lap of fewer than 16 seeds is one add of
+//! a precomputed mask (a seed drop is a byte increment, sixteen at a time).
 
 use crate::event::{Event, EventSink, NoEvents, StopReason};
 use crate::movegen::{Candidate, Kind};
-use crate::options::{FrontRowEmpty, HouseLostAt, NeverEnding};
-use crate::position::{front_empty, Position};
+use crate::options::{FrontRowEmpty, HouseLostAt};
+use crate::position::Position;
 use crate::{Dir, Letter, Pit, Rules, Side, Variant};
+
+/// `MASKS[dir][start][n]`: a 1 in each of the n pits after `start` in direction dir (0 = +1).
+static MASKS: [[[u128; 16]; 16]; 2] = build_masks();
+
+const fn build_masks() -> [[[u128; 16]; 16]; 2] {
+    let mut m = [[[0u128; 16]; 16]; 2];
+    let mut d = 0;
+    while d < 2 {
+        let mut s = 0;
+        while s < 16 {
+            let mut n = 1;
+            while n < 16 {
+                let pit = if d == 0 { (s + n) % 16 } else { (s + 16 * 16 - n) % 16 };
+                m[d][s][n] = m[d][s][n - 1] | (1u128 << (8 * pit));
+                n += 1;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    m
+}
+
+const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+#[inline(always)]
+fn get(r: u128, i: usize) -> u8 {
+    (r >> (8 * i)) as u8
+}
+
+#[inline(always)]
+fn front_empty128(r: u128) -> bool {
+    r as u64 == 0
+}
+
+pub(crate) fn to_u128(ring: &[u8; 16]) -> u128 {
+    u128::from_le_bytes(*ring)
+}
+
+pub(crate) fn to_bytes(r: u128) -> [u8; 16] {
+    r.to_le_bytes()
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Action {
@@ -35,14 +90,14 @@ enum Step {
 /// The relay state of BRD-6.1: both rings, the pit to lift, the direction, the house flags.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct RelayState {
-    rings: [[u8; 16]; 2],
+    rings: [u128; 2],
     meta: u8,
 }
 
 /// The state of a move in progress.
 #[derive(Clone)]
 pub(crate) struct Exec {
-    pub rings: [[u8; 16]; 2],
+    pub rings: [u128; 2],
     pub hands: [u8; 2],
     pub owns: [bool; 2],
     p: usize,
@@ -70,15 +125,18 @@ pub(crate) struct Exec {
     pub first_lap_capture: bool,
     /// The move reached a house choice point.
     pub choice_point: bool,
+    /// An irreversible event (capture, house loss) happened since the last relay.
+    irreversible: bool,
 }
 
 impl Exec {
     /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
+    #[inline(always)]
     fn new<S: EventSink>(pos: &Position, rules: &Rules, c: Candidate, sink: &mut S) -> Exec {
         let side = pos.side;
         let p = side.index();
         let masai = pos.variant == Variant::Kimasai;
-        let mut rings = pos.rings;
+        let mut rings = [to_u128(&pos.rings[0]), to_u128(&pos.rings[1])];
         let mut hands = pos.hands;
         let mut owns = pos.flags.house;
         let phase2 = pos.hands == [0, 0];
@@ -106,7 +164,7 @@ impl Exec {
         };
         if place {
             hands[p] -= 1;
-            rings[p][r] += 1;
+            rings[p] += 1u128 << (8 * r);
             sink.event(Event::Place(c.pit.name(side)));
         }
         let action = match c.kind {
@@ -144,7 +202,13 @@ impl Exec {
             captured: 0,
             first_lap_capture: false,
             choice_point: false,
+            irreversible: false,
         }
+    }
+
+    /// The rings as bytes, for positions.
+    pub fn rings_bytes(&self) -> [[u8; 16]; 2] {
+        [to_bytes(self.rings[0]), to_bytes(self.rings[1])]
     }
 
     #[inline]
@@ -165,7 +229,7 @@ impl Exec {
 
     /// Sows laps until the move ends, reaches a relay (the pit to lift is `cur`), or reaches
     /// the house choice point (KIS-6.3).
-    #[inline]
+    #[inline(always)]
     fn next<S: EventSink>(&mut self, sink: &mut S) -> Step {
         let p = self.p;
         let o = 1 - p;
@@ -201,8 +265,9 @@ impl Exec {
                         self.first_capture = Some(t);
                     }
                     self.captured |= 1 << t;
-                    n = self.rings[o][t as usize];
-                    self.rings[o][t as usize] = 0;
+                    self.irreversible = true;
+                    n = get(self.rings[o], t as usize);
+                    self.rings[o] &= !(0xFFu128 << (8 * t as u32));
                     sink.event(Event::Capture(Pit::from_index(t).name(side.other()), n));
                     if !self.masai && t == 4 && self.owns[o] {
                         self.owns[o] = false;
@@ -213,16 +278,17 @@ impl Exec {
                 }
                 Action::Tax => {
                     n = 2;
-                    self.rings[p][self.cur as usize] -= 2;
+                    self.rings[p] -= 2u128 << (8 * self.cur as u32);
                     sink.event(Event::Tax(Pit::from_index(self.cur).name(side)));
                 }
                 Action::Lift => {
                     let c = self.cur as usize;
-                    n = self.rings[p][c];
-                    self.rings[p][c] = 0;
+                    n = get(self.rings[p], c);
+                    self.rings[p] &= !(0xFFu128 << (8 * c));
                     sink.event(Event::Lift(Pit::from_index(self.cur).name(side), n));
                     if !self.masai && c == 4 && self.owns[p] {
                         self.owns[p] = false;
+                        self.irreversible = true;
                         sink.event(Event::HouseLost(side));
                     }
                 }
@@ -230,17 +296,18 @@ impl Exec {
             self.sow(n, sink);
             self.lap += 1;
             let h = self.cur as usize;
-            if self.front_illegal && front_empty(&self.rings[p]) {
+            if self.front_illegal && front_empty128(self.rings[p]) {
                 return Step::Ended(End::FrontEmptied);
             }
             // KIS-6.3 / KIM-7.1, first rule that fits.
-            if was_capture && front_empty(&self.rings[o]) {
+            if was_capture && front_empty128(self.rings[o]) {
                 return Step::Ended(End::Stop(StopReason::FrontRow));
             }
-            if self.rings[p][h] == 1 {
+            let here = get(self.rings[p], h);
+            if here == 1 {
                 return Step::Ended(End::Stop(StopReason::Empty));
             }
-            if self.capture && h < 8 && self.rings[o][7 - h] > 0 {
+            if self.capture && h < 8 && get(self.rings[o], 7 - h) > 0 {
                 if self.lap == 1 {
                     self.first_lap_capture = true;
                 }
@@ -249,7 +316,7 @@ impl Exec {
             }
             self.action = Action::Lift;
             if !self.masai {
-                let house = h == 4 && self.owns[p] && self.rings[p][4] >= self.min;
+                let house = h == 4 && self.owns[p] && here >= self.min;
                 if self.capture && house && (self.namua || self.choice_allowed_mtaji) {
                     self.choice_point = true;
                     return Step::ChoicePoint;
@@ -269,28 +336,83 @@ impl Exec {
     #[inline(always)]
     fn sow<S: EventSink>(&mut self, n: u8, sink: &mut S) {
         let off = self.d.offset();
-        let ring = &mut self.rings[self.p];
-        let mut c = self.cur;
         if S::ENABLED {
             let side = Side::from_index(self.p);
+            let mut c = self.cur;
             for _ in 0..n {
                 c = (c + off) & 15;
-                ring[c as usize] += 1;
+                self.rings[self.p] += 1u128 << (8 * c as u32);
                 sink.event(Event::Sow(Pit::from_index(c).name(side)));
             }
+            self.cur = c;
         } else {
-            let full = n >> 4;
-            if full > 0 {
-                for x in ring.iter_mut() {
-                    *x += full;
-                }
-            }
-            for _ in 0..(n & 15) {
-                c = (c + off) & 15;
-                ring[c as usize] += 1;
-            }
+            let rem = (n & 15) as usize;
+            let dir = (self.d == Dir::Ccw) as usize;
+            self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[dir][self.cur as usize][rem];
+            self.cur = (self.cur + off.wrapping_mul(rem as u8)) & 15;
         }
-        self.cur = c;
+    }
+}
+
+enum Fast {
+    Step(Step),
+    NeverEnding,
+}
+
+impl Exec {
+    /// Relays of a move that cannot capture (takasa moves, kimasai phase 1), with the rings in
+    /// registers: the opponent's ring, the direction and the house flags cannot change here,
+    /// so only the mover's ring and the pit are compared with the reference. Called at a relay
+    /// that was already compared; returns at the end of the move, at a never-ending repeat, or
+    /// (uncompared) at a relay that lifts an owned house, which the general path handles.
+    #[inline]
+    fn fast_relays(&mut self, reference: &RelayState) -> Fast {
+        debug_assert!(!self.capture && self.action == Action::Lift);
+        let p = self.p;
+        let mut r = self.rings[p];
+        let mut cur = self.cur as usize;
+        let ref_r = reference.rings[p];
+        let ref_cur = (reference.meta & 15) as usize;
+        let dir = (self.d == Dir::Ccw) as usize;
+        let off = self.d.offset() as usize;
+        let house_owned = !self.masai && self.owns[p];
+        if house_owned && cur == 4 {
+            // Lifting the owned house destroys it: an irreversible event for the general path.
+            return Fast::Step(self.next(&mut NoEvents));
+        }
+        let block = self.block.map_or(16, |b| b as usize);
+        let step = loop {
+            let n = get(r, cur);
+            r &= !(0xFFu128 << (8 * cur));
+            let rem = (n & 15) as usize;
+            r += ONES * (n >> 4) as u128 + MASKS[dir][cur][rem];
+            cur = (cur + off * rem) & 15;
+            self.lap += 1;
+            if self.front_illegal && front_empty128(r) {
+                break Step::Ended(End::FrontEmptied);
+            }
+            let here = get(r, cur);
+            if here == 1 {
+                break Step::Ended(End::Stop(StopReason::Empty));
+            }
+            if house_owned && cur == 4 {
+                if self.namua && here >= self.min {
+                    break Step::Ended(End::Stop(StopReason::House));
+                }
+                break Step::Relay;
+            }
+            if cur == block {
+                break Step::Ended(End::Stop(StopReason::Block));
+            }
+            if r == ref_r && cur == ref_cur {
+                self.rings[p] = r;
+                self.cur = cur as u8;
+                return Fast::NeverEnding;
+            }
+        };
+        self.rings[p] = r;
+        self.cur = cur as u8;
+        Fast::Step(step)
     }
 }
 
@@ -321,39 +443,27 @@ pub(crate) struct Outcome {
     pub stopped: Option<Done>,
 }
 
-enum Driven {
-    Done(Done, Option<Done>),
-    /// A relay state repeated; `lambda` is the cycle length.
-    Cycle { lambda: u32 },
-}
-
-/// Runs an executor to its end, finding repeated relay states with Brent's method.
-/// `stop_at`: end the move (never-ending) when the relay with this index is reached.
+/// Runs an executor to its end. A relay state equal to the reference (the first relay state
+/// after the last irreversible event) makes the move never-ending; see the module comment.
 #[inline]
-fn drive<S: EventSink>(mut ex: Exec, choice: Choice, stop_at: Option<u32>, sink: &mut S) -> Driven {
+fn drive<S: EventSink>(mut ex: Exec, choice: Choice, sink: &mut S) -> (Done, Option<Done>) {
     let mut stopped = None;
-    let mut tortoise: Option<RelayState> = None;
-    let mut power: u32 = 1;
-    let mut since: u32 = 0;
-    let mut index: u32 = 0;
+    let mut reference: Option<RelayState> = None;
+    let fast = !S::ENABLED && !ex.capture;
+    let mut step = ex.next(sink);
     loop {
-        match ex.next(sink) {
+        match step {
             Step::Ended(end) => {
                 if let End::Stop(r) = end {
                     sink.event(Event::Stop(r));
                 }
-                return Driven::Done(Done { ex, end }, stopped);
+                return (Done { ex, end }, stopped);
             }
             Step::ChoicePoint => match choice {
                 Choice::Stop => {
                     sink.event(Event::Stop(StopReason::House));
-                    return Driven::Done(
-                        Done {
-                            ex,
-                            end: End::Stop(StopReason::House),
-                        },
-                        None,
-                    );
+                    let end = End::Stop(StopReason::House);
+                    return (Done { ex, end }, None);
                 }
                 Choice::Both => {
                     stopped = Some(Done {
@@ -365,103 +475,46 @@ fn drive<S: EventSink>(mut ex: Exec, choice: Choice, stop_at: Option<u32>, sink:
             },
             Step::Relay => {}
         }
-        // A relay (or a safari, which relays): BRD-6.1 state, before the lift.
-        if stop_at == Some(index) {
-            sink.event(Event::Stop(StopReason::NeverEnding));
-            return Driven::Done(
-                Done {
-                    ex,
-                    end: End::Stop(StopReason::NeverEnding),
-                },
-                stopped,
-            );
-        }
-        if stop_at.is_none() {
-            let st = ex.relay_state();
-            match tortoise {
-                None => tortoise = Some(st),
-                Some(t) => {
-                    since += 1;
-                    if t == st {
-                        return Driven::Cycle { lambda: since };
-                    }
-                    if since == power {
-                        tortoise = Some(st);
-                        power <<= 1;
-                        since = 0;
+        // A relay (or a safari, which relays): the BRD-6.1 state, before the lift.
+        let st = ex.relay_state();
+        let never_ending = match reference {
+            Some(r) if !ex.irreversible => r == st,
+            _ => {
+                ex.irreversible = false;
+                reference = Some(st);
+                false
+            }
+        };
+        let never_ending = never_ending
+            || (fast && {
+                match ex.fast_relays(&st_or(&reference, st)) {
+                    Fast::NeverEnding => true,
+                    Fast::Step(s) => {
+                        step = s;
+                        continue;
                     }
                 }
-            }
+            });
+        if never_ending {
+            sink.event(Event::Stop(StopReason::NeverEnding));
+            let end = End::Stop(StopReason::NeverEnding);
+            return (Done { ex, end }, stopped);
         }
-        index += 1;
+        step = ex.next(sink);
     }
 }
 
-/// Advances `ex` to its next relay state; `None` if the move ends first.
-fn next_relay(ex: &mut Exec, choice: Choice) -> Option<RelayState> {
-    loop {
-        match ex.next(&mut NoEvents) {
-            Step::Ended(_) => return None,
-            Step::ChoicePoint if choice == Choice::Stop => return None,
-            Step::ChoicePoint | Step::Relay => return Some(ex.relay_state()),
-        }
-    }
-}
-
-/// The index of the relay at which a never-ending move stops (BRD-6.4): the first index
-/// whose state occurred before, namely μ + λ.
-fn first_repeat(start: &Exec, choice: Choice, lambda: u32) -> u32 {
-    let mut a = start.clone();
-    let mut b = start.clone();
-    let mut sb = None;
-    for _ in 0..=lambda {
-        sb = next_relay(&mut b, choice);
-    }
-    let mut mu = 0;
-    loop {
-        let sa = next_relay(&mut a, choice);
-        if sa.is_some() && sa == sb {
-            return mu + lambda;
-        }
-        sb = next_relay(&mut b, choice);
-        mu += 1;
-    }
+#[inline(always)]
+fn st_or(reference: &Option<RelayState>, st: RelayState) -> RelayState {
+    reference.unwrap_or(st)
 }
 
 /// Executes a candidate without events (search, perft, legal-move generation).
+#[inline]
 pub(crate) fn run(pos: &Position, rules: &Rules, c: Candidate, choice: Choice) -> Outcome {
     let ex = Exec::new(pos, rules, c, &mut NoEvents);
-    match drive(ex.clone(), choice, None, &mut NoEvents) {
-        Driven::Done(main, stopped) => Outcome { main, stopped },
-        Driven::Cycle { lambda } => {
-            if rules.never_ending == NeverEnding::Illegal {
-                // The board does not matter: the move is removed (BRD-7.1 step 3).
-                return Outcome {
-                    main: Done {
-                        ex,
-                        end: End::Stop(StopReason::NeverEnding),
-                    },
-                    stopped: None,
-                };
-            }
-            // The plus branch (if any) shares the states before the choice point, so the
-            // same index finds the stop of the continued move.
-            let cont = if choice == Choice::Both { Choice::Safari } else { choice };
-            let at = first_repeat(&ex, cont, lambda);
-            let stopped = if choice == Choice::Both {
-                match drive(ex.clone(), Choice::Stop, None, &mut NoEvents) {
-                    Driven::Done(d, _) if d.ex.choice_point => Some(d),
-                    _ => None,
-                }
-            } else {
-                None
-            };
-            match drive(ex, cont, Some(at), &mut NoEvents) {
-                Driven::Done(main, _) => Outcome { main, stopped },
-                Driven::Cycle { .. } => unreachable!("a run with stop_at never looks for cycles"),
-            }
-        }
-    }
+    let (main, stopped) = drive(ex, choice, &mut NoEvents);
+    Outcome { main, stopped }
 }
 
 /// Executes one move (`safari` selects the `+` move) and reports its events.
@@ -473,15 +526,6 @@ pub(crate) fn run_with_events<S: EventSink>(
     sink: &mut S,
 ) -> Done {
     let choice = if safari { Choice::Safari } else { Choice::Stop };
-    // First find out, silently, whether and where the move stops as never-ending.
-    let probe = Exec::new(pos, rules, c, &mut NoEvents);
-    let stop_at = match drive(probe.clone(), choice, None, &mut NoEvents) {
-        Driven::Done(..) => None,
-        Driven::Cycle { lambda } => Some(first_repeat(&probe, choice, lambda)),
-    };
     let ex = Exec::new(pos, rules, c, sink);
-    match drive(ex, choice, stop_at.or(Some(u32::MAX)), sink) {
-        Driven::Done(d, _) => d,
-        Driven::Cycle { .. } => unreachable!("a run with stop_at never looks for cycles"),
-    }
+    drive(ex, choice, sink).0
 }

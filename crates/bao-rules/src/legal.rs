@@ -169,7 +169,7 @@ impl IntoIterator for MoveList {
     }
 }
 
-fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
+pub(crate) fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
     Move {
         side: pos.side,
         pit: c.pit,
@@ -181,7 +181,7 @@ fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
 
 /// Whether a finished run is removed by BRD-7.1 step 3.
 #[inline]
-fn removed(d: &Done, rules: &Rules) -> bool {
+pub(crate) fn removed(d: &Done, rules: &Rules) -> bool {
     match d.end {
         End::FrontEmptied => true,
         End::Stop(StopReason::NeverEnding) => rules.never_ending == NeverEnding::Illegal,
@@ -220,19 +220,22 @@ fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool
 pub fn legal_moves(pos: &Position, rules: &Rules) -> MoveList {
     let mut items = Vec::with_capacity(16);
     for_each_raw(pos, rules, |c, safari, d| {
-        let mv = make_move(pos, c, safari);
-        let next = after_move(pos, rules, c.kind, &d.ex, &mut NoEvents);
-        items.push(LegalMove {
-            mv,
-            next,
-            never_ending: d.end == End::Stop(StopReason::NeverEnding),
-            first_capture: d.ex.first_capture,
-            captured: d.ex.captured,
-            first_lap_capture: d.ex.first_lap_capture,
-        });
+        items.push(legal_from(pos, rules, c, safari, d));
     });
     filter(pos, rules, &mut items);
     MoveList { items }
+}
+
+/// The legal move of candidate `c` run to `d` (its after-move procedure included).
+pub(crate) fn legal_from(pos: &Position, rules: &Rules, c: Candidate, safari: bool, d: &Done) -> LegalMove {
+    LegalMove {
+        mv: make_move(pos, c, safari),
+        next: after_move(pos, rules, c.kind, &d.ex, &mut NoEvents),
+        never_ending: d.end == End::Stop(StopReason::NeverEnding),
+        first_capture: d.ex.first_capture,
+        captured: d.ex.captured,
+        first_lap_capture: d.ex.first_lap_capture,
+    }
 }
 
 /// Steps 4 and 5 of BRD-7.1.
@@ -312,7 +315,7 @@ pub(crate) fn after_move<S: EventSink>(
     let mover = before.side;
     let p = mover.index();
     let mut next = *before;
-    next.rings = ex.rings;
+    next.rings = ex.rings_bytes();
     next.hands = ex.hands;
     next.flags.house = ex.owns;
     next.side = mover.other();

@@ -55,7 +55,7 @@ pub use options::{
 };
 pub use perft::perft;
 pub use pit::{Dir, Letter, Pit, Square};
-pub use playout::{playout, random_game, PlayoutStats};
+pub use playout::{playout, random_game, random_move, PlayoutStats};
 pub use position::{Flags, Position, Setup};
 pub use record::{
     parse_records, parse_records_bytes, Record, RecordError, RecordErrorKind, RecordMove,

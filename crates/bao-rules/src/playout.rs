@@ -1,11 +1,14 @@
 //! Random playouts (CLI-9): complete games with uniformly random legal moves.
 
-use crate::event::DrawReason;
-use crate::legal::{legal_moves, status, Outcome};
+use crate::event::{DrawReason, WinReason};
+use crate::exec::{self, Choice};
+use crate::legal::{legal_from, legal_moves, removed, LegalMove, Outcome};
+use crate::movegen::{self, Kind};
 use crate::options::Repetition;
 use crate::rng::Rng;
-use crate::{Position, Rules, Side};
+use crate::{Position, Rules, Side, Variant};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Totals of a series of random games.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -33,26 +36,108 @@ impl std::fmt::Display for PlayoutStats {
     }
 }
 
+/// A uniformly random legal move of `pos` (BRD-7.1), or `None` if it has none.
+///
+/// Rejection sampling, so that usually only one or two candidates are executed instead of
+/// all of them: a candidate is drawn uniformly among those not yet found illegal, and with
+/// `two` (some candidate may reach a house choice point and so give two moves) one of two
+/// slots is drawn as well, a slot without a move being a rejection. Every legal move then has
+/// the same chance per draw, so the choice is uniform over the legal moves.
+pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<LegalMove> {
+    let filtered = pos.flags().must.is_some()
+        || (pos.variant() == Variant::Kimasai && rules.capture_compulsory);
+    if filtered {
+        // Steps 4 and 5 of BRD-7.1 need every move: no shortcut.
+        let moves = legal_moves(pos, rules);
+        return (!moves.is_empty()).then(|| moves.as_slice()[rng.below(moves.len())]);
+    }
+    let cands = movegen::candidates(pos, rules);
+    let cands = cands.as_slice();
+    let side = pos.side();
+    let two = pos.variant().is_bao()
+        && pos.owns_house(side)
+        && (pos.is_namua() || rules.mtaji_house_stop)
+        && cands.iter().any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture));
+    let mut alive: u32 = if cands.len() == 32 { u32::MAX } else { (1u32 << cands.len()) - 1 };
+    let mut cache: Vec<(usize, exec::Outcome)> = Vec::new();
+    loop {
+        let k = alive.count_ones() as usize;
+        if k == 0 {
+            return None;
+        }
+        let mut pick = rng.below(k);
+        let mut idx = alive.trailing_zeros() as usize;
+        while pick > 0 {
+            idx = (alive & !((2u32 << idx) - 1)).trailing_zeros() as usize;
+            pick -= 1;
+        }
+        let slot = if two { rng.below(2) } else { 0 };
+        let c = cands[idx];
+        let cached = cache.iter().position(|(i, _)| *i == idx);
+        let out = match cached {
+            Some(at) => &cache[at].1,
+            None => {
+                let out = exec::run(pos, rules, c, Choice::Both);
+                cache.push((idx, out));
+                &cache.last().expect("just pushed").1
+            }
+        };
+        let mut variants: [Option<(&exec::Done, bool)>; 2] = [None, None];
+        let mut n = 0;
+        if let Some(stop) = &out.stopped {
+            if !removed(stop, rules) {
+                variants[n] = Some((stop, false));
+                n += 1;
+            }
+        }
+        if !removed(&out.main, rules) {
+            variants[n] = Some((&out.main, out.main.ex.choice_point));
+            n += 1;
+        }
+        if n == 0 {
+            alive &= !(1 << idx);
+            continue;
+        }
+        debug_assert!(two || n == 1, "a second move needs a choice point");
+        if let Some((done, safari)) = variants.get(slot).copied().flatten() {
+            return Some(legal_from(pos, rules, c, safari, done));
+        }
+    }
+}
+
 /// Plays one complete random game from `start`; returns the moves played and the result.
 ///
 /// Threefold repetition is counted from `start` (BRD-7.5).
 pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outcome) {
     let mut pos = *start;
-    let mut outcome = status(&pos, rules);
     let mut plies = 0;
-    let mut seen: HashMap<Position, u8> = HashMap::new();
-    let mut hands_total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
     let threefold = rules.repetition == Repetition::ThreefoldDraw;
+    let mut seen: HashMap<Position, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let mut hands_total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
     if threefold {
         seen.insert(pos.with_ply(0), 1);
     }
-    while outcome == Outcome::Ongoing {
-        let moves = legal_moves(&pos, rules);
-        let m = moves.as_slice()[rng.below(moves.len())];
+    loop {
+        // BRD-7.3 in its order: front rows, then legal moves, then the ply cap.
+        let x = pos.side();
+        if pos.front_row_empty(x) {
+            return (plies, Outcome::Win(x.other(), WinReason::FrontRow));
+        }
+        if pos.front_row_empty(x.other()) {
+            return (plies, Outcome::Win(x, WinReason::FrontRow));
+        }
+        let Some(m) = random_move(&pos, rules, rng) else {
+            return (plies, Outcome::Win(x.other(), WinReason::NoMoves));
+        };
+        if rules.max_plies.is_some_and(|cap| pos.ply() >= cap) {
+            return (plies, Outcome::Draw(DrawReason::MaxPlies));
+        }
         plies += 1;
         pos = m.next;
-        outcome = m.outcome(rules);
-        if outcome == Outcome::Ongoing && threefold {
+        if m.is_never_ending() {
+            return (plies, m.outcome(rules));
+        }
+        if threefold {
             // Hands never grow, so a position can only recur while the hand total is the same.
             let total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
             if total != hands_total {
@@ -61,12 +146,37 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
             }
             let n = seen.entry(pos.with_ply(0)).or_insert(0);
             *n += 1;
-            if *n >= 3 {
-                outcome = Outcome::Draw(DrawReason::Repetition);
+            // A third occurrence draws, unless the move result is already decided: a position
+            // without legal moves cannot have occurred before, and front rows are checked first.
+            if *n >= 3
+                && !pos.front_row_empty(Side::South)
+                && !pos.front_row_empty(Side::North)
+                && !rules.max_plies.is_some_and(|cap| pos.ply() >= cap)
+            {
+                return (plies, Outcome::Draw(DrawReason::Repetition));
             }
         }
     }
-    (plies, outcome)
+}
+
+/// A fast hasher for positions: they already mix well, so FxHash-style folding suffices.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 /// Plays `games` random games from `start` with the generator seeded by `seed` (CLI-9).
