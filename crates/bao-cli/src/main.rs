@@ -5,6 +5,7 @@ mod bench;
 mod common;
 mod engine_cmd;
 mod machine;
+mod serve_cmd;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -53,6 +54,10 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play paired games between two players and report the score, Elo and SPRT.
     Match(engine_cmd::MatchArgs),
+    /// Serve the web app: play in the browser against the computer or other people.
+    Serve(serve_cmd::ServeArgs),
+    /// Play many concurrent games against a server over WebSockets and report move round-trips.
+    Loadtest(serve_cmd::LoadtestArgs),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +93,8 @@ fn main() -> ExitCode {
         Command::Analyse(a) => engine_cmd::analyse(a),
         Command::Engine(a) => engine_cmd::engine(a),
         Command::Match(a) => engine_cmd::play_match(a),
+        Command::Serve(a) => serve_cmd::serve(a),
+        Command::Loadtest(a) => serve_cmd::loadtest(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
