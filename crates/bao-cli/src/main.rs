@@ -5,7 +5,9 @@ mod bench;
 mod common;
 mod engine_cmd;
 mod machine;
+mod record_cmd;
 mod serve_cmd;
+mod svg_cmd;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -54,6 +56,10 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play paired games between two players and report the score, Elo and SPRT.
     Match(engine_cmd::MatchArgs),
+    /// Draw a position as an SVG picture on standard output: bao svg POSITION > board.svg
+    Svg(svg_cmd::SvgArgs),
+    /// Check game records by replaying them, or convert them between text and JSON (NOT-6).
+    Record(record_cmd::RecordArgs),
     /// Serve the web app: play in the browser against the computer or other people.
     Serve(serve_cmd::ServeArgs),
     /// Play many concurrent games against a server over WebSockets and report move round-trips.
@@ -93,6 +99,8 @@ fn main() -> ExitCode {
         Command::Analyse(a) => engine_cmd::analyse(a),
         Command::Engine(a) => engine_cmd::engine(a),
         Command::Match(a) => engine_cmd::play_match(a),
+        Command::Svg(a) => svg_cmd::run(a),
+        Command::Record(a) => record_cmd::run(a),
         Command::Serve(a) => serve_cmd::serve(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
     };
