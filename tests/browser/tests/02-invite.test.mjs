@@ -33,7 +33,7 @@ test('two browsers play each other through an invite link', async () => {
   await a.waitForSelector('#invite:not([hidden])');
   const link = await a.inputValue('#invite-link');
   assert.match(link, new RegExp(`/g/${id}\\?invite=.+`));
-  assert.match(await a.textContent('#turn-headline'), /Waiting for your opponent/);
+  assert.match(await a.textContent('#turn-detail'), /not joined yet/);
   await screenshot(a, '02-invite-waiting');
 
   // The second person opens the link in another browser context and takes North's seat.

@@ -115,8 +115,10 @@ function render(s) {
   $('game-title').textContent = v;
   $('rules-link').href = `/rules/${s.variant}`;
   const rulesTag = $('rules-tag');
-  rulesTag.hidden = !s.rules || s.rules === '-';
-  rulesTag.textContent = `Rules: ${s.rules}`;
+  // The match format has its own tag; the rules tag lists the other options changed.
+  const opts = (s.rules || '-').split(',').filter((o) => o && o !== '-' && !o.startsWith('match='));
+  rulesTag.hidden = opts.length === 0;
+  rulesTag.textContent = `Rules: ${opts.join(', ')}`;
   rulesTag.title = 'Rule options that differ from the defaults';
   const m = s.match;
   const matchTag = $('match-tag');
@@ -170,7 +172,9 @@ function renderBanner(s) {
   if (myTurn(s)) {
     turn.classList.add('your-turn');
     head.textContent = `Your move (${mover})`;
-    detail.textContent = 'Click a highlighted pit to play it.';
+    detail.textContent = s.invite
+      ? 'Your opponent has not joined yet: send them the invite link. You may already make your first move.'
+      : 'Click a highlighted pit to play it.';
   } else if (s.you && s.invite) {
     head.textContent = 'Waiting for your opponent to join';
     detail.textContent = 'Send them the invite link.';
@@ -308,7 +312,7 @@ function arrow(letter, side) {
 
 function renderChooser(s) {
   const box = $('chooser');
-  const legal = myTurn(s) && !busy ? s.legal || [] : [];
+  const legal = myTurn(s) && !board.animating && !sending ? s.legal || [] : [];
   const list = $('all-moves-list');
   $('all-moves').hidden = legal.length === 0;
   list.replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
@@ -393,7 +397,7 @@ async function send(move) {
   }
   // The socket normally brings the new state first; this makes sure it arrives.
   await refresh();
-  if (shown === s && !busy) renderChooser(s);
+  if (shown === s && !board.animating) renderChooser(s);
 }
 
 $('resign').addEventListener('click', async () => {
