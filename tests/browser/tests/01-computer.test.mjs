@@ -74,3 +74,49 @@ test('a game against the computer is started from the home page and played to th
   await screenshot(page, '01-computer-game-over');
   assertClean(page);
 });
+
+test('best of three against the computer: after game 1 the sides change and the match panel keeps score (BRD-8)', async () => {
+  const { page } = await openPage(browser);
+  await page.goto('/');
+  await page.locator('#variants input[value="kiswahili"]').check();
+  await page.locator('input[name="opponent"][value="computer"]').check();
+  await page.selectOption('#side', 'S');
+  await page.selectOption('#match', 'best_of_three');
+  await page.locator('#start-box summary').click();
+  await page.fill('#start', START);
+  await Promise.all([page.waitForURL(/\/g\/[^/?]+$/), page.click('#start-button')]);
+  const id = new URL(page.url()).pathname.split('/')[2];
+  await page.selectOption('#speed', '0');
+  await page.waitForSelector('#match:not([hidden])');
+  for (let i = 0; i < 12; i++) {
+    const s = await api(`/api/games/${id}`);
+    if (s.match.game_no > 1) break;
+    if (s.side_to_move === 'S') {
+      await page.waitForSelector('#board g.pit.legal', { timeout: 20000 });
+      const { ply } = await clickMove(page);
+      await page.waitForFunction((p) => {
+        const b = document.querySelector('#board');
+        return (Number(b.dataset.ply) > p || !b.dataset.position.endsWith(` ${p}`)) && !b.classList.contains('animating');
+      }, ply, { timeout: 30000 });
+    } else {
+      await page.waitForTimeout(300);
+    }
+  }
+  const s = await api(`/api/games/${id}`);
+  assert.equal(s.match.game_no, 2, 'the second game has begun');
+  assert.equal(s.match.games.length, 1);
+  // The page follows: game 2, we now sit North, and game 1 is listed with its result.
+  await page.waitForFunction(() => /game 2/.test(document.querySelector('#match-tag').textContent), null, { timeout: 20000 });
+  await page.waitForSelector('#players .player[data-side="N"] .you');
+  const listed = await page.textContent('#match-games');
+  assert.match(listed, /Game 1 .*(won|drawn)/);
+  assert.match(await page.textContent('#page-status'), /Game 1 is over/);
+  await screenshot(page, '01-best-of-three-game-2');
+  // Game 1 can be replayed from the match panel.
+  await Promise.all([page.waitForURL(/\/replay\?game=.*game_no=1/), page.click('#match-games a')]);
+  await page.waitForSelector('#viewer:not([hidden])');
+  const past = await api(`/api/games/${id}?game_no=1`);
+  const rows = await page.$$eval('#moves button.mv', (bs) => bs.map((b) => b.textContent));
+  assert.deepEqual(rows, past.moves.map((m) => m.move));
+  assertClean(page);
+});

@@ -51,6 +51,8 @@ test('a move is animated seed by seed and ends on the server position; skip fini
   // B1 has one way to be played (B1L), so clicking it plays at once.
   const watching = snapshotsDuringAnimation(page);
   await page.click('#board g.pit.legal[data-pit="B1"]');
+  await page.waitForTimeout(2500);
+  await screenshot(page, '04-during-animation');
   const seen = await watching;
   const events = bao('trace', START, 'B1L').filter((l) => /^(place|lift|tax|capture|sow) /.test(l));
   assert.ok(seen.distinct >= 10, `the board changed step by step (${seen.distinct} distinct boards for ${events.length} seed events)`);

@@ -67,9 +67,12 @@ function sameGame(a, b) {
   return a && b && seq(a)[0] === seq(b)[0] && a.start === b.start;
 }
 
+let carry = null; // the last move of a match game that has just ended (the state shows the next game)
+
 /** Every GameState (from the socket, a POST answer or polling) goes through here. */
-function onState(s) {
+function onState(s, move = null) {
   if (!s || typeof s !== 'object') return;
+  if (move && shown && !sameGame(shown, s) && move.ply === shown.ply + 1) carry = move;
   if (latest && sameGame(latest, s) && s.ply < latest.ply) return; // stale answer
   latest = s;
   if (!busy) pump();
@@ -80,6 +83,18 @@ async function pump() {
   try {
     for (;;) {
       const s = latest;
+      if (carry && shown && !sameGame(shown, s) && carry.ply === shown.ply + 1) {
+        // The move that ended a game of the match: show it before the next game's board.
+        const m = carry;
+        carry = null;
+        $('skip').disabled = false;
+        $('chooser').replaceChildren();
+        const ok = await board.animate(m.events, m.by, m.position);
+        board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
+        $('skip').disabled = true;
+        announce(`${SIDE_NAMES[m.by]} played ${m.move}. ${describeEvents(m.events, m.by)}`);
+        if (board.delay > 0) await new Promise((r) => setTimeout(r, 1500));
+      }
       if (shown && sameGame(shown, s) && s.ply > shown.ply) {
         // Animate the moves not yet shown, one after another, from their events.
         const pending = (s.moves || []).filter((m) => m.ply > shown.ply).sort((a, b) => a.ply - b.ply);
@@ -108,6 +123,11 @@ async function pump() {
 function render(s) {
   const first = !shown;
   const newGame = !shown || !sameGame(shown, s);
+  if (!first && newGame && s.match && shown.match && s.match.game_no > shown.match.game_no) {
+    const prev = (s.match.games || []).find((g) => g.game_no === shown.match.game_no);
+    const side = s.you ? ` You now play ${SIDE_NAMES[s.you]}.` : '';
+    notify(pageStatus, `Game ${shown.match.game_no} is over${prev && prev.result_text ? `: ${prev.result_text}` : '.'} Game ${s.match.game_no} begins.${side}`);
+  }
   shown = s;
   if (newGame) sel = null;
   const v = VARIANT_TITLES[s.variant] || s.variant;
@@ -138,7 +158,9 @@ function render(s) {
   renderMoves(s);
   renderInvite(s);
   renderResult(s);
+  renderMatch(s);
   renderChooser(s);
+  $('record-link').hidden = s.result !== '-';
   $('resign').hidden = !(s.you && s.result === '-');
   $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
@@ -294,6 +316,28 @@ function renderResult(s) {
   $('result-text').textContent = text.trim();
 }
 
+function renderMatch(s) {
+  const m = s.match;
+  const box = $('match');
+  box.hidden = !m || m.format !== 'best_of_three';
+  if (box.hidden) return;
+  const games = m.games || [];
+  const rows = games.map((g) => {
+    const who = g.result === 'S' ? g.south : g.result === 'N' ? g.north : null;
+    const res = g.result === 'draw' ? 'drawn' : who ? `${who} won` : 'unfinished';
+    return el(
+      'li',
+      {},
+      `Game ${g.game_no} (${g.south} South, ${g.north} North): ${res}. `,
+      el('a', { href: `/replay?game=${encodeURIComponent(s.id)}&game_no=${g.game_no}` }, 'Replay'),
+    );
+  });
+  if (!m.over) rows.push(el('li', {}, `Game ${m.game_no}: in progress.`));
+  $('match-games').replaceChildren(...rows);
+  const over = m.over ? (m.winner === 'draw' ? 'The match is drawn.' : m.winner ? `${SIDE_NAMES[m.winner]} (as seated now) wins the match.` : 'The match is over.') : 'The first to win two games wins the match; players change sides after each game.';
+  $('match-note').textContent = over;
+}
+
 // ---------- choosing a move ----------
 function pickPit(pit) {
   if (!shown || !myTurn(shown) || sending) return;
@@ -389,7 +433,7 @@ async function send(move) {
   $('chooser').replaceChildren(el('span', { class: 'muted' }, `Playing ${move}…`));
   try {
     await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
-    notify(pageStatus, '');
+    if (pageStatus.dataset.kind === 'error') notify(pageStatus, ''); // an earlier refusal no longer applies
   } catch (err) {
     notify(pageStatus, err.message, 'error');
   } finally {
@@ -462,7 +506,7 @@ function connect() {
     } catch {
       return;
     }
-    if ((msg.type === 'state' || msg.type === 'move') && msg.state) onState(msg.state);
+    if ((msg.type === 'state' || msg.type === 'move') && msg.state) onState(msg.state, msg.type === 'move' ? msg.move : null);
     else if (msg.type === 'error') notify(pageStatus, msg.message || msg.error, 'error');
   });
   ws.addEventListener('close', () => {

@@ -92,7 +92,7 @@ function renderGame() {
   const v = VARIANT_TITLES[game.variant] || game.variant;
   $('replay-title').textContent = `Replay: ${v}`;
   document.title = `Replay · ${v} · bao`;
-  $('game-name').textContent = v;
+  $('game-name').textContent = game.match && game.match.format === 'best_of_three' ? `${v}, game ${game.match.game_no} of a match` : v;
   const name = (p, side) => (p ? (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : p.name || SIDE_NAMES[side]) : '?');
   const result = game.result === '-' ? 'unfinished' : game.result === 'draw' ? 'draw' : `${SIDE_NAMES[game.result]} won`;
   const facts = [
@@ -130,9 +130,9 @@ function renderGame() {
   $('viewer').hidden = false;
 }
 
-async function load(id, at) {
+async function load(id, at, gameNo) {
   try {
-    game = await api(`/api/games/${encodeURIComponent(id)}`);
+    game = await api(`/api/games/${encodeURIComponent(id)}${gameNo ? `?game_no=${encodeURIComponent(gameNo)}` : ''}`);
   } catch (err) {
     notify(status, err.message, 'error');
     return;
@@ -206,4 +206,4 @@ $('upload-form').addEventListener('submit', async (e) => {
 });
 
 const params = new URLSearchParams(location.search);
-if (params.get('game')) load(params.get('game'), params.has('step') ? Number(params.get('step')) : 0);
+if (params.get('game')) load(params.get('game'), params.has('step') ? Number(params.get('step')) : 0, params.get('game_no'));
