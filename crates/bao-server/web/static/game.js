@@ -89,6 +89,7 @@ async function pump() {
         carry = null;
         $('skip').disabled = false;
         $('chooser').replaceChildren();
+        showPlaying(m);
         const ok = await board.animate(m.events, m.by, m.position);
         board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
         $('skip').disabled = true;
@@ -102,6 +103,7 @@ async function pump() {
         sel = null;
         $('chooser').replaceChildren();
         for (const m of pending) {
+          showPlaying(m);
           const ok = await board.animate(m.events, m.by, m.position);
           board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
           if (!ok) console.warn(`bao: animation of ${m.move} does not match the server's position`);
@@ -117,6 +119,15 @@ async function pump() {
   } finally {
     busy = false;
   }
+}
+
+/** The banner while a move is being animated. */
+function showPlaying(m) {
+  $('turn').classList.remove('your-turn', 'over');
+  $('turn-headline').textContent = `${SIDE_NAMES[m.by]} plays ${m.move}`;
+  $('turn-detail').textContent = 'Use "Skip animation" to see the result at once.';
+  $('all-moves').hidden = true;
+  board.clearMarks();
 }
 
 // ---------- rendering ----------

@@ -38,6 +38,7 @@ async function svgFor(i) {
 
 async function show(i) {
   step = Math.max(0, Math.min(i, game.moves.length));
+  board.say('');
   try {
     board.setSvg(await svgFor(step));
   } catch (err) {
@@ -53,7 +54,9 @@ async function forward() {
   const m = game.moves[step];
   try {
     await board.animate(m.events, m.by, m.position);
+    const caption = $('caption').textContent;
     await show(step + 1);
+    board.say(caption);
   } finally {
     moving = false;
   }
@@ -154,7 +157,7 @@ $('play').addEventListener('click', async () => {
     return;
   }
   playing = true;
-  $('play').textContent = '⏸ Pause';
+  $('play').textContent = 'Pause';
   if (step >= game.moves.length) await show(0);
   while (playing && (await forward())) {
     await new Promise((r) => setTimeout(r, Math.max(300, board.delay * 3)));
