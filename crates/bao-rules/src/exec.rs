@@ -127,71 +127,31 @@ pub(crate) struct Exec {
     pub choice_point: bool,
     /// An irreversible event (capture, house loss) happened since the last relay.
     irreversible: bool,
+    house_lost_first_mtaji_capture: bool,
+    nointro: bool,
 }
 
 impl Exec {
-    /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
+    /// The part of an executor that depends only on the position and the rules, built once
+    /// per position and copied for each candidate.
     #[inline(always)]
-    fn new<S: EventSink>(pos: &Position, rules: &Rules, c: Candidate, sink: &mut S) -> Exec {
-        let side = pos.side;
-        let p = side.index();
-        let masai = pos.variant == Variant::Kimasai;
-        let mut rings = [to_u128(&pos.rings[0]), to_u128(&pos.rings[1])];
-        let mut hands = pos.hands;
-        let mut owns = pos.flags.house;
-        let phase2 = pos.hands == [0, 0];
-        let r = c.pit.index();
-        let (namua, capture) = match c.kind {
-            Kind::NamuaCapture => (true, true),
-            Kind::NamuaTakasa | Kind::NamuaTax => (true, false),
-            Kind::MtajiCapture => (false, true),
-            Kind::MtajiTakasa => (false, false),
-            Kind::Masai => (false, phase2),
-        };
-        if c.kind == Kind::MtajiCapture && rules.house_lost_at == HouseLostAt::FirstMtajiCapture {
-            for s in Side::BOTH {
-                if owns[s.index()] {
-                    owns[s.index()] = false;
-                    sink.event(Event::HouseLost(s));
-                }
-            }
-        }
-        let from_house = !masai && r == 4 && owns[p];
-        let place = if masai {
-            !phase2 && hands[p] > 0 && !pos.flags.nointro
-        } else {
-            namua
-        };
-        if place {
-            hands[p] -= 1;
-            rings[p] += 1u128 << (8 * r);
-            sink.event(Event::Place(c.pit.name(side)));
-        }
-        let action = match c.kind {
-            Kind::NamuaCapture => Action::Capture,
-            Kind::NamuaTax => Action::Tax,
-            _ => Action::Lift,
-        };
-        let d = if masai {
-            Dir::Cw
-        } else {
-            c.letter.dir_from(c.pit)
-        };
+    pub(crate) fn template(pos: &Position, rules: &Rules) -> Exec {
+        let p = pos.side.index();
         Exec {
-            rings,
-            hands,
-            owns,
+            rings: [to_u128(&pos.rings[0]), to_u128(&pos.rings[1])],
+            hands: pos.hands,
+            owns: pos.flags.house,
             p,
-            cur: r as u8,
-            d,
-            action,
-            capture,
-            namua,
-            masai,
-            kind: c.kind,
-            letter: c.letter,
+            cur: 0,
+            d: Dir::Cw,
+            action: Action::Lift,
+            capture: false,
+            namua: false,
+            masai: pos.variant == Variant::Kimasai,
+            kind: Kind::Masai,
+            letter: Letter::R,
             block: pos.flags.block.map(|b| b.index() as u8),
-            from_house,
+            from_house: false,
             lap: 0,
             first_cap: true,
             min: rules.house_functional_min,
@@ -203,7 +163,61 @@ impl Exec {
             first_lap_capture: false,
             choice_point: false,
             irreversible: false,
+            house_lost_first_mtaji_capture: rules.house_lost_at == HouseLostAt::FirstMtajiCapture,
+            nointro: pos.flags.nointro,
         }
+    }
+
+    /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
+    #[inline(always)]
+    fn start<S: EventSink>(tpl: &Exec, c: Candidate, sink: &mut S) -> Exec {
+        let mut ex = tpl.clone();
+        let p = ex.p;
+        let side = Side::from_index(p);
+        let phase2 = ex.hands == [0, 0];
+        let r = c.pit.index();
+        let (namua, capture) = match c.kind {
+            Kind::NamuaCapture => (true, true),
+            Kind::NamuaTakasa | Kind::NamuaTax => (true, false),
+            Kind::MtajiCapture => (false, true),
+            Kind::MtajiTakasa => (false, false),
+            Kind::Masai => (false, phase2),
+        };
+        if c.kind == Kind::MtajiCapture && ex.house_lost_first_mtaji_capture {
+            for s in Side::BOTH {
+                if ex.owns[s.index()] {
+                    ex.owns[s.index()] = false;
+                    sink.event(Event::HouseLost(s));
+                }
+            }
+        }
+        ex.from_house = !ex.masai && r == 4 && ex.owns[p];
+        let place = if ex.masai {
+            !phase2 && ex.hands[p] > 0 && !ex.nointro
+        } else {
+            namua
+        };
+        if place {
+            ex.hands[p] -= 1;
+            ex.rings[p] += 1u128 << (8 * r);
+            sink.event(Event::Place(c.pit.name(side)));
+        }
+        ex.action = match c.kind {
+            Kind::NamuaCapture => Action::Capture,
+            Kind::NamuaTax => Action::Tax,
+            _ => Action::Lift,
+        };
+        ex.d = if ex.masai {
+            Dir::Cw
+        } else {
+            c.letter.dir_from(c.pit)
+        };
+        ex.cur = r as u8;
+        ex.capture = capture;
+        ex.namua = namua;
+        ex.kind = c.kind;
+        ex.letter = c.letter;
+        ex
     }
 
     /// The rings as bytes, for positions.
@@ -445,9 +459,15 @@ pub(crate) struct Outcome {
 
 /// Runs an executor to its end. A relay state equal to the reference (the first relay state
 /// after the last irreversible event) makes the move never-ending; see the module comment.
-#[inline]
-fn drive<S: EventSink>(mut ex: Exec, choice: Choice, sink: &mut S) -> (Done, Option<Done>) {
-    let mut stopped = None;
+/// `on_choice` sees the executor at a choice point reached under `Choice::Both`: the move
+/// that stops there.
+#[inline(always)]
+fn drive<S: EventSink>(
+    mut ex: Exec,
+    choice: Choice,
+    sink: &mut S,
+    mut on_choice: impl FnMut(&Exec),
+) -> Done {
     let mut reference: Option<RelayState> = None;
     let fast = !S::ENABLED && !ex.capture;
     let mut step = ex.next(sink);
@@ -457,20 +477,15 @@ fn drive<S: EventSink>(mut ex: Exec, choice: Choice, sink: &mut S) -> (Done, Opt
                 if let End::Stop(r) = end {
                     sink.event(Event::Stop(r));
                 }
-                return (Done { ex, end }, stopped);
+                return Done { ex, end };
             }
             Step::ChoicePoint => match choice {
                 Choice::Stop => {
                     sink.event(Event::Stop(StopReason::House));
                     let end = End::Stop(StopReason::House);
-                    return (Done { ex, end }, None);
+                    return Done { ex, end };
                 }
-                Choice::Both => {
-                    stopped = Some(Done {
-                        ex: ex.clone(),
-                        end: End::Stop(StopReason::House),
-                    });
-                }
+                Choice::Both => on_choice(&ex),
                 Choice::Safari => sink.event(Event::Safari),
             },
             Step::Relay => {}
@@ -498,7 +513,7 @@ fn drive<S: EventSink>(mut ex: Exec, choice: Choice, sink: &mut S) -> (Done, Opt
         if never_ending {
             sink.event(Event::Stop(StopReason::NeverEnding));
             let end = End::Stop(StopReason::NeverEnding);
-            return (Done { ex, end }, stopped);
+            return Done { ex, end };
         }
         step = ex.next(sink);
     }
@@ -509,12 +524,31 @@ fn st_or(reference: &Option<RelayState>, st: RelayState) -> RelayState {
     reference.unwrap_or(st)
 }
 
-/// Executes a candidate without events (search, perft, legal-move generation).
+/// Executes a candidate without events (search, perft, legal-move generation), from the
+/// position's [`Exec::template`].
 #[inline]
-pub(crate) fn run(pos: &Position, rules: &Rules, c: Candidate, choice: Choice) -> Outcome {
-    let ex = Exec::new(pos, rules, c, &mut NoEvents);
-    let (main, stopped) = drive(ex, choice, &mut NoEvents);
+pub(crate) fn run(tpl: &Exec, c: Candidate, choice: Choice) -> Outcome {
+    let ex = Exec::start(tpl, c, &mut NoEvents);
+    let mut stopped = None;
+    let main = drive(ex, choice, &mut NoEvents, |ex| {
+        stopped = Some(Done {
+            ex: ex.clone(),
+            end: End::Stop(StopReason::House),
+        })
+    });
     Outcome { main, stopped }
+}
+
+/// The number of legal moves a candidate gives (0, 1 or 2) before the filters of BRD-7.1
+/// steps 4 and 5, without keeping the runs.
+#[inline]
+pub(crate) fn count(tpl: &Exec, c: Candidate, removed: impl Fn(End) -> bool) -> usize {
+    let ex = Exec::start(tpl, c, &mut NoEvents);
+    // A move stopped at a choice point ended no lap with an empty front row (that would have
+    // ended it earlier) and is not never-ending: it is always legal.
+    let mut n = 0;
+    let main = drive(ex, Choice::Both, &mut NoEvents, |_| n += 1);
+    n + !removed(main.end) as usize
 }
 
 /// Executes one move (`safari` selects the `+` move) and reports its events.
@@ -526,6 +560,6 @@ pub(crate) fn run_with_events<S: EventSink>(
     sink: &mut S,
 ) -> Done {
     let choice = if safari { Choice::Safari } else { Choice::Stop };
-    let ex = Exec::new(pos, rules, c, sink);
-    drive(ex, choice, sink).0
+    let ex = Exec::start(&Exec::template(pos, rules), c, sink);
+    drive(ex, choice, sink, |_| {})
 }

@@ -182,7 +182,12 @@ pub(crate) fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
 /// Whether a finished run is removed by BRD-7.1 step 3.
 #[inline]
 pub(crate) fn removed(d: &Done, rules: &Rules) -> bool {
-    match d.end {
+    removed_end(d.end, rules)
+}
+
+#[inline]
+fn removed_end(end: End, rules: &Rules) -> bool {
+    match end {
         End::FrontEmptied => true,
         End::Stop(StopReason::NeverEnding) => rules.never_ending == NeverEnding::Illegal,
         End::Stop(_) => false,
@@ -193,8 +198,9 @@ pub(crate) fn removed(d: &Done, rules: &Rules) -> bool {
 #[inline]
 fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool, &Done)) {
     let cands = movegen::candidates(pos, rules);
+    let tpl = exec::Exec::template(pos, rules);
     for &c in cands.as_slice() {
-        let out = exec::run(pos, rules, c, Choice::Both);
+        let out = exec::run(&tpl, c, Choice::Both);
         if let Some(stop) = &out.stopped {
             if !removed(stop, rules) {
                 f(c, false, stop);
@@ -263,19 +269,24 @@ pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
     if filtered {
         return legal_moves(pos, rules).len();
     }
-    let mut n = 0;
-    for_each_raw(pos, rules, |_, _, _| n += 1);
-    n
+    let cands = movegen::candidates(pos, rules);
+    let tpl = exec::Exec::template(pos, rules);
+    cands
+        .as_slice()
+        .iter()
+        .map(|&c| exec::count(&tpl, c, |e| removed_end(e, rules)))
+        .sum()
 }
 
 /// Whether the side to move has at least one legal move.
 pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     // The filters of steps 4 and 5 never empty a non-empty list.
     let cands = movegen::candidates(pos, rules);
-    cands.as_slice().iter().any(|&c| {
-        let out = exec::run(pos, rules, c, Choice::Both);
-        !removed(&out.main, rules) || out.stopped.as_ref().is_some_and(|s| !removed(s, rules))
-    })
+    let tpl = exec::Exec::template(pos, rules);
+    cands
+        .as_slice()
+        .iter()
+        .any(|&c| exec::count(&tpl, c, |e| removed_end(e, rules)) > 0)
 }
 
 /// The position result (BRD-7.3): depends only on the position and the rules.

@@ -60,6 +60,7 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         && cands.iter().any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture));
     let mut alive: u32 = if cands.len() == 32 { u32::MAX } else { (1u32 << cands.len()) - 1 };
     let mut cache: Vec<(usize, exec::Outcome)> = Vec::new();
+    let tpl = exec::Exec::template(pos, rules);
     loop {
         let k = alive.count_ones() as usize;
         if k == 0 {
@@ -77,7 +78,7 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         let out = match cached {
             Some(at) => &cache[at].1,
             None => {
-                let out = exec::run(pos, rules, c, Choice::Both);
+                let out = exec::run(&tpl, c, Choice::Both);
                 cache.push((idx, out));
                 &cache.last().expect("just pushed").1
             }
