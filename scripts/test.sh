@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs bao's whole test suite on a fresh machine, installing what the tests need.
+#
+#   scripts/test.sh
+#
+# 1. Installs Chromium (browser tests) and PostgreSQL (storage tests) from Debian's packages
+#    when they are missing, and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh).
+# 2. Checks formatting and clippy (warnings are errors).
+# 3. Runs every Rust test of the workspace (unit, integration, doc tests; the spec fixtures,
+#    property tests, 10,000+ random games per variant, the engine's tactical suite, the server's
+#    HTTP/WebSocket/SQLite/PostgreSQL/kill -9 tests, the terminal UI tests).
+# 4. Runs the browser tests in headless Chromium (tests/browser/run.sh).
+# A tool that cannot be installed is a failure: nothing is skipped.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+need_apt=()
+command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v node >/dev/null || need_apt+=(nodejs npm)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    step "installing ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need_apt[@]}"
+fi
+
+step "starting PostgreSQL"
+BAO_TEST_POSTGRES_URL="$(scripts/start-postgres.sh | tail -1)"
+export BAO_TEST_POSTGRES_URL
+echo "PostgreSQL at $BAO_TEST_POSTGRES_URL"
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo test (the whole workspace)"
+cargo test --workspace --no-fail-fast
+
+step "browser tests"
+BAO_BIN="$PWD/target/debug/bao" tests/browser/run.sh
+
+step "all tests passed"
