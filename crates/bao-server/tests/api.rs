@@ -5,6 +5,7 @@ mod common;
 use bao_rules::{legal_moves, parse_records, trace, Position, Rules, Variant};
 use common::*;
 use serde_json::{json, Value};
+use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
