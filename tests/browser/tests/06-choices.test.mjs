@@ -86,3 +86,17 @@ test('keyboard: a legal pit can be focused and played with Enter, a direction ch
   assert.match(mv, /^A6[LR]\*$/);
   assertClean(page);
 });
+
+test('resigning asks for confirmation, ends the game and says how it ended', async () => {
+  const { page, id } = await southPage('kimasai');
+  page.once('dialog', (d) => d.accept());
+  await page.click('#resign');
+  await page.waitForSelector('#result:not([hidden])');
+  assert.match(await page.textContent('#result-headline'), /You lose/);
+  const s = await api(`/api/games/${id}`);
+  assert.equal(s.result, 'N');
+  assert.ok(await page.locator('#resign').isHidden(), 'no resign button after the end');
+  assert.equal(await page.locator('#board g.pit.legal').count(), 0);
+  await screenshot(page, '06-resigned');
+  assertClean(page);
+});
