@@ -48,7 +48,8 @@ export class BoardView {
       this.container.textContent = 'The board could not be drawn.';
       return;
     }
-    svg.setAttribute('role', 'img');
+    // A group, not an image: the legal pits inside are buttons that must stay reachable.
+    svg.setAttribute('role', 'group');
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     const pos = svg.getAttribute('data-position') || '';
@@ -56,10 +57,40 @@ export class BoardView {
     this.setFlipped(this.flipped);
   }
 
-  /** Shows the board turned round (North's rows at the bottom) for a player sitting North. */
+  /**
+   * Shows the board turned round (North's rows at the bottom) for a player sitting North.
+   * Pits and hands are moved, not rotated, so every number and name stays upright.
+   */
   setFlipped(on) {
     this.flipped = !!on;
     this.container.classList.toggle('flipped', this.flipped);
+    const svg = this.svg;
+    if (!svg) return;
+    const frame = svg.querySelector('.board');
+    let mid;
+    try {
+      const b = frame ? frame.getBBox() : null;
+      if (!b || !b.width) return;
+      mid = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    } catch {
+      return; // not laid out (hidden): nothing to move
+    }
+    for (const g of svg.querySelectorAll('g.pit')) {
+      g.removeAttribute('transform');
+      if (!this.flipped) continue;
+      const h = (g.querySelector('.hole') || g).getBBox();
+      const dx = 2 * (mid.x - (h.x + h.width / 2));
+      const dy = 2 * (mid.y - (h.y + h.height / 2));
+      g.setAttribute('transform', `translate(${dx} ${dy})`);
+    }
+    const hs = this.hand('S');
+    const hn = this.hand('N');
+    for (const g of [hs, hn]) if (g) g.removeAttribute('transform');
+    if (this.flipped && hs && hn) {
+      const d = hs.getBBox().y - hn.getBBox().y;
+      hn.setAttribute('transform', `translate(0 ${d})`);
+      hs.setAttribute('transform', `translate(0 ${-d})`);
+    }
   }
 
   pit(name) {
@@ -277,9 +308,11 @@ export class BoardView {
     } catch {
       return;
     }
-    // Top-right corner of the pit, so the pit's own count stays readable.
-    const x = box.x + box.width * 0.85;
-    const y = box.y + box.height * 0.15;
+    // Top-right corner of the pit, so the pit's own count stays readable; the pit may have
+    // been moved (flipped board).
+    const m = g.transform && g.transform.baseVal.consolidate();
+    const x = box.x + box.width * 0.85 + (m ? m.matrix.e : 0);
+    const y = box.y + box.height * 0.15 + (m ? m.matrix.f : 0);
     marker.setAttribute('transform', `translate(${x} ${y})`);
   }
 

@@ -194,6 +194,11 @@ function renderBanner(s) {
   const st = STAGE_TEXT[s.stage];
   $('stage').textContent = st ? `${st[0]}: ${st[1]}` : '';
   $('stage').title = st ? st[1] : '';
+  if (s.read_only && s.result === '-') {
+    head.textContent = 'A game uploaded from a record';
+    detail.textContent = 'It cannot be continued here; replay it step by step instead.';
+    return;
+  }
   if (s.result !== '-') {
     turn.classList.add('over');
     head.textContent = resultHeadline(s);
@@ -316,8 +321,13 @@ $('copy-position').addEventListener('click', async () => {
 
 function renderResult(s) {
   const box = $('result');
-  box.hidden = s.result === '-';
-  if (s.result === '-') return;
+  box.hidden = s.result === '-' && !s.read_only;
+  if (box.hidden) return;
+  if (s.result === '-') {
+    $('result-headline').textContent = 'Unfinished game';
+    $('result-text').textContent = 'The record ends before the game is decided.';
+    return;
+  }
   $('result-headline').textContent = resultHeadline(s);
   const m = s.match;
   let text = s.result_text || '';
