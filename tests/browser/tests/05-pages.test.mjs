@@ -133,3 +133,12 @@ test('a broken record is refused with the line and reason', async () => {
   // The refusal is an expected 400 answer, reported by the browser as a failed resource.
   assertClean(page, { allowConsole: [/status of 400/] });
 });
+
+test('an unknown game link says so', async () => {
+  const { page } = await openPage(browser);
+  await page.goto('/g/nosuchgame');
+  await page.waitForSelector('#page-status:not([hidden])');
+  assert.match(await page.textContent('#page-status'), /no game/);
+  assert.match(await page.textContent('#turn-headline'), /not found/);
+  assertClean(page, { allowConsole: [/status of 404/] });
+});

@@ -484,7 +484,11 @@ async function refresh() {
     onState(await api(`/api/games/${encodeURIComponent(gameId)}`));
     return true;
   } catch (err) {
-    if (err.status === 404) notify(pageStatus, 'There is no game with this link.', 'error');
+    if (err.status === 404) {
+      notify(pageStatus, 'There is no game with this link.', 'error');
+      $('turn-headline').textContent = 'Game not found';
+      return 'missing';
+    }
     return false;
   }
 }
@@ -560,8 +564,7 @@ async function init() {
     }
     history.replaceState(null, '', location.pathname);
   }
-  await refresh();
-  connect();
+  if ((await refresh()) !== 'missing') connect();
 }
 
 init();
