@@ -166,7 +166,7 @@ form.addEventListener('submit', async (e) => {
 
 function gameItem(g, live) {
   const players = g.players || {};
-  const name = (p) => (p ? (p.kind === 'computer' ? `Computer ${p.level ?? ''}`.trim() : p.name || 'Guest') : '—');
+  const name = (p) => (p ? p.name || (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : 'Guest') : '—');
   const title = `${name(players.S)} v ${name(players.N)}`;
   const result = g.result && g.result !== '-' ? (g.result === 'draw' ? 'drawn' : `${g.result === 'S' ? 'South' : 'North'} won`) : null;
   return el(
