@@ -51,7 +51,12 @@ pub fn run(a: BenchArgs) -> Result<(), CliError> {
         total += n;
     }
     let secs = t0.elapsed().as_secs_f64();
-    writeln!(o, "perft nodes {total} time {:.3} s nodes/s {:.0}", secs, total as f64 / secs.max(1e-9))?;
+    writeln!(
+        o,
+        "perft nodes {total} time {:.3} s nodes/s {:.0}",
+        secs,
+        total as f64 / secs.max(1e-9)
+    )?;
     for v in Variant::ALL {
         let rules = Rules::new(v);
         let t = Instant::now();

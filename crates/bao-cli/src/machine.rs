@@ -114,9 +114,18 @@ pub fn moves(a: MovesArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn write_moves(o: &mut impl Write, pos: &Position, rules: &Rules, json: bool) -> Result<(), CliError> {
+fn write_moves(
+    o: &mut impl Write,
+    pos: &Position,
+    rules: &Rules,
+    json: bool,
+) -> Result<(), CliError> {
     let over = status(pos, rules).is_over();
-    let moves = if over { Vec::new() } else { legal_moves(pos, rules).into_iter().collect() };
+    let moves = if over {
+        Vec::new()
+    } else {
+        legal_moves(pos, rules).into_iter().collect()
+    };
     if json {
         let v: Vec<serde_json::Value> = moves
             .iter()
@@ -176,7 +185,8 @@ fn moves_batch(a: MovesArgs) -> Result<(), CliError> {
 fn play_all(pos: Position, rules: Rules, moves: &[String]) -> Result<Game, CliError> {
     let mut game = Game::new(pos, rules);
     for (i, text) in moves.iter().enumerate() {
-        game.play_text(text).map_err(|e| CliError::from_move(i + 1, &e))?;
+        game.play_text(text)
+            .map_err(|e| CliError::from_move(i + 1, &e))?;
     }
     Ok(game)
 }
@@ -254,7 +264,11 @@ pub fn trace(a: TraceArgs) -> Result<(), CliError> {
 /// The diagram of CLI-6 (informative layout).
 pub fn diagram(pos: &Position) -> String {
     let mut s = String::new();
-    let hand_word = if pos.variant() == Variant::Kimasai { "reserve" } else { "hand" };
+    let hand_word = if pos.variant() == Variant::Kimasai {
+        "reserve"
+    } else {
+        "hand"
+    };
     s.push_str(&format!("North {hand_word} {}\n", pos.hand(Side::North)));
     let row = |side: Side, pits: [Pit; 8], names: bool| -> String {
         let mut r = String::from("   ");
@@ -294,11 +308,16 @@ pub fn diagram(pos: &Position) -> String {
 pub fn show(a: ShowArgs) -> Result<(), CliError> {
     let (pos, rules) = load(&a.position, a.rules.as_deref())?;
     let mut o = out();
-    write!(o, "{}", diagram(&pos))?;
+    let mut text = diagram(&pos);
     let st = status(&pos, &rules);
     if st != Outcome::Ongoing {
-        writeln!(o, "game over: {}", st.describe())?;
+        text.push_str(&format!("game over: {}\n", st.describe()));
     }
+    // Colour only on a terminal (and not under NO_COLOR); the plain text is unchanged.
+    if crate::svg_cmd::colour_enabled() {
+        text = crate::svg_cmd::colour_diagram(&text, &pos);
+    }
+    write!(o, "{text}")?;
     o.flush()?;
     Ok(())
 }

@@ -58,7 +58,9 @@ fn parse_cases(text: &str) -> Vec<Case> {
         if line == "end" {
             continue;
         }
-        let (k, v) = line.split_once(": ").unwrap_or_else(|| panic!("bad fixture line {line:?}"));
+        let (k, v) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("bad fixture line {line:?}"));
         match k {
             "case" => cases.push(Case {
                 id: v.to_string(),
@@ -67,7 +69,11 @@ fn parse_cases(text: &str) -> Vec<Case> {
             "covers" => cases.last_mut().unwrap().covers = v.to_string(),
             "rules" => cases.last_mut().unwrap().rules = v.to_string(),
             "position" => cases.last_mut().unwrap().position = v.to_string(),
-            _ => cases.last_mut().unwrap().keys.push((k.to_string(), v.to_string())),
+            _ => cases
+                .last_mut()
+                .unwrap()
+                .keys
+                .push((k.to_string(), v.to_string())),
         }
     }
     cases
@@ -94,8 +100,18 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
         failures.push(format!("{} [{}]: {what}", c.id, c.covers));
     };
     // legal / line: `bao moves`.
-    let legal: Vec<&String> = c.keys.iter().filter(|(k, _)| k == "legal").map(|(_, v)| v).collect();
-    let lines: Vec<&String> = c.keys.iter().filter(|(k, _)| k == "line").map(|(_, v)| v).collect();
+    let legal: Vec<&String> = c
+        .keys
+        .iter()
+        .filter(|(k, _)| k == "legal")
+        .map(|(_, v)| v)
+        .collect();
+    let lines: Vec<&String> = c
+        .keys
+        .iter()
+        .filter(|(k, _)| k == "line")
+        .map(|(_, v)| v)
+        .collect();
     if !legal.is_empty() || !lines.is_empty() {
         let mut args = with_rules(c, "moves");
         args.push(&c.position);
@@ -105,7 +121,11 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
         } else {
             let got: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
             for l in &legal {
-                let want: Vec<&str> = if l.as_str() == "none" { vec![] } else { l.split(' ').collect() };
+                let want: Vec<&str> = if l.as_str() == "none" {
+                    vec![]
+                } else {
+                    l.split(' ').collect()
+                };
                 if got != want {
                     fail(format!("legal moves: want {want:?}, got {got:?}"));
                 }
@@ -139,7 +159,9 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
         let (code, out, err) = bao(&args);
         let want = format!("{p}\n{r}\n");
         if code != 0 || out != want {
-            fail(format!("apply {moves:?}: want {want:?}, got {out:?} (exit {code}, {err})"));
+            fail(format!(
+                "apply {moves:?}: want {want:?}, got {out:?} (exit {code}, {err})"
+            ));
         }
     }
     // alias: both inputs succeed and print the same.
@@ -170,8 +192,14 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
         args.push(&c.position);
         args.push(m);
         let (code, out, err) = bao(&args);
-        if code != 2 || !out.is_empty() || !err.starts_with(&format!("error: {cat}:")) || err.lines().count() != 1 {
-            fail(format!("reject {m} as {cat}: exit {code}, stdout {out:?}, stderr {err:?}"));
+        if code != 2
+            || !out.is_empty()
+            || !err.starts_with(&format!("error: {cat}:"))
+            || err.lines().count() != 1
+        {
+            fail(format!(
+                "reject {m} as {cat}: exit {code}, stdout {out:?}, stderr {err:?}"
+            ));
         }
     }
     // error: the position is refused.
@@ -183,13 +211,20 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
         args.push(&c.position);
         let (code, out, err) = bao(&args);
         if code != 2 || !out.is_empty() || !err.starts_with(&format!("error: bad_position: {v}:")) {
-            fail(format!("position error {v}: exit {code}, stdout {out:?}, stderr {err:?}"));
+            fail(format!(
+                "position error {v}: exit {code}, stdout {out:?}, stderr {err:?}"
+            ));
         }
     }
 }
 
 fn check_trace(c: &Case, failures: &mut Vec<String>) {
-    let mv = &c.keys.iter().find(|(k, _)| k == "move").expect("trace case has a move").1;
+    let mv = &c
+        .keys
+        .iter()
+        .find(|(k, _)| k == "move")
+        .expect("trace case has a move")
+        .1;
     let mut args = with_rules(c, "trace");
     args.push(&c.position);
     args.push(mv);
@@ -211,7 +246,10 @@ fn check_perft(c: &Case, failures: &mut Vec<String>) {
     let (code, out, err) = bao(&args);
     let want = c.block.join("\n") + "\n";
     if code != 0 || out != want {
-        failures.push(format!("{}: perft: exit {code} {err}\nwant:\n{want}\ngot:\n{out}", c.id));
+        failures.push(format!(
+            "{}: perft: exit {code} {err}\nwant:\n{want}\ngot:\n{out}",
+            c.id
+        ));
     }
 }
 
@@ -227,7 +265,13 @@ fn run_file(name: &str) {
             _ => check_case(c, &mut failures),
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases in {name} failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases in {name} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -269,7 +313,14 @@ fn fixture_copies_are_current() {
         eprintln!("note: {} not found; copies not compared", spec.display());
         return;
     }
-    for f in ["kiswahili.txt", "kete.txt", "kimasai.txt", "notation.txt", "trace.txt", "perft.txt"] {
+    for f in [
+        "kiswahili.txt",
+        "kete.txt",
+        "kimasai.txt",
+        "notation.txt",
+        "trace.txt",
+        "perft.txt",
+    ] {
         let a = std::fs::read_to_string(spec.join(f)).unwrap();
         let b = std::fs::read_to_string(fixture_dir().join(f)).unwrap();
         assert_eq!(a, b, "tests/fixtures/{f} differs from the spec's copy");

@@ -34,7 +34,11 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
         while s < 16 {
             let mut n = 1;
             while n < 16 {
-                let pit = if d == 0 { (s + n) % 16 } else { (s + 16 * 16 - n) % 16 };
+                let pit = if d == 0 {
+                    (s + n) % 16
+                } else {
+                    (s + 16 * 16 - n) % 16
+                };
                 m[d][s][n] = m[d][s][n - 1] | (1u128 << (8 * pit));
                 n += 1;
             }
@@ -95,7 +99,7 @@ struct RelayState {
 }
 
 /// The state of a move in progress.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(crate) struct Exec {
     pub rings: [u128; 2],
     pub hands: [u8; 2],
@@ -171,7 +175,7 @@ impl Exec {
     /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
     #[inline(always)]
     fn start<S: EventSink>(tpl: &Exec, c: Candidate, sink: &mut S) -> Exec {
-        let mut ex = tpl.clone();
+        let mut ex = *tpl;
         let p = ex.p;
         let side = Side::from_index(p);
         let phase2 = ex.hands == [0, 0];
@@ -463,11 +467,11 @@ pub(crate) struct Outcome {
 /// that stops there.
 #[inline(always)]
 fn drive<S: EventSink>(
-    mut ex: Exec,
+    ex: &mut Exec,
     choice: Choice,
     sink: &mut S,
     mut on_choice: impl FnMut(&Exec),
-) -> Done {
+) -> End {
     let mut reference: Option<RelayState> = None;
     let fast = !S::ENABLED && !ex.capture;
     let mut step = ex.next(sink);
@@ -477,15 +481,14 @@ fn drive<S: EventSink>(
                 if let End::Stop(r) = end {
                     sink.event(Event::Stop(r));
                 }
-                return Done { ex, end };
+                return end;
             }
             Step::ChoicePoint => match choice {
                 Choice::Stop => {
                     sink.event(Event::Stop(StopReason::House));
-                    let end = End::Stop(StopReason::House);
-                    return Done { ex, end };
+                    return End::Stop(StopReason::House);
                 }
-                Choice::Both => on_choice(&ex),
+                Choice::Both => on_choice(ex),
                 Choice::Safari => sink.event(Event::Safari),
             },
             Step::Relay => {}
@@ -512,8 +515,7 @@ fn drive<S: EventSink>(
             });
         if never_ending {
             sink.event(Event::Stop(StopReason::NeverEnding));
-            let end = End::Stop(StopReason::NeverEnding);
-            return Done { ex, end };
+            return End::Stop(StopReason::NeverEnding);
         }
         step = ex.next(sink);
     }
@@ -528,27 +530,30 @@ fn st_or(reference: &Option<RelayState>, st: RelayState) -> RelayState {
 /// position's [`Exec::template`].
 #[inline]
 pub(crate) fn run(tpl: &Exec, c: Candidate, choice: Choice) -> Outcome {
-    let ex = Exec::start(tpl, c, &mut NoEvents);
+    let mut ex = Exec::start(tpl, c, &mut NoEvents);
     let mut stopped = None;
-    let main = drive(ex, choice, &mut NoEvents, |ex| {
+    let end = drive(&mut ex, choice, &mut NoEvents, |ex| {
         stopped = Some(Done {
-            ex: ex.clone(),
+            ex: *ex,
             end: End::Stop(StopReason::House),
         })
     });
-    Outcome { main, stopped }
+    Outcome {
+        main: Done { ex, end },
+        stopped,
+    }
 }
 
 /// The number of legal moves a candidate gives (0, 1 or 2) before the filters of BRD-7.1
 /// steps 4 and 5, without keeping the runs.
 #[inline]
 pub(crate) fn count(tpl: &Exec, c: Candidate, removed: impl Fn(End) -> bool) -> usize {
-    let ex = Exec::start(tpl, c, &mut NoEvents);
+    let mut ex = Exec::start(tpl, c, &mut NoEvents);
     // A move stopped at a choice point ended no lap with an empty front row (that would have
     // ended it earlier) and is not never-ending: it is always legal.
     let mut n = 0;
-    let main = drive(ex, Choice::Both, &mut NoEvents, |_| n += 1);
-    n + !removed(main.end) as usize
+    let end = drive(&mut ex, Choice::Both, &mut NoEvents, |_| n += 1);
+    n + !removed(end) as usize
 }
 
 /// Executes one move (`safari` selects the `+` move) and reports its events.
@@ -560,6 +565,7 @@ pub(crate) fn run_with_events<S: EventSink>(
     sink: &mut S,
 ) -> Done {
     let choice = if safari { Choice::Safari } else { Choice::Stop };
-    let ex = Exec::start(&Exec::template(pos, rules), c, sink);
-    drive(ex, choice, sink, |_| {})
+    let mut ex = Exec::start(&Exec::template(pos, rules), c, sink);
+    let end = drive(&mut ex, choice, sink, |_| {});
+    Done { ex, end }
 }

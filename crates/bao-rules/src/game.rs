@@ -49,7 +49,11 @@ fn explain(pos: &Position, rules: &Rules, pattern: &MovePattern, moves: &MoveLis
         return "there is no legal move in this position".into();
     }
     let bao = pos.variant().is_bao();
-    let from: Vec<&LegalMove> = all.iter().copied().filter(|m| m.mv.pit() == pattern.pit).collect();
+    let from: Vec<&LegalMove> = all
+        .iter()
+        .copied()
+        .filter(|m| m.mv.pit() == pattern.pit)
+        .collect();
     if !from.is_empty() {
         let mut why = format!("the legal moves from {sq} are {}", list(&from));
         if pattern.takasa && from.iter().all(|m| !m.mv.is_takasa()) {
@@ -72,10 +76,7 @@ fn explain(pos: &Position, rules: &Rules, pattern: &MovePattern, moves: &MoveLis
     }
     if let Some(t) = pos.must() {
         if all.iter().all(|m| m.first_capture() == Some(t.pit)) {
-            return format!(
-                "the follow-up capture of {t} is compulsory: {}",
-                list(&all)
-            );
+            return format!("the follow-up capture of {t} is compulsory: {}", list(&all));
         }
     }
     if bao && all.iter().all(|m| m.mv.is_capture()) {
@@ -99,9 +100,15 @@ fn explain(pos: &Position, rules: &Rules, pattern: &MovePattern, moves: &MoveLis
         }
     }
     if bao && pos.is_namua() && pos.seeds(side, pattern.pit) == 1 {
-        return format!("{sq} holds a single seed, which may not be chosen here; legal moves: {}", list(&all));
+        return format!(
+            "{sq} holds a single seed, which may not be chosen here; legal moves: {}",
+            list(&all)
+        );
     }
-    format!("no legal move starts from {sq}; legal moves: {}", list(&all))
+    format!(
+        "no legal move starts from {sq}; legal moves: {}",
+        list(&all)
+    )
 }
 
 /// A game in progress: a start position, the moves played, and the result with history.
@@ -210,4 +217,3 @@ impl Game {
         Some(m)
     }
 }
-

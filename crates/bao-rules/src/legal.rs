@@ -53,10 +53,18 @@ impl Outcome {
         match self {
             Outcome::Ongoing => "the game goes on".into(),
             Outcome::Win(s, WinReason::FrontRow) => {
-                format!("{} has won: {}'s front row is empty", s.name(), s.other().name())
+                format!(
+                    "{} has won: {}'s front row is empty",
+                    s.name(),
+                    s.other().name()
+                )
             }
             Outcome::Win(s, WinReason::NoMoves) => {
-                format!("{} has won: {} has no legal move", s.name(), s.other().name())
+                format!(
+                    "{} has won: {} has no legal move",
+                    s.name(),
+                    s.other().name()
+                )
             }
             Outcome::Win(s, WinReason::NeverEnding) => format!(
                 "{} has won: {} played a never-ending move",
@@ -233,7 +241,13 @@ pub fn legal_moves(pos: &Position, rules: &Rules) -> MoveList {
 }
 
 /// The legal move of candidate `c` run to `d` (its after-move procedure included).
-pub(crate) fn legal_from(pos: &Position, rules: &Rules, c: Candidate, safari: bool, d: &Done) -> LegalMove {
+pub(crate) fn legal_from(
+    pos: &Position,
+    rules: &Rules,
+    c: Candidate,
+    safari: bool,
+    d: &Done,
+) -> LegalMove {
     LegalMove {
         mv: make_move(pos, c, safari),
         next: after_move(pos, rules, c.kind, &d.ex, &mut NoEvents),
@@ -257,15 +271,18 @@ fn filter(pos: &Position, rules: &Rules, items: &mut Vec<LegalMove>) {
             items.retain(keep);
         }
     }
-    if pos.variant == Variant::Kimasai && rules.capture_compulsory && items.iter().any(|m| m.first_lap_capture) {
+    if pos.variant == Variant::Kimasai
+        && rules.capture_compulsory
+        && items.iter().any(|m| m.first_lap_capture)
+    {
         items.retain(|m| m.first_lap_capture);
     }
 }
 
 /// The number of legal moves, without building the resulting positions (perft leaves).
 pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
-    let filtered = pos.flags.must.is_some()
-        || (pos.variant == Variant::Kimasai && rules.capture_compulsory);
+    let filtered =
+        pos.flags.must.is_some() || (pos.variant == Variant::Kimasai && rules.capture_compulsory);
     if filtered {
         return legal_moves(pos, rules).len();
     }

@@ -49,9 +49,9 @@ pub use legal::{
 };
 pub use notation::{Move, MovePattern};
 pub use options::{
-    BlockerMustCapture, FrontRowEmpty, HouseLostAt, HouseProtection, IntroPits, LoneHouseTax,
-    MatchFormat, NamuaSingletons, NeverEnding, NoIntro, Repetition, Rules, OPTION_NAMES,
-    option_values,
+    option_values, BlockerMustCapture, FrontRowEmpty, HouseLostAt, HouseProtection, IntroPits,
+    LoneHouseTax, MatchFormat, NamuaSingletons, NeverEnding, NoIntro, Repetition, Rules,
+    OPTION_NAMES,
 };
 pub use perft::perft;
 pub use pit::{Dir, Letter, Pit, Square};

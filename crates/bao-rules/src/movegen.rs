@@ -1,8 +1,8 @@
 //! Candidate moves: the move-choice rules KIS-4, KIS-5, KET-4, KIM-5 and KIM-6 (BRD-7.1 step 1).
 
+use crate::options::{IntroPits, LoneHouseTax};
 use crate::position::Position;
 use crate::{Letter, NamuaSingletons, Pit, Rules, Side, Variant};
-use crate::options::{IntroPits, LoneHouseTax};
 
 /// The kind of a move, fixed before it is executed (KIS-3.1, KIS-13).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

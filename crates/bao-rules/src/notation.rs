@@ -45,7 +45,10 @@ impl Move {
     }
     /// A namua (nemo) move: the mover puts a seed from his hand first.
     pub fn is_namua(&self) -> bool {
-        matches!(self.kind, Kind::NamuaCapture | Kind::NamuaTakasa | Kind::NamuaTax)
+        matches!(
+            self.kind,
+            Kind::NamuaCapture | Kind::NamuaTakasa | Kind::NamuaTax
+        )
     }
     /// A namua takasa that taxes the lone house (KIS-4.5).
     pub fn is_tax(&self) -> bool {

@@ -373,7 +373,10 @@ impl fmt::Display for Rules {
 /// The values an option takes, as listed in OPT-2, for help texts.
 pub fn option_values(name: &str) -> String {
     fn join<T: fmt::Display>(v: &[T]) -> String {
-        v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
     match name {
         "house_lost_at" => join(HouseLostAt::VALUES),

@@ -119,7 +119,10 @@ impl Pit {
 
     /// The pit's name with the owner's letter case (BRD-2.5), e.g. `A5` or `b3`.
     pub fn name(self, owner: Side) -> Square {
-        Square { side: owner, pit: self }
+        Square {
+            side: owner,
+            pit: self,
+        }
     }
 }
 

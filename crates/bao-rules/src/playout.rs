@@ -57,8 +57,14 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
     let two = pos.variant().is_bao()
         && pos.owns_house(side)
         && (pos.is_namua() || rules.mtaji_house_stop)
-        && cands.iter().any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture));
-    let mut alive: u32 = if cands.len() == 32 { u32::MAX } else { (1u32 << cands.len()) - 1 };
+        && cands
+            .iter()
+            .any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture));
+    let mut alive: u32 = if cands.len() == 32 {
+        u32::MAX
+    } else {
+        (1u32 << cands.len()) - 1
+    };
     let mut cache: Vec<(usize, exec::Outcome)> = Vec::new();
     let tpl = exec::Exec::template(pos, rules);
     loop {
@@ -152,7 +158,7 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
             if *n >= 3
                 && !pos.front_row_empty(Side::South)
                 && !pos.front_row_empty(Side::North)
-                && !rules.max_plies.is_some_and(|cap| pos.ply() >= cap)
+                && rules.max_plies.is_none_or(|cap| pos.ply() < cap)
             {
                 return (plies, Outcome::Draw(DrawReason::Repetition));
             }

@@ -159,7 +159,7 @@ impl Position {
         })?;
         let hands = parse_hands(f[3])?;
         let ply = parse_ply(f[5])?;
-        let total: u64 = board.iter().flatten().map(|&c| c as u64).sum::<u64>() + hands[0] + hands[1];
+        let total: u64 = board.iter().flatten().copied().sum::<u64>() + hands[0] + hands[1];
         if total != 64 {
             let shown = if total >= u32::MAX as u64 {
                 "far more than 64".to_string()
@@ -383,7 +383,10 @@ fn parse_board(s: &str) -> Result<[[u64; 16]; 2], PositionError> {
     if rows.len() != 4 {
         return Err(PositionError::new(
             K::Board,
-            format!("the board has 4 rows separated by '/', found {}", rows.len()),
+            format!(
+                "the board has 4 rows separated by '/', found {}",
+                rows.len()
+            ),
         ));
     }
     const ROW_NAMES: [&str; 4] = [
@@ -398,11 +401,7 @@ fn parse_board(s: &str) -> Result<[[u64; 16]; 2], PositionError> {
         if counts.len() != 8 {
             return Err(PositionError::new(
                 K::Board,
-                format!(
-                    "{} has {} counts, expected 8",
-                    ROW_NAMES[r],
-                    counts.len()
-                ),
+                format!("{} has {} counts, expected 8", ROW_NAMES[r], counts.len()),
             ));
         }
         for (j, c) in counts.iter().enumerate() {
@@ -439,7 +438,10 @@ fn parse_hands(s: &str) -> Result<[u64; 2], PositionError> {
         )
     };
     let (a, b) = s.split_once('/').ok_or_else(bad)?;
-    Ok([parse_count(a).ok_or_else(bad)?, parse_count(b).ok_or_else(bad)?])
+    Ok([
+        parse_count(a).ok_or_else(bad)?,
+        parse_count(b).ok_or_else(bad)?,
+    ])
 }
 
 fn parse_ply(s: &str) -> Result<u32, PositionError> {
@@ -449,9 +451,8 @@ fn parse_ply(s: &str) -> Result<u32, PositionError> {
             format!("the ply must be a number, not '{}'", printable(s)),
         )
     })?;
-    u32::try_from(n).map_err(|_| {
-        PositionError::new(K::Ply, format!("the ply {} is too large", printable(s)))
-    })
+    u32::try_from(n)
+        .map_err(|_| PositionError::new(K::Ply, format!("the ply {} is too large", printable(s))))
 }
 
 /// Parses the flags field; also returns the side whose letter case the block and must pits use.
@@ -534,7 +535,10 @@ fn check_flags(
         let i = s.index();
         if f.duty[i] {
             if pos.variant != crate::Variant::Kete {
-                return bad(format!("duty:{s} is a kete flag, not a {} flag", pos.variant));
+                return bad(format!(
+                    "duty:{s} is a kete flag, not a {} flag",
+                    pos.variant
+                ));
             }
             if !rules.first_takasa_from_kuu {
                 return bad(format!(
@@ -571,7 +575,9 @@ fn check_flags(
                 HouseProtection::Functional => pos.rings[stm.index()][4] >= rules.min(),
             };
             if protected {
-                return bad(format!("block:{name} names an owned house, which cannot be blocked"));
+                return bad(format!(
+                    "block:{name} names an owned house, which cannot be blocked"
+                ));
             }
         }
         if movegen::has_capture(&pos.rings, stm, rules) {
@@ -602,7 +608,10 @@ fn check_flags(
     }
     if f.nointro {
         if pos.variant != Variant::Kimasai {
-            return bad(format!("nointro is a kimasai flag, not a {} flag", pos.variant));
+            return bad(format!(
+                "nointro is a kimasai flag, not a {} flag",
+                pos.variant
+            ));
         }
         if rules.no_intro == NoIntro::Never {
             return bad("nointro is not allowed under no_intro=never".to_string());
