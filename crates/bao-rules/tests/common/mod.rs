@@ -3,8 +3,10 @@
 #![allow(dead_code)]
 
 use bao_rules::{
-    find_move, legal_moves, trace, Event, LegalMove, Position, Rules, Side, Square, Variant,
+    find_move, legal_moves, random_move, status, trace, DrawReason, Event, Game, LegalMove,
+    Outcome, Position, Repetition, Rng, Rules, Side, Square, Variant,
 };
+use std::collections::HashMap;
 
 /// Rules of `variant` from an option string; panics with the error if it is refused.
 pub fn rules(variant: Variant, opts: &str) -> Rules {
@@ -169,3 +171,156 @@ pub fn assert_conserved(p: &Position, context: &dyn Fn() -> String) {
     let t = seed_total(p);
     assert!(t == 64, "seed total {t} after {}", context());
 }
+
+/// No game of any variant comes near this (the longest random games have a few hundred plies).
+pub const PLY_GUARD: u32 = 20_000;
+
+/// Checks that cost a few comparisons: run on every move of every game.
+pub fn cheap_checks(before: &Position, m: &LegalMove, rules: &Rules) {
+    let next = &m.next;
+    let ctx = || format!("{} after {} in {before} ({rules})", next, m.mv);
+    assert_conserved(next, &ctx);
+    let mover = before.side();
+    assert_eq!(m.mv.side(), mover, "{}", ctx());
+    assert_eq!(next.side(), mover.other(), "{}", ctx());
+    assert_eq!(next.ply(), before.ply() + 1, "{}", ctx());
+    assert_eq!(next.variant(), before.variant(), "{}", ctx());
+    // Hands never grow; a mover's hand shrinks by at most one seed, the other's not at all.
+    let (hb, hn) = (before.hand(mover), next.hand(mover));
+    assert!(hn == hb || hn + 1 == hb, "{}", ctx());
+    assert_eq!(next.hand(mover.other()), before.hand(mover.other()), "{}", ctx());
+    if before.variant().is_bao() {
+        // KIS-2.1, KIS-6.1: a namua move always puts one seed from the hand.
+        assert_eq!(hb > 0, hn + 1 == hb, "{}", ctx());
+        assert_eq!(m.mv.is_namua(), hb > 0, "{}", ctx());
+        // KIS-7.1: an owned house is never empty; a house once lost stays lost.
+        for s in Side::BOTH {
+            if next.owns_house(s) {
+                assert!(before.owns_house(s), "{}", ctx());
+                assert!(next.seeds(s, bao_rules::Pit::HOUSE) > 0, "{}", ctx());
+            }
+            // NOT-3.4: duty only with the house; never regained.
+            if next.flags().duty[s.index()] {
+                assert!(next.owns_house(s) && before.flags().duty[s.index()], "{}", ctx());
+            }
+        }
+        // NOT-1.1: '+' and '*' never together.
+        assert!(!(m.mv.is_safari() && m.mv.is_takasa()), "{}", ctx());
+    } else {
+        assert!(!next.owns_house(Side::South) && !next.owns_house(Side::North));
+    }
+    // BRD-7.4: the move result is the position result of the next position, except for
+    // never-ending moves (drawn or lost by the mover).
+    let out = m.outcome(rules);
+    if m.is_never_ending() {
+        assert!(
+            matches!(out, Outcome::Draw(DrawReason::NeverEnding))
+                || out.winner() == Some(mover.other()),
+            "{}",
+            ctx()
+        );
+    } else {
+        assert_eq!(out, status(next, rules), "{}", ctx());
+    }
+}
+
+/// The expensive checks, for a sample of positions: listing is deterministic and in canonical
+/// byte order; every move re-parses to itself (and through a lenient alias); the trace agrees
+/// with the listing and its events replayed onto the board give the next position; `Game`
+/// (what `bao apply` uses) gives the same position and result; every position round-trips
+/// through its text.
+pub fn full_checks(pos: &Position, moves: &[LegalMove], rules: &Rules) {
+    let again = legal_moves(pos, rules);
+    assert_eq!(again.as_slice(), moves, "legal_moves is not deterministic in {pos}");
+    let texts: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+    for w in texts.windows(2) {
+        assert!(w[0].as_bytes() < w[1].as_bytes(), "order {w:?} in {pos} (NOT-1.5)");
+    }
+    let printed = pos.to_string();
+    let parsed = Position::parse(&printed, rules).unwrap_or_else(|e| panic!("{printed}: {e}"));
+    assert_eq!(&parsed, pos, "round trip of {printed}");
+    assert_eq!(parsed.to_string(), printed);
+    for (m, t) in moves.iter().zip(&texts) {
+        let found = find_move(pos, rules, t).unwrap_or_else(|e| panic!("{t} in {pos}: {e}"));
+        assert_eq!(&found, m, "find_move({t}) in {pos}");
+        // NOT-2.2: the row letter's case is ignored.
+        let swapped: String = t
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i == 0 { if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() } } else { c })
+            .collect();
+        assert_eq!(find_move(pos, rules, &swapped).map(|f| f.mv), Ok(m.mv), "{swapped} in {pos}");
+        let (events, next, outcome) = trace(pos, rules, &m.mv);
+        assert_eq!(next, m.next, "trace vs moves for {t} in {pos}");
+        assert_eq!(outcome, m.outcome(rules), "trace result for {t} in {pos}");
+        let (board, hands) =
+            replay(pos, &events).unwrap_or_else(|e| panic!("events of {t} in {pos}: {e}"));
+        assert_eq!(board, [*next.ring(Side::South), *next.ring(Side::North)], "replayed {t} in {pos}");
+        assert_eq!(hands, [next.hand(Side::South), next.hand(Side::North)]);
+        let stops = events.iter().filter(|e| e.to_string().starts_with("stop ")).count();
+        assert_eq!(stops, 1, "exactly one stop event for {t} in {pos}");
+        let mut g = Game::new(*pos, *rules);
+        let played = g.play_text(t).unwrap_or_else(|e| panic!("apply {t} in {pos}: {e}"));
+        assert_eq!(played.next, m.next);
+        assert_eq!(g.outcome(), m.outcome(rules), "apply vs moves result of {t} in {pos}");
+    }
+}
+
+/// Plays one random game; returns (plies, outcome). Moves are drawn with the library's
+/// sampler `random_move` (so that the totals can be compared with `playout`, which uses it),
+/// and each drawn move must be one of `legal_moves`. The result is decided here from the
+/// spec: BRD-7.3 for positions, BRD-7.4 for moves, and repetition counted independently of
+/// the library (BRD-7.5: the start counts once; checked only when the move result is `-`).
+pub fn checked_game(start: &Position, rules: &Rules, rng: &mut Rng, full: bool) -> (u64, Outcome) {
+    let mut pos = *start;
+    let mut seen: HashMap<Position, u32> = HashMap::new();
+    seen.insert(pos.with_ply(0), 1);
+    let mut plies = 0u64;
+    loop {
+        let moves = legal_moves(&pos, rules);
+        if full {
+            full_checks(&pos, moves.as_slice(), rules);
+        }
+        let drawn = random_move(&pos, rules, rng);
+        let st = status(&pos, rules);
+        let x = pos.side();
+        if pos.front_row_empty(x) || pos.front_row_empty(x.other()) {
+            assert_eq!(st.winner(), Some(if pos.front_row_empty(x) { x.other() } else { x }));
+            return (plies, st);
+        }
+        let Some(m) = drawn else {
+            assert!(moves.is_empty(), "random_move found none of {} moves in {pos}", moves.len());
+            assert_eq!(st, Outcome::Win(x.other(), bao_rules::WinReason::NoMoves), "{pos}");
+            return (plies, st);
+        };
+        assert!(moves.as_slice().contains(&m), "random_move gave {} (not legal) in {pos}", m.mv);
+        if st.is_over() {
+            assert_eq!(st, Outcome::Draw(DrawReason::MaxPlies), "{pos}");
+            return (plies, st);
+        }
+        cheap_checks(&pos, &m, rules);
+        plies += 1;
+        pos = m.next;
+        let mut outcome = m.outcome(rules);
+        if outcome == Outcome::Ongoing && rules.repetition == Repetition::ThreefoldDraw {
+            let n = seen.entry(pos.with_ply(0)).or_insert(0);
+            *n += 1;
+            if *n >= 3 {
+                outcome = Outcome::Draw(DrawReason::Repetition);
+            }
+        }
+        if outcome.is_over() {
+            if full {
+                // A finished game has no moves (NOT-2.5): Game refuses every move.
+                let mut g = Game::new(pos, *rules);
+                if g.outcome().is_over() {
+                    assert!(g.legal_moves().is_empty());
+                    assert!(g.play_text("A1").is_err());
+                }
+            }
+            return (plies, outcome);
+        }
+        assert!(pos.ply() < start.ply() + PLY_GUARD, "game from {start} did not finish ({rules})");
+    }
+}
+
