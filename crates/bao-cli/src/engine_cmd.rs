@@ -29,9 +29,15 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits; with none given, the top level's node budget.
     fn limits(&self) -> Result<Limits, CliError> {
-        for (name, v) in [("--depth", self.depth.map(|d| d as u64)), ("--nodes", self.nodes), ("--time", self.time)] {
+        for (name, v) in [
+            ("--depth", self.depth.map(|d| d as u64)),
+            ("--nodes", self.nodes),
+            ("--time", self.time),
+        ] {
             if v == Some(0) {
-                return Err(CliError::usage(format!("{name} must be a positive integer")));
+                return Err(CliError::usage(format!(
+                    "{name} must be a positive integer"
+                )));
             }
         }
         let l = Limits {
@@ -160,15 +166,22 @@ pub fn analyse(a: AnalyseArgs) -> Result<(), CliError> {
 
 pub fn engine(_a: EngineArgs) -> Result<(), CliError> {
     let stdin = std::io::stdin();
-    protocol::run(stdin.lock(), protocol::Out::new(Box::new(std::io::stdout())));
+    protocol::run(
+        stdin.lock(),
+        protocol::Out::new(Box::new(std::io::stdout())),
+    );
     Ok(())
 }
 
 pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     let variant = Variant::from_id(&a.variant).ok_or_else(|| {
-        CliError::usage(format!("unknown variant '{}' (kiswahili, kete, kimasai)", bao_rules::printable(&a.variant)))
+        CliError::usage(format!(
+            "unknown variant '{}' (kiswahili, kete, kimasai)",
+            bao_rules::printable(&a.variant)
+        ))
     })?;
-    let rules = Rules::parse(variant, a.rules.as_deref().unwrap_or("-")).map_err(bao_rules::Error::from)?;
+    let rules =
+        Rules::parse(variant, a.rules.as_deref().unwrap_or("-")).map_err(bao_rules::Error::from)?;
     let pa: PlayerSpec = a.a.parse().map_err(CliError::usage)?;
     let pb: PlayerSpec = a.b.parse().map_err(CliError::usage)?;
     if a.games == 0 {
@@ -180,7 +193,9 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         .and_then(|(x, y)| Some((x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?)))
         .filter(|(x, y)| x < y)
         .ok_or_else(|| CliError::usage("--sprt takes ELO0,ELO1 with ELO0 < ELO1, e.g. 0,50"))?;
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let cfg = MatchConfig {
         rules,
         a: pa.clone(),
@@ -226,17 +241,38 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         b.finish_and_clear();
     }
     if let Some(e) = write_err {
-        return Err(CliError::internal(format!("cannot write {}: {e}", a.records)));
+        return Err(CliError::internal(format!(
+            "cannot write {}: {e}",
+            a.records
+        )));
     }
-    let wdl = res.map_err(|e| CliError { category: "engine", detail: e, status: 1 })?;
+    let wdl = res.map_err(|e| CliError {
+        category: "engine",
+        detail: e,
+        status: 1,
+    })?;
     let mut o = out();
     summary(&mut o, &cfg, &wdl, elo0, elo1, &a.records)?;
     o.flush()?;
     Ok(())
 }
 
-fn summary(o: &mut impl Write, cfg: &MatchConfig, w: &Wdl, elo0: f64, elo1: f64, records: &str) -> std::io::Result<()> {
-    writeln!(o, "match {} vs {} variant {} rules {}", cfg.a, cfg.b, cfg.rules.variant.id(), cfg.rules)?;
+fn summary(
+    o: &mut impl Write,
+    cfg: &MatchConfig,
+    w: &Wdl,
+    elo0: f64,
+    elo1: f64,
+    records: &str,
+) -> std::io::Result<()> {
+    writeln!(
+        o,
+        "match {} vs {} variant {} rules {}",
+        cfg.a,
+        cfg.b,
+        cfg.rules.variant.id(),
+        cfg.rules
+    )?;
     writeln!(
         o,
         "games {} wins {} draws {} losses {} score {:.1} %",
@@ -248,8 +284,17 @@ fn summary(o: &mut impl Write, cfg: &MatchConfig, w: &Wdl, elo0: f64, elo1: f64,
     )?;
     let (e, lo, hi) = w.elo();
     let (wl, wh) = w.wilson();
-    let (el, eh) = (bao_engine::stats::elo_from_score(wl), bao_engine::stats::elo_from_score(wh));
-    writeln!(o, "elo {} 95% [{}, {}]", fmt_elo(e), fmt_elo(lo), fmt_elo(hi))?;
+    let (el, eh) = (
+        bao_engine::stats::elo_from_score(wl),
+        bao_engine::stats::elo_from_score(wh),
+    );
+    writeln!(
+        o,
+        "elo {} 95% [{}, {}]",
+        fmt_elo(e),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    )?;
     writeln!(
         o,
         "wilson 95% score [{:.1} %, {:.1} %] elo [{}, {}]",
@@ -267,7 +312,10 @@ fn summary(o: &mut impl Write, cfg: &MatchConfig, w: &Wdl, elo0: f64, elo1: f64,
     } else {
         "inconclusive"
     };
-    writeln!(o, "sprt elo0 {elo0} elo1 {elo1} llr {llr:.2} bounds [{lb:.2}, {ub:.2}] {verdict}")?;
+    writeln!(
+        o,
+        "sprt elo0 {elo0} elo1 {elo1} llr {llr:.2} bounds [{lb:.2}, {ub:.2}] {verdict}"
+    )?;
     writeln!(o, "records {records}")?;
     Ok(())
 }

@@ -9,7 +9,9 @@ use crate::record::{today, Record};
 use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
 use crate::Weights;
-use bao_rules::{find_move, legal_moves, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side};
+use bao_rules::{
+    find_move, legal_moves, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side,
+};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -57,7 +59,11 @@ impl FromStr for PlayerSpec {
         if let Some(v) = s.strip_prefix("level:") {
             let n = num(v, "level:")?;
             if !(crate::MIN_LEVEL as u64..=crate::MAX_LEVEL as u64).contains(&n) {
-                return Err(format!("level must be {}..{}, not {n}", crate::MIN_LEVEL, crate::MAX_LEVEL));
+                return Err(format!(
+                    "level must be {}..{}, not {n}",
+                    crate::MIN_LEVEL,
+                    crate::MAX_LEVEL
+                ));
             }
             return Ok(PlayerSpec::Level(n as u8));
         }
@@ -116,15 +122,25 @@ impl Builtin {
                 Some((l.searcher(rules), l))
             }
             PlayerSpec::Depth(d) => {
-                let l = Level { limits: Limits::depth(*d), ..Level::get(crate::MAX_LEVEL) };
+                let l = Level {
+                    limits: Limits::depth(*d),
+                    ..Level::get(crate::MAX_LEVEL)
+                };
                 Some((l.searcher(rules), l))
             }
             PlayerSpec::Nodes(n) => {
-                let l = Level { limits: Limits::nodes(*n), ..Level::get(crate::MAX_LEVEL) };
+                let l = Level {
+                    limits: Limits::nodes(*n),
+                    ..Level::get(crate::MAX_LEVEL)
+                };
                 Some((l.searcher(rules), l))
             }
             PlayerSpec::Weighted(w, n, _) => {
-                let l = Level { limits: Limits::nodes(*n), tt_bits: 18, ..Level::get(crate::MAX_LEVEL) };
+                let l = Level {
+                    limits: Limits::nodes(*n),
+                    tt_bits: 18,
+                    ..Level::get(crate::MAX_LEVEL)
+                };
                 Some((Searcher::new(*rules, **w, l.tt_bits), l))
             }
             _ => None,
@@ -187,7 +203,14 @@ impl External {
                 }
             }
         });
-        let mut e = External { child, stdin, lines: rx, go: go.to_string(), timeout, name };
+        let mut e = External {
+            child,
+            stdin,
+            lines: rx,
+            go: go.to_string(),
+            timeout,
+            name,
+        };
         e.send("bao")?;
         e.wait_for(|l| l == "baook")?;
         Ok(e)
@@ -205,11 +228,19 @@ impl External {
             match self.lines.recv_timeout(self.timeout) {
                 Ok(l) if want(l.trim()) => return Ok(l.trim().to_string()),
                 Ok(l) if l.starts_with("error") => {
-                    return Err(format!("'{}' said: {}", printable(&self.name), printable(&l)))
+                    return Err(format!(
+                        "'{}' said: {}",
+                        printable(&self.name),
+                        printable(&l)
+                    ))
                 }
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("'{}' did not answer within {:?}", printable(&self.name), self.timeout))
+                    return Err(format!(
+                        "'{}' did not answer within {:?}",
+                        printable(&self.name),
+                        self.timeout
+                    ))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(format!("'{}' closed its output", printable(&self.name)))
@@ -260,7 +291,12 @@ impl Player for External {
 }
 
 /// Makes a player from its spec; `go` is the `go` argument string for external engines.
-pub fn make_player(spec: &PlayerSpec, rules: &Rules, go: &str, timeout: Duration) -> Result<Box<dyn Player>, String> {
+pub fn make_player(
+    spec: &PlayerSpec,
+    rules: &Rules,
+    go: &str,
+    timeout: Duration,
+) -> Result<Box<dyn Player>, String> {
     match spec {
         PlayerSpec::Cmd(words) => Ok(Box::new(External::start(words, go, timeout)?)),
         s => Ok(Box::new(Builtin::new(s.clone(), rules))),
@@ -311,7 +347,8 @@ pub struct GameResult {
 pub fn opening(rules: &Rules, seed: u64, pair: usize, plies: usize) -> Vec<LegalMove> {
     let start = Position::start(rules);
     for attempt in 0..100u64 {
-        let mut rng = Rng::new(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ attempt << 56);
+        let mut rng =
+            Rng::new(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ attempt << 56);
         let mut game = Game::new(start, *rules);
         let mut moves = Vec::new();
         for _ in 0..plies {
@@ -354,7 +391,11 @@ pub fn play_game(
         let a_moves = (side == Side::South) == a_south;
         let seed = cfg.seed ^ (index as u64) << 20 ^ n;
         n += 1;
-        let r = if a_moves { a.choose(&game, seed) } else { b.choose(&game, seed) };
+        let r = if a_moves {
+            a.choose(&game, seed)
+        } else {
+            b.choose(&game, seed)
+        };
         match r {
             Ok(m) => game.play(&m),
             Err(e) => {
@@ -364,8 +405,16 @@ pub fn play_game(
         }
     }
     let (result, termination, why) = match (&forfeit, game.outcome()) {
-        (Some((side, e)), _) => (side.other().letter().to_string(), Some("adjudication".to_string()), format!("{} forfeits: {e}", side.name())),
-        (None, Outcome::Ongoing) => ("draw".into(), Some("adjudication".to_string()), format!("drawn by adjudication after {} plies", cfg.max_plies)),
+        (Some((side, e)), _) => (
+            side.other().letter().to_string(),
+            Some("adjudication".to_string()),
+            format!("{} forfeits: {e}", side.name()),
+        ),
+        (None, Outcome::Ongoing) => (
+            "draw".into(),
+            Some("adjudication".to_string()),
+            format!("drawn by adjudication after {} plies", cfg.max_plies),
+        ),
         (None, o) => (o.token().to_string(), None, o.describe()),
     };
     let a_side = if a_south { Side::South } else { Side::North };
@@ -374,7 +423,11 @@ pub fn play_game(
         r if r == a_side.letter().to_string() => 1,
         _ => -1,
     };
-    let (sn, nn) = if a_south { (cfg.a.to_string(), cfg.b.to_string()) } else { (cfg.b.to_string(), cfg.a.to_string()) };
+    let (sn, nn) = if a_south {
+        (cfg.a.to_string(), cfg.b.to_string())
+    } else {
+        (cfg.b.to_string(), cfg.a.to_string())
+    };
     let record = Record {
         rules,
         south: sn,
@@ -387,13 +440,22 @@ pub fn play_game(
         round: Some((index + 1).to_string()),
         moves: game.moves().to_vec(),
     };
-    GameResult { index, a_south, score_a, record, why }
+    GameResult {
+        index,
+        a_south,
+        score_a,
+        record,
+        why,
+    }
 }
 
 /// Runs a match: games are handed out to `concurrency` worker threads; `on_game` is called
 /// on the calling thread for each finished game, in the order they finish. Returns the
 /// tally from the first player's point of view.
-pub fn run_match(cfg: &MatchConfig, mut on_game: impl FnMut(&GameResult, &Wdl)) -> Result<Wdl, String> {
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut on_game: impl FnMut(&GameResult, &Wdl),
+) -> Result<Wdl, String> {
     let games = cfg.games.div_ceil(2) * 2;
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel::<Result<GameResult, String>>();

@@ -13,20 +13,20 @@ use std::fmt;
 
 /// The features, in the order of [`Weights::values`].
 pub const FEATURES: [&str; 14] = [
-    "material",      // seeds on the board, own minus opponent's
-    "hand",          // seeds in hand
-    "front_seeds",   // seeds in the front row (exposed, but the only attackers)
-    "front_pits",    // occupied front pits
-    "back_pits",     // occupied back pits
-    "threat_move",   // best capture gain of the side to move (it will realise it)
-    "threat_opp",    // best capture gain of the other side, if it were to move
-    "mobility",      // legal moves
-    "captures",      // legal moves that capture
-    "house",         // owns the house (nyumba, kuu)
-    "house_seeds",   // seeds in an owned house
-    "tempo",         // being the side to move
-    "blocked",       // the side to move is under takasia / hizi zetu (block flag)
-    "duty",          // kete: still owes the first takata from the kuu
+    "material",    // seeds on the board, own minus opponent's
+    "hand",        // seeds in hand
+    "front_seeds", // seeds in the front row (exposed, but the only attackers)
+    "front_pits",  // occupied front pits
+    "back_pits",   // occupied back pits
+    "threat_move", // best capture gain of the side to move (it will realise it)
+    "threat_opp",  // best capture gain of the other side, if it were to move
+    "mobility",    // legal moves
+    "captures",    // legal moves that capture
+    "house",       // owns the house (nyumba, kuu)
+    "house_seeds", // seeds in an owned house
+    "tempo",       // being the side to move
+    "blocked",     // the side to move is under takasia / hizi zetu (block flag)
+    "duty",        // kete: still owes the first takata from the kuu
 ];
 
 /// Number of features.
@@ -51,7 +51,9 @@ impl Weights {
 
     /// Only material: the evaluation of a pure seed counter.
     pub fn material_only() -> Weights {
-        let mut w = Weights { values: [[0, 0]; N] };
+        let mut w = Weights {
+            values: [[0, 0]; N],
+        };
         w.values[0] = [100, 100];
         w.values[1] = [100, 100];
         w
@@ -73,7 +75,12 @@ impl Weights {
                 continue;
             }
             let parts: Vec<&str> = line.split_whitespace().collect();
-            let bad = || format!("line {}: expected 'feature namua mtaji', found '{line}'", n + 1);
+            let bad = || {
+                format!(
+                    "line {}: expected 'feature namua mtaji', found '{line}'",
+                    n + 1
+                )
+            };
             if parts.len() != 3 {
                 return Err(bad());
             }
@@ -262,7 +269,11 @@ pub fn evaluate_with(pos: &Position, moves: &[LegalMove], opp: MoveFeatures, w: 
     let mx = move_features(pos, moves);
     let hx = pos.hand(x) as i32;
     let hy = pos.hand(y) as i32;
-    let start_hands = if pos.variant() == Variant::Kimasai { 48 } else { 44 };
+    let start_hands = if pos.variant() == Variant::Kimasai {
+        48
+    } else {
+        44
+    };
     // Phase: 1 at the start of the first stage, 0 once both hands are empty.
     let h = (hx + hy).min(start_hands);
     let feats: [i32; N] = [
@@ -305,7 +316,10 @@ mod tests {
             // differ, so the score stays within a couple of seeds.
             assert!(e.abs() < 300, "{v}: {e}");
             let w = Weights::for_variant(v);
-            assert_eq!(Weights::parse(&w.to_string(), Weights::material_only()).unwrap(), w);
+            assert_eq!(
+                Weights::parse(&w.to_string(), Weights::material_only()).unwrap(),
+                w
+            );
         }
         assert!(Weights::parse("material 1", Weights::material_only()).is_err());
         assert!(Weights::parse("nonsense 1 2", Weights::material_only()).is_err());

@@ -27,18 +27,120 @@ pub struct Level {
 
 /// The table of levels (docs/levels.md).
 pub const LEVELS: [Level; 8] = [
-    lvl(1, Limits { depth: Some(1), nodes: None, time: None }, false, 800, true, 12),
-    lvl(2, Limits { depth: Some(1), nodes: None, time: None }, true, 200, true, 14),
-    lvl(3, Limits { depth: Some(2), nodes: None, time: None }, true, 60, false, 16),
-    lvl(4, Limits { depth: Some(3), nodes: None, time: None }, true, 0, false, 16),
-    lvl(5, Limits { depth: None, nodes: Some(20_000), time: None }, true, 0, false, 18),
-    lvl(6, Limits { depth: None, nodes: Some(80_000), time: None }, true, 0, false, 18),
-    lvl(7, Limits { depth: None, nodes: Some(300_000), time: None }, true, 0, false, 20),
-    lvl(8, Limits { depth: None, nodes: Some(1_000_000), time: None }, true, 0, false, 20),
+    lvl(
+        1,
+        Limits {
+            depth: Some(1),
+            nodes: None,
+            time: None,
+        },
+        false,
+        800,
+        true,
+        12,
+    ),
+    lvl(
+        2,
+        Limits {
+            depth: Some(1),
+            nodes: None,
+            time: None,
+        },
+        true,
+        200,
+        true,
+        14,
+    ),
+    lvl(
+        3,
+        Limits {
+            depth: Some(2),
+            nodes: None,
+            time: None,
+        },
+        true,
+        60,
+        false,
+        16,
+    ),
+    lvl(
+        4,
+        Limits {
+            depth: Some(3),
+            nodes: None,
+            time: None,
+        },
+        true,
+        0,
+        false,
+        16,
+    ),
+    lvl(
+        5,
+        Limits {
+            depth: None,
+            nodes: Some(10_000),
+            time: None,
+        },
+        true,
+        0,
+        false,
+        18,
+    ),
+    lvl(
+        6,
+        Limits {
+            depth: None,
+            nodes: Some(30_000),
+            time: None,
+        },
+        true,
+        0,
+        false,
+        18,
+    ),
+    lvl(
+        7,
+        Limits {
+            depth: None,
+            nodes: Some(80_000),
+            time: None,
+        },
+        true,
+        0,
+        false,
+        19,
+    ),
+    lvl(
+        8,
+        Limits {
+            depth: None,
+            nodes: Some(200_000),
+            time: None,
+        },
+        true,
+        0,
+        false,
+        20,
+    ),
 ];
 
-const fn lvl(number: u8, limits: Limits, quiescence: bool, noise: i32, material_only: bool, tt_bits: u32) -> Level {
-    Level { number, limits, quiescence, noise, material_only, tt_bits }
+const fn lvl(
+    number: u8,
+    limits: Limits,
+    quiescence: bool,
+    noise: i32,
+    material_only: bool,
+    tt_bits: u32,
+) -> Level {
+    Level {
+        number,
+        limits,
+        quiescence,
+        noise,
+        material_only,
+        tt_bits,
+    }
 }
 
 impl Level {
@@ -61,7 +163,13 @@ impl Level {
 
     /// The move this level plays in `pos`, with `history` the game's earlier positions
     /// (oldest first, for repetitions). `None` when the side to move has no legal move.
-    pub fn choose(&self, searcher: &mut Searcher, pos: &Position, history: &[Position], seed: u64) -> Option<LegalMove> {
+    pub fn choose(
+        &self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &[Position],
+        seed: u64,
+    ) -> Option<LegalMove> {
         searcher.set_history(history);
         if self.noise > 0 {
             let (scored, _, _) = searcher.analyse(pos, self.limits);
@@ -69,7 +177,18 @@ impl Level {
             let span = (2 * self.noise + 1) as usize;
             return scored
                 .into_iter()
-                .map(|(m, s)| (m, s.saturating_add(rng.below(span) as i32 - self.noise)))
+                .map(|(m, s)| {
+                    let r = rng.below(span) as i32 - self.noise;
+                    // Wins and losses by distance are never blurred.
+                    (
+                        m,
+                        if s.abs() >= crate::search::WIN_BOUND {
+                            s
+                        } else {
+                            s + r
+                        },
+                    )
+                })
                 .enumerate()
                 // Ties go to the first move in canonical order.
                 .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
@@ -95,7 +214,10 @@ pub fn random_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove
 pub fn greedy_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove> {
     let moves = legal_moves(pos, rules);
     let best = moves.iter().map(|m| eval::gain(pos, m)).max()?;
-    let top: Vec<&LegalMove> = moves.iter().filter(|m| eval::gain(pos, m) == best).collect();
+    let top: Vec<&LegalMove> = moves
+        .iter()
+        .filter(|m| eval::gain(pos, m) == best)
+        .collect();
     let mut rng = Rng::new(seed ^ pos.repetition_key());
     Some(*top[rng.below(top.len())])
 }

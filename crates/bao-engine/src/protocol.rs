@@ -100,7 +100,12 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
             .parse()
             .ok()
             .filter(|&n| n >= 1 || key == "seed")
-            .ok_or_else(|| format!("'{}' after '{key}' is not a positive integer", printable(val)))?;
+            .ok_or_else(|| {
+                format!(
+                    "'{}' after '{key}' is not a positive integer",
+                    printable(val)
+                )
+            })?;
         match key {
             "depth" => g.limits.depth = Some(n.min(64) as u32),
             "nodes" => g.limits.nodes = Some(n),
@@ -177,7 +182,9 @@ impl Session {
     /// Handles one input line; returns false after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(&cmd) = tokens.first() else { return true };
+        let Some(&cmd) = tokens.first() else {
+            return true;
+        };
         let args = &tokens[1..];
         match cmd {
             "quit" => {
@@ -246,10 +253,18 @@ impl Session {
     }
 
     fn position(&mut self, args: &[&str]) {
-        let split = args.iter().position(|&a| a == "moves").unwrap_or(args.len());
+        let split = args
+            .iter()
+            .position(|&a| a == "moves")
+            .unwrap_or(args.len());
         let (pos_args, moves) = (&args[..split], args.get(split + 1..).unwrap_or(&[]));
         let start = match pos_args {
-            [] => return self.error("usage", "position needs startpos, a variant name or a full position"),
+            [] => {
+                return self.error(
+                    "usage",
+                    "position needs startpos, a variant name or a full position",
+                )
+            }
             ["startpos"] => Position::start(&self.rules),
             _ => match Position::parse(&pos_args.join(" "), &self.rules) {
                 Ok(p) => p,
@@ -268,7 +283,10 @@ impl Session {
     fn go(&mut self, g: Go) {
         let pos = *self.game.position();
         if self.game.outcome().is_over() {
-            self.out.line(&format!("info string game over: {}", self.game.outcome().describe()));
+            self.out.line(&format!(
+                "info string game over: {}",
+                self.game.outcome().describe()
+            ));
             self.out.line("bestmove none");
             return;
         }
@@ -279,10 +297,13 @@ impl Session {
         let level = g.level.map(Level::get);
         let mut searcher = match level {
             Some(l) => l.searcher(&self.rules),
-            None => self
-                .searcher
-                .take()
-                .unwrap_or_else(|| Searcher::new(self.rules, Weights::for_variant(self.rules.variant), self.tt_bits)),
+            None => self.searcher.take().unwrap_or_else(|| {
+                Searcher::new(
+                    self.rules,
+                    Weights::for_variant(self.rules.variant),
+                    self.tt_bits,
+                )
+            }),
         };
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
@@ -312,7 +333,12 @@ impl Session {
             searcher
         });
         // A level's searcher is not kept: the main searcher stays for plain searches.
-        self.running = Some(Running { stop, handle, keep: level.is_none(), infinite: g.infinite });
+        self.running = Some(Running {
+            stop,
+            handle,
+            keep: level.is_none(),
+            infinite: g.infinite,
+        });
     }
 
     /// The end of the input: an infinite search is stopped, any other one finishes.

@@ -163,7 +163,10 @@ mod tests {
             "[Variant \"kiswahili\"]\n[Rules \"-\"]\n[South \"Ramadhan\"]\n[North \"Kijumbe\"]\n\
              [Date \"1994.10.17\"]\n[Result \"-\"]\n\n1. A7L* a5R 2. A6R* a6R* 3. A7R* a8L* -\n"
         );
-        let q = Record { south: "a \"b\" \\c".into(), ..r };
+        let q = Record {
+            south: "a \"b\" \\c".into(),
+            ..r
+        };
         assert!(q.to_text().contains("[South \"a \\\"b\\\" \\\\c\"]"));
     }
 }

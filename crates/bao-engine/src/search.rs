@@ -73,15 +73,24 @@ pub struct Limits {
 impl Limits {
     /// A depth limit.
     pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Default::default() }
+        Limits {
+            depth: Some(d),
+            ..Default::default()
+        }
     }
     /// A node limit.
     pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Default::default() }
+        Limits {
+            nodes: Some(n),
+            ..Default::default()
+        }
     }
     /// A time limit.
     pub fn time(ms: u64) -> Limits {
-        Limits { time: Some(Duration::from_millis(ms)), ..Default::default() }
+        Limits {
+            time: Some(Duration::from_millis(ms)),
+            ..Default::default()
+        }
     }
 }
 
@@ -158,11 +167,17 @@ struct Table {
 impl Table {
     fn new(bits: u32) -> Table {
         let n = 1usize << bits;
-        Table { entries: vec![Entry::default(); n], mask: n - 2 }
+        Table {
+            entries: vec![Entry::default(); n],
+            mask: n - 2,
+        }
     }
     fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask;
-        self.entries[i..i + 2].iter().find(|e| e.key == key && e.bound != 0).copied()
+        self.entries[i..i + 2]
+            .iter()
+            .find(|e| e.key == key && e.bound != 0)
+            .copied()
     }
     fn store(&mut self, e: Entry) {
         let i = (e.key as usize) & self.mask;
@@ -362,7 +377,13 @@ impl Searcher {
     }
 
     /// Order: hash move, then captures by seeds taken, then killers, then history.
-    fn order(&self, pos: &Position, moves: &[LegalMove], hash: Option<usize>, ply: usize) -> Vec<(i32, usize)> {
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &[LegalMove],
+        hash: Option<usize>,
+        ply: usize,
+    ) -> Vec<(i32, usize)> {
         let opp = pos.side().other();
         let before = eval::board_seeds(pos, opp);
         let side = pos.side().index();
@@ -402,12 +423,16 @@ impl Searcher {
             if terminal_pos(&pos) {
                 break;
             }
-            let Some(e) = self.tt.probe(zobrist::key_with_ply(&pos, self.with_ply)) else { break };
+            let Some(e) = self.tt.probe(zobrist::key_with_ply(&pos, self.with_ply)) else {
+                break;
+            };
             if e.mv == 0 {
                 break;
             }
             let moves = legal_moves(&pos, &self.rules);
-            let Some(m) = moves.as_slice().get(e.mv as usize - 1) else { break };
+            let Some(m) = moves.as_slice().get(e.mv as usize - 1) else {
+                break;
+            };
             pv.push(m.mv);
             if m.is_never_ending() {
                 break;
@@ -627,7 +652,11 @@ impl Searcher {
             }
         }
         self.path.truncate(self.game_len);
-        (moves.into_iter().zip(scores).collect(), done_depth, self.nodes)
+        (
+            moves.into_iter().zip(scores).collect(),
+            done_depth,
+            self.nodes,
+        )
     }
 
     fn begin(&mut self, limits: Limits) {
@@ -647,12 +676,19 @@ impl Searcher {
 
     /// With a time limit, starting a new iteration after half the time is mostly wasted.
     fn limits_reached_soft(&self) -> bool {
-        self.limits.time.is_some_and(|t| self.start.elapsed() * 2 >= t)
+        self.limits
+            .time
+            .is_some_and(|t| self.start.elapsed() * 2 >= t)
             && self.limits.depth.is_none()
     }
 
     /// Searches `pos` within `limits`, calling `info` after each completed iteration.
-    pub fn search_root(&mut self, pos: &Position, limits: Limits, info: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn search_root(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         self.begin(limits);
         let moves = self.gen(pos);
         let mut result = SearchResult {
@@ -672,7 +708,11 @@ impl Searcher {
         self.path.push((root_key, hands(pos)));
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
         // Root order: previous iteration's best first, then the static order.
-        let mut order: Vec<usize> = self.order(pos, &moves, None, 0).into_iter().map(|x| x.1).collect();
+        let mut order: Vec<usize> = self
+            .order(pos, &moves, None, 0)
+            .into_iter()
+            .map(|x| x.1)
+            .collect();
         for depth in 1..=max_depth {
             let mut alpha = -INF;
             let mut best_i = None;

@@ -54,7 +54,11 @@ impl Wdl {
             return 0.0;
         }
         let s = self.score();
-        let (w, d, l) = (self.wins as f64 / n, self.draws as f64 / n, self.losses as f64 / n);
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
         w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)
     }
 
@@ -62,7 +66,17 @@ impl Wdl {
     pub fn elo(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
         let s = self.score();
-        let se = if n > 0.0 { (self.variance() / n).sqrt() } else { 0.0 };
+        let se = if n > 0.0 {
+            (self.variance() / n).sqrt()
+        } else {
+            0.0
+        };
+        if se == 0.0 {
+            // A clean sweep (or no games) has no spread: the normal interval collapses, so
+            // the Wilson interval gives the bounds instead.
+            let (lo, hi) = self.wilson();
+            return (elo_from_score(s), elo_from_score(lo), elo_from_score(hi));
+        }
         (
             elo_from_score(s),
             elo_from_score((s - Z95 * se).max(0.0)),
@@ -110,7 +124,11 @@ impl Wdl {
 /// An Elo value for people: `+inf`, `-inf` or a signed number.
 pub fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
-        if e > 0.0 { "+inf".into() } else { "-inf".into() }
+        if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
     } else {
         format!("{e:+.0}")
     }
@@ -122,17 +140,29 @@ mod tests {
 
     #[test]
     fn elo_and_intervals() {
-        let even = Wdl { wins: 50, draws: 0, losses: 50 };
+        let even = Wdl {
+            wins: 50,
+            draws: 0,
+            losses: 50,
+        };
         assert!((even.score() - 0.5).abs() < 1e-12);
         assert!(even.elo().0.abs() < 1e-9);
         // 75 % is about +191 Elo.
-        let w = Wdl { wins: 75, draws: 0, losses: 25 };
+        let w = Wdl {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
         assert!((w.elo().0 - 190.85).abs() < 0.1);
         let (lo, hi) = w.wilson();
         assert!(lo < 0.75 && 0.75 < hi && lo > 0.6 && hi < 0.85);
         assert!(w.llr(0.0, 50.0) > Wdl::sprt_bounds().1);
         assert!(even.llr(0.0, 50.0) < 0.0);
-        let sweep = Wdl { wins: 20, draws: 0, losses: 0 };
+        let sweep = Wdl {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
         assert_eq!(fmt_elo(sweep.elo().0), "+inf");
         assert!(sweep.wilson().0 > 0.8);
         assert!((score_from_elo(elo_from_score(0.3)) - 0.3).abs() < 1e-12);

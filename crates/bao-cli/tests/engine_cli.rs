@@ -1,0 +1,141 @@
+//! `bao bestmove`, `bao analyse`, and the engine protocol end to end: `bao match` drives
+//! `bao engine` as an external process and saves records that replay legally (NOT-6).
+
+use std::process::Command;
+
+fn bao() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = bao().args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn bestmove_prints_move_score_and_pv() {
+    let (code, out, _) = run(&["bestmove", "--depth", "3", "kiswahili"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        [
+            "bestmove A6L*",
+            "bestmove A6R*",
+            "bestmove A7L*",
+            "bestmove A7R*"
+        ]
+        .contains(&lines[0]),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("score cp "), "{out}");
+    assert!(
+        lines[2].starts_with(&format!("pv {}", &lines[0][9..])),
+        "{out}"
+    );
+    assert!(lines[3].starts_with("depth 3 "), "{out}");
+    // KIS-14.1 position: South wins nothing at once, but must capture; a bad position errors.
+    let (code, _, err) = run(&["bestmove", "--depth", "2", "kiswahili 1,2,3"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: bad_position: "), "{err}");
+    let (code, _, err) = run(&["bestmove", "--nodes", "0", "kiswahili"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: usage: "), "{err}");
+}
+
+#[test]
+fn analyse_lists_every_legal_move() {
+    let (code, out, _) = run(&["analyse", "--depth", "2", "kimasai"]);
+    assert_eq!(code, 0);
+    let mut moves: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains('\t'))
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    moves.sort();
+    let (_, legal, _) = run(&["moves", "kimasai"]);
+    let legal: Vec<&str> = legal
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(moves, legal);
+    assert!(out.lines().last().unwrap().starts_with("depth 2 nodes "));
+}
+
+#[test]
+fn match_drives_an_external_engine_and_saves_records() {
+    let dir = std::env::temp_dir().join(format!("bao-match-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.txt");
+    let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));
+    let (code, out, err) = run(&[
+        "match",
+        "level:2",
+        &engine,
+        "--variant",
+        "kimasai",
+        "--games",
+        "2",
+        "--go",
+        "level 2",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("games 2 wins "), "{out}");
+    assert!(out.contains("\nelo "), "{out}");
+    assert!(out.contains("\nsprt "), "{out}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let recs: Vec<&str> = text.split("\n\n[").collect();
+    assert_eq!(recs.len(), 2, "{text}");
+    for (i, r) in text.split("[Variant").skip(1).enumerate() {
+        let r = format!("[Variant{r}");
+        assert!(
+            r.contains(&format!(
+                "[South \"{}\"]",
+                if r.contains("[Round \"1\"]") || r.contains("[Round \"3\"]") {
+                    "level:2"
+                } else {
+                    engine.as_str()
+                }
+            )),
+            "{i}: {r}"
+        );
+        // The movetext replays with `bao apply` to the stated result.
+        let (_, movetext) = r.trim_end().split_once("\n\n").unwrap();
+        let toks: Vec<&str> = movetext
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .collect();
+        let (result, moves) = toks.split_last().unwrap();
+        let mut args = vec!["apply", "kimasai"];
+        args.extend(moves.iter().copied());
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        if !r.contains("[Termination") {
+            assert_eq!(out.lines().nth(1).unwrap(), *result, "{r}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_rejects_bad_players() {
+    let (code, _, err) = run(&["match", "level:2", "grandmaster", "--games", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: usage: unknown player"), "{err}");
+    let (code, _, err) = run(&[
+        "match",
+        "level:2",
+        "cmd:/nonexistent/engine",
+        "--games",
+        "2",
+        "--records",
+        "/dev/null",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("cannot start"), "{err}");
+}
