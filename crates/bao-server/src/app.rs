@@ -523,23 +523,14 @@ impl App {
         m.game = game;
         m.moves.push(ev.clone());
         m.updated = after.updated;
-        let svg_before_next;
-        if let Some(t) = transition {
-            // The move message shows the finished game; the next game follows as a state.
-            let svg = board_svg(m);
-            self.broadcast_move(slot, m, &ev, &svg);
-            let had_next = t.next.is_some();
-            m.apply_transition(t);
-            if had_next {
-                self.broadcast_state(slot, m);
-            }
-            svg_before_next = true;
-        } else {
-            svg_before_next = false;
-        }
-        if !svg_before_next {
-            let svg = board_svg(m);
-            self.broadcast_move(slot, m, &ev, &svg);
+        let next = transition.and_then(|t| m.record_end(t));
+        // The move message shows the game as the move left it (a finished game with its
+        // result and the match score); the next game of a match follows as a state message.
+        let svg = board_svg(m);
+        self.broadcast_move(slot, m, &ev, &svg);
+        if let Some(next) = next {
+            m.start_next(next);
+            self.broadcast_state(slot, m);
         }
         Ok(ev)
     }
@@ -579,12 +570,12 @@ impl App {
             }
             m.forced = Some((result, "resignation".into()));
             m.updated = after.updated;
-            let had_next = t.next.is_some();
-            if had_next {
+            let next = m.record_end(t);
+            self.broadcast_state(&slot, &m);
+            if let Some(next) = next {
+                m.start_next(next);
                 self.broadcast_state(&slot, &m);
             }
-            m.apply_transition(t);
-            self.broadcast_state(&slot, &m);
             state_string(&m, Some(p), slot.connected(), &board_svg(&m))
         };
         self.clone().schedule_computer(slot);

@@ -294,19 +294,31 @@ impl Match {
 
     /// Applies a transition after it has been stored.
     pub fn apply_transition(&mut self, t: Transition) {
+        let next = self.record_end(t);
+        if let Some(next) = next {
+            self.start_next(next);
+        }
+    }
+
+    /// The first half of a transition: the finished game's result and the match score.
+    /// Returns the next game to start, if the match goes on.
+    pub fn record_end(&mut self, t: Transition) -> Option<Round> {
         self.current.result = t.result;
         self.current.result_text = Some(t.result_text);
         self.current.termination = t.termination;
         self.wins = t.wins;
         self.finished = t.match_over;
-        if let Some(next) = t.next {
-            let done = std::mem::replace(&mut self.current, next);
-            self.past.push(done);
-            self.game_no = self.current.game_no;
-            self.game = Game::new(self.start, self.rules);
-            self.moves.clear();
-            self.forced = None;
-        }
+        t.next
+    }
+
+    /// The second half: the next game of the match begins (sides changed, BRD-8.2).
+    pub fn start_next(&mut self, next: Round) {
+        let done = std::mem::replace(&mut self.current, next);
+        self.past.push(done);
+        self.game_no = self.current.game_no;
+        self.game = Game::new(self.start, self.rules);
+        self.moves.clear();
+        self.forced = None;
     }
 
     /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or null.

@@ -11,6 +11,7 @@ use bao_rules::{MatchFormat, Position, Rules, Side, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
 
 /// The channel of PostgreSQL notifications about changed games.
 pub const CHANNEL: &str = "bao_games";
@@ -41,6 +42,7 @@ pub enum Durability {
 pub struct Store {
     read: AnyPool,
     write: AnyPool,
+    jobs: mpsc::Sender<(Job, Reply)>,
     /// Which backend.
     pub backend: Backend,
     /// The URL (for the PostgreSQL listener).
@@ -56,6 +58,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
+    /// The group commit holding this change failed.
+    #[error("database: {0}")]
+    Batch(String),
     /// Stored data the rules refuse.
     #[error("corrupt game {0}: {1}")]
     Corrupt(String, String),
@@ -178,9 +183,12 @@ impl Store {
                 (pool.clone(), pool)
             }
         };
+        let (jobs, rx) = mpsc::channel(4096);
+        tokio::spawn(writer(write.clone(), backend, rx));
         Ok(Store {
             read,
             write,
+            jobs,
             backend,
             url: url.to_string(),
         })
@@ -198,50 +206,11 @@ impl Store {
         m: &Match,
         rounds: &[(Round, Vec<MoveEvent>)],
     ) -> Result<(), StoreError> {
-        let mut tx = self.write.begin().await?;
-        let s = snapshot(m);
-        sqlx::query(
-            "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
-               p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
-               game_no, wins0, wins1, status, ply, position, result, created, updated)
-             VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
-        )
-        .bind(&m.id)
-        .bind(m.rules.variant.id())
-        .bind(m.rules.to_string())
-        .bind(m.start.to_string())
-        .bind(m.format.as_str())
-        .bind(i64::from(m.read_only))
-        .bind(m.first_side.letter().to_string())
-        .bind(m.players[0].kind.as_str())
-        .bind(&m.players[0].name)
-        .bind(m.players[0].level.map(i64::from))
-        .bind(m.players[0].token_hash.clone())
-        .bind(m.players[1].kind.as_str())
-        .bind(&m.players[1].name)
-        .bind(m.players[1].level.map(i64::from))
-        .bind(m.players[1].token_hash.clone())
-        .bind(m.invite.clone())
-        .bind(s.game_no)
-        .bind(s.wins0)
-        .bind(s.wins1)
-        .bind(s.status)
-        .bind(s.ply)
-        .bind(&s.position)
-        .bind(&s.result)
-        .bind(m.created)
-        .bind(s.updated)
-        .execute(&mut *tx)
+        self.submit(Job::Create {
+            m: Box::new(m.clone_light()),
+            rounds: rounds.to_vec(),
+        })
         .await
-        .map_err(|e| conflict_or(e, "a game with this id exists"))?;
-        for (r, moves) in rounds {
-            insert_round(&mut tx, &m.id, r).await?;
-            for mv in moves {
-                insert_move(&mut tx, &m.id, r.game_no, mv, m.created).await?;
-            }
-        }
-        tx.commit().await?;
-        Ok(())
     }
 
     /// Stores one accepted move (and the end of its game, if it ends one) in one transaction.
@@ -254,18 +223,15 @@ impl Store {
         after: &Match,
         instance: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.write.begin().await?;
-        insert_move(&mut tx, &after.id, game_no, mv, after.updated).await?;
-        if let Some(t) = ended {
-            end_round(&mut tx, &after.id, game_no, t).await?;
-            if let Some(next) = &t.next {
-                insert_round(&mut tx, &after.id, next).await?;
-            }
-        }
-        self.update_snapshot(&mut tx, after).await?;
-        self.notify(&mut tx, &after.id, instance).await?;
-        tx.commit().await?;
-        Ok(())
+        self.submit(Job::Move {
+            id: after.id.clone(),
+            game_no,
+            mv: mv.clone(),
+            ended: ended.cloned(),
+            snap: snapshot(after),
+            instance: instance.to_string(),
+        })
+        .await
     }
 
     /// Stores the end of the current game by resignation.
@@ -276,15 +242,14 @@ impl Store {
         after: &Match,
         instance: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.write.begin().await?;
-        end_round(&mut tx, &after.id, game_no, t).await?;
-        if let Some(next) = &t.next {
-            insert_round(&mut tx, &after.id, next).await?;
-        }
-        self.update_snapshot(&mut tx, after).await?;
-        self.notify(&mut tx, &after.id, instance).await?;
-        tx.commit().await?;
-        Ok(())
+        self.submit(Job::End {
+            id: after.id.clone(),
+            game_no,
+            t: t.clone(),
+            snap: snapshot(after),
+            instance: instance.to_string(),
+        })
+        .await
     }
 
     /// Gives player 1's open seat to a person: succeeds only while the seat is still open
@@ -298,71 +263,27 @@ impl Store {
         south_north: (&str, &str),
         instance: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.write.begin().await?;
-        let r = sqlx::query(
-            "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3
-             WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
-        )
-        .bind(token_hash)
-        .bind(name)
-        .bind(crate::util::now_ms())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if r.rows_affected() != 1 {
-            return Err(StoreError::Conflict("the seat has been taken".into()));
-        }
-        sqlx::query("UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4")
-            .bind(south_north.0)
-            .bind(south_north.1)
-            .bind(id)
-            .bind(game_no as i64)
-            .execute(&mut *tx)
-            .await?;
-        self.notify(&mut tx, id, instance).await?;
-        tx.commit().await?;
-        Ok(())
+        self.submit(Job::Join {
+            id: id.to_string(),
+            token_hash: token_hash.to_string(),
+            name: name.to_string(),
+            game_no,
+            south: south_north.0.to_string(),
+            north: south_north.1.to_string(),
+            instance: instance.to_string(),
+        })
+        .await
     }
 
-    async fn update_snapshot(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        m: &Match,
-    ) -> Result<(), StoreError> {
-        let s = snapshot(m);
-        sqlx::query(
-            "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
-               position = $6, result = $7, updated = $8 WHERE id = $9",
-        )
-        .bind(s.game_no)
-        .bind(s.wins0)
-        .bind(s.wins1)
-        .bind(s.status)
-        .bind(s.ply)
-        .bind(&s.position)
-        .bind(&s.result)
-        .bind(s.updated)
-        .bind(&m.id)
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
-
-    async fn notify(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        id: &str,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        if self.backend == Backend::Postgres {
-            // Delivered at commit, and only if the transaction commits.
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(format!("{instance} {id}"))
-                .execute(&mut **tx)
-                .await?;
-        }
-        Ok(())
+    /// Hands a change to the writer and waits until it is committed (or refused).
+    async fn submit(&self, job: Job) -> Result<(), StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.jobs
+            .send((job, tx))
+            .await
+            .map_err(|_| StoreError::Batch("the database writer has stopped".into()))?;
+        rx.await
+            .map_err(|_| StoreError::Batch("the database writer has stopped".into()))?
     }
 
     /// Loads a match with its current game; `None` for an unknown id.
@@ -645,5 +566,263 @@ async fn insert_move(
     .execute(&mut **tx)
     .await
     .map_err(|e| conflict_or(e, "another move was made in this position first"))?;
+    Ok(())
+}
+
+/// One change to the database, run inside its own savepoint of a group commit.
+enum Job {
+    Create {
+        m: Box<Match>,
+        rounds: Vec<(Round, Vec<MoveEvent>)>,
+    },
+    Move {
+        id: String,
+        game_no: u32,
+        mv: MoveEvent,
+        ended: Option<Transition>,
+        snap: Snapshot,
+        instance: String,
+    },
+    End {
+        id: String,
+        game_no: u32,
+        t: Transition,
+        snap: Snapshot,
+        instance: String,
+    },
+    Join {
+        id: String,
+        token_hash: String,
+        name: String,
+        game_no: u32,
+        south: String,
+        north: String,
+        instance: String,
+    },
+}
+
+type Reply = oneshot::Sender<Result<(), StoreError>>;
+
+/// Most changes committed together.
+const MAX_BATCH: usize = 512;
+
+/// The single writer: takes every change waiting, runs each in a savepoint of one
+/// transaction, commits once and only then answers each. One disk sync (fsync) thus covers
+/// every move that arrived meanwhile (group commit), which keeps `synchronous=FULL` fast;
+/// a change that fails (a conflict) is rolled back alone.
+async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<(Job, Reply)>) {
+    let mut batch: Vec<(Job, Reply)> = Vec::with_capacity(MAX_BATCH);
+    while let Some(first) = rx.recv().await {
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(j) => batch.push(j),
+                Err(_) => break,
+            }
+        }
+        let results = run_batch(&pool, backend, &batch).await;
+        match results {
+            Ok(results) => {
+                for ((_, reply), r) in batch.drain(..).zip(results) {
+                    let _ = reply.send(r);
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                tracing::error!("group commit failed: {msg}");
+                for (_, reply) in batch.drain(..) {
+                    let _ = reply.send(Err(StoreError::Batch(msg.clone())));
+                }
+            }
+        }
+    }
+}
+
+async fn run_batch(
+    pool: &AnyPool,
+    backend: Backend,
+    batch: &[(Job, Reply)],
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let mut tx = pool.begin().await?;
+    let mut results = Vec::with_capacity(batch.len());
+    for (job, _) in batch {
+        if batch.len() == 1 {
+            // No savepoint needed: the transaction is the job's own.
+            let r = run_job(&mut tx, backend, job).await;
+            if r.is_err() {
+                let _ = tx.rollback().await;
+                return Ok(vec![r]);
+            }
+            results.push(r);
+            continue;
+        }
+        let mut sp = sqlx::Acquire::begin(&mut tx).await?;
+        let r = run_job(&mut sp, backend, job).await;
+        if r.is_ok() {
+            sp.commit().await?;
+        } else {
+            sp.rollback().await?;
+        }
+        results.push(r);
+    }
+    tx.commit().await?;
+    Ok(results)
+}
+
+async fn run_job(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: Backend,
+    job: &Job,
+) -> Result<(), StoreError> {
+    match job {
+        Job::Create { m, rounds } => {
+            let s = snapshot(m);
+            sqlx::query(
+                "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
+                   p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
+                   game_no, wins0, wins1, status, ply, position, result, created, updated)
+                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
+            )
+            .bind(&m.id)
+            .bind(m.rules.variant.id())
+            .bind(m.rules.to_string())
+            .bind(m.start.to_string())
+            .bind(m.format.as_str())
+            .bind(i64::from(m.read_only))
+            .bind(m.first_side.letter().to_string())
+            .bind(m.players[0].kind.as_str())
+            .bind(&m.players[0].name)
+            .bind(m.players[0].level.map(i64::from))
+            .bind(m.players[0].token_hash.clone())
+            .bind(m.players[1].kind.as_str())
+            .bind(&m.players[1].name)
+            .bind(m.players[1].level.map(i64::from))
+            .bind(m.players[1].token_hash.clone())
+            .bind(m.invite.clone())
+            .bind(s.game_no)
+            .bind(s.wins0)
+            .bind(s.wins1)
+            .bind(s.status)
+            .bind(s.ply)
+            .bind(&s.position)
+            .bind(&s.result)
+            .bind(m.created)
+            .bind(s.updated)
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| conflict_or(e, "a game with this id exists"))?;
+            for (r, moves) in rounds {
+                insert_round(tx, &m.id, r).await?;
+                for mv in moves {
+                    insert_move(tx, &m.id, r.game_no, mv, m.created).await?;
+                }
+            }
+            Ok(())
+        }
+        Job::Move {
+            id,
+            game_no,
+            mv,
+            ended,
+            snap,
+            instance,
+        } => {
+            insert_move(tx, id, *game_no, mv, snap.updated).await?;
+            if let Some(t) = ended {
+                end_round(tx, id, *game_no, t).await?;
+                if let Some(next) = &t.next {
+                    insert_round(tx, id, next).await?;
+                }
+            }
+            update_snapshot(tx, id, snap).await?;
+            notify(tx, backend, id, instance).await
+        }
+        Job::End {
+            id,
+            game_no,
+            t,
+            snap,
+            instance,
+        } => {
+            end_round(tx, id, *game_no, t).await?;
+            if let Some(next) = &t.next {
+                insert_round(tx, id, next).await?;
+            }
+            update_snapshot(tx, id, snap).await?;
+            notify(tx, backend, id, instance).await
+        }
+        Job::Join {
+            id,
+            token_hash,
+            name,
+            game_no,
+            south,
+            north,
+            instance,
+        } => {
+            let r = sqlx::query(
+                "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3
+                 WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
+            )
+            .bind(token_hash)
+            .bind(name)
+            .bind(crate::util::now_ms())
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+            if r.rows_affected() != 1 {
+                return Err(StoreError::Conflict("the seat has been taken".into()));
+            }
+            sqlx::query(
+                "UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4",
+            )
+            .bind(south)
+            .bind(north)
+            .bind(id)
+            .bind(*game_no as i64)
+            .execute(&mut **tx)
+            .await?;
+            notify(tx, backend, id, instance).await
+        }
+    }
+}
+
+async fn update_snapshot(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    s: &Snapshot,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
+           position = $6, result = $7, updated = $8 WHERE id = $9",
+    )
+    .bind(s.game_no)
+    .bind(s.wins0)
+    .bind(s.wins1)
+    .bind(s.status)
+    .bind(s.ply)
+    .bind(&s.position)
+    .bind(&s.result)
+    .bind(s.updated)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn notify(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: Backend,
+    id: &str,
+    instance: &str,
+) -> Result<(), StoreError> {
+    if backend == Backend::Postgres {
+        // Delivered at commit, and only if the transaction commits.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{instance} {id}"))
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }
