@@ -2,7 +2,7 @@
 
 use crate::common::{load, out, CliError};
 use bao_engine::arena::{run_match, MatchConfig, PlayerSpec};
-use bao_engine::search::{Limits, Score, Searcher, WIN_BOUND};
+use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::stats::{fmt_elo, Wdl};
 use bao_engine::{protocol, Weights};
 use bao_rules::{status, Rules, Variant};
@@ -159,7 +159,6 @@ pub fn analyse(a: AnalyseArgs) -> Result<(), CliError> {
         writeln!(o, "{}\t{}", m.mv, Score::from_internal(*sc))?;
     }
     writeln!(o, "depth {depth} nodes {nodes}")?;
-    let _ = WIN_BOUND;
     o.flush()?;
     Ok(())
 }
@@ -229,7 +228,7 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     let res = run_match(&cfg, |g, wdl| {
         // Records are written as games finish, so nothing is lost if the match is cut short.
         // A blank line separates records (NOT-6.1).
-        if let Err(e) = write!(file, "{}\n", g.record.to_text()).and_then(|_| file.flush()) {
+        if let Err(e) = writeln!(file, "{}", g.record.to_text()).and_then(|_| file.flush()) {
             write_err.get_or_insert(e);
         }
         if let Some(b) = &bar {

@@ -10,7 +10,7 @@ use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
 use crate::Weights;
 use bao_rules::{
-    find_move, legal_moves, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side,
+    find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side,
 };
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -480,7 +480,7 @@ pub fn run_match(
                     break;
                 }
                 let open = opening(&cfg.rules, cfg.seed, i / 2, cfg.opening_plies);
-                let r = play_game(&cfg, i, a.as_mut(), b.as_mut(), i % 2 == 0, &open);
+                let r = play_game(&cfg, i, a.as_mut(), b.as_mut(), i.is_multiple_of(2), &open);
                 if tx.send(Ok(r)).is_err() {
                     break;
                 }
@@ -515,9 +515,4 @@ pub fn run_match(
         Some(e) => Err(format!("{e} (after {} games)", wdl.games())),
         None => Ok(wdl),
     }
-}
-
-/// Whether a move list is non-empty (helper for callers checking a start position).
-pub fn has_moves(pos: &Position, rules: &Rules) -> bool {
-    !legal_moves(pos, rules).is_empty()
 }

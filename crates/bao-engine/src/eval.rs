@@ -293,9 +293,9 @@ pub fn evaluate_with(pos: &Position, moves: &[LegalMove], opp: MoveFeatures, w: 
         pos.flags().duty[x.index()] as i32 - pos.flags().duty[y.index()] as i32,
     ];
     let (mut a, mut b) = (0i64, 0i64);
-    for i in 0..N {
-        a += (w.values[i][0] * feats[i]) as i64;
-        b += (w.values[i][1] * feats[i]) as i64;
+    for (wv, f) in w.values.iter().zip(feats) {
+        a += (wv[0] * f) as i64;
+        b += (wv[1] * f) as i64;
     }
     let score = (a * h as i64 + b * (start_hands - h) as i64) / start_hands as i64;
     score.clamp(-20_000, 20_000) as i32

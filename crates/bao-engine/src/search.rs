@@ -411,7 +411,7 @@ impl Searcher {
             })
             .collect();
         // Stable: equal scores keep the canonical order, so the search is deterministic.
-        v.sort_by(|a, b| b.0.cmp(&a.0));
+        v.sort_by_key(|x| std::cmp::Reverse(x.0));
         v
     }
 
@@ -475,7 +475,7 @@ impl Searcher {
                 (g > 0 || m.next.front_row_empty(opp)).then_some((g, i))
             })
             .collect();
-        caps.sort_by(|a, b| b.0.cmp(&a.0));
+        caps.sort_by_key(|x| std::cmp::Reverse(x.0));
         for (_, i) in caps {
             let m = &moves[i];
             let s = if let Some(t) = terminal(m, &self.rules, ply) {

@@ -88,7 +88,7 @@ pub fn key(pos: &Position) -> u64 {
 pub fn key_with_ply(pos: &Position, with_ply: bool) -> u64 {
     let k = key(pos);
     if with_ply {
-        k ^ splitmix(pos.ply() as u64 ^ 0x5EED_0F_911E5)
+        k ^ splitmix(pos.ply() as u64 ^ 0x05EE_D0F9_11E5)
     } else {
         k
     }
