@@ -74,6 +74,7 @@ function onState(s, move = null) {
   if (!s || typeof s !== 'object') return;
   if (move && shown && !sameGame(shown, s) && move.ply === shown.ply + 1) carry = move;
   if (latest && sameGame(latest, s) && s.ply < latest.ply) return; // stale answer
+  if (latest && seq(s)[0] < seq(latest)[0]) return; // an answer from an earlier game of the match
   latest = s;
   if (!busy) pump();
 }
