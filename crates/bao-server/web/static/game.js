@@ -122,6 +122,9 @@ async function pump() {
   }
 }
 
+/** Text ending with a full stop, so that sentences can follow it. */
+const sentence = (x) => (x && !/[.!?]$/.test(x.trim()) ? `${x.trim()}.` : x);
+
 /** The banner while a move is being animated. */
 function showPlaying(m) {
   $('turn').classList.remove('your-turn', 'over');
@@ -138,7 +141,7 @@ function render(s) {
   if (!first && newGame && s.match && shown.match && s.match.game_no > shown.match.game_no) {
     const prev = (s.match.games || []).find((g) => g.game_no === shown.match.game_no);
     const side = s.you ? ` You now play ${SIDE_NAMES[s.you]}.` : '';
-    notify(pageStatus, `Game ${shown.match.game_no} is over${prev && prev.result_text ? `: ${prev.result_text}` : '.'} Game ${s.match.game_no} begins.${side}`);
+    notify(pageStatus, `Game ${shown.match.game_no} is over${prev && prev.result_text ? `: ${sentence(prev.result_text)}` : '.'} Game ${s.match.game_no} begins.${side}`);
   }
   shown = s;
   if (newGame) sel = null;
@@ -203,7 +206,7 @@ function renderBanner(s) {
   if (s.result !== '-') {
     turn.classList.add('over');
     head.textContent = resultHeadline(s);
-    detail.textContent = s.result_text || '';
+    detail.textContent = sentence(s.result_text || '');
     return;
   }
   const mover = SIDE_NAMES[s.side_to_move];
@@ -331,7 +334,7 @@ function renderResult(s) {
   }
   $('result-headline').textContent = resultHeadline(s);
   const m = s.match;
-  let text = s.result_text || '';
+  let text = sentence(s.result_text || '');
   if (m && m.format === 'best_of_three') {
     text += ` Match: South ${m.wins?.S ?? 0}, North ${m.wins?.N ?? 0}${m.over ? ' (match over).' : '.'}`;
   }
