@@ -649,7 +649,6 @@ impl App {
                 date: &date,
                 result: &r.result,
                 termination: r.termination.as_deref(),
-                event: None,
                 round: (format == MatchFormat::BestOfThree).then_some(r.game_no),
                 moves: game.moves(),
             }));

@@ -5,7 +5,7 @@
 
 use crate::record::forced_text;
 use bao_rules::{
-    legal_moves, trace, Game, LegalMove, MatchFormat, Outcome, Position, Rules, Side, Variant,
+    legal_moves, trace, Game, LegalMove, MatchFormat, Position, Rules, Side, Variant,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -428,9 +428,4 @@ impl Match {
         }
         Ok((game, events))
     }
-}
-
-/// The result token of an outcome.
-pub fn token(o: Outcome) -> &'static str {
-    o.token()
 }
