@@ -5,6 +5,7 @@ mod bench;
 mod common;
 mod engine_cmd;
 mod machine;
+mod play_cmd;
 mod record_cmd;
 mod serve_cmd;
 mod svg_cmd;
@@ -60,6 +61,10 @@ enum Command {
     Svg(svg_cmd::SvgArgs),
     /// Check game records by replaying them, or convert them between text and JSON (NOT-6).
     Record(record_cmd::RecordArgs),
+    /// Play in the terminal against the computer or a friend; the record is saved on exit.
+    Play(play_cmd::PlayArgs),
+    /// Step through the games of a record file in the terminal.
+    Replay(play_cmd::ReplayArgs),
     /// Serve the web app: play in the browser against the computer or other people.
     Serve(serve_cmd::ServeArgs),
     /// Play many concurrent games against a server over WebSockets and report move round-trips.
@@ -101,6 +106,8 @@ fn main() -> ExitCode {
         Command::Match(a) => engine_cmd::play_match(a),
         Command::Svg(a) => svg_cmd::run(a),
         Command::Record(a) => record_cmd::run(a),
+        Command::Play(a) => play_cmd::play(a),
+        Command::Replay(a) => play_cmd::replay(a),
         Command::Serve(a) => serve_cmd::serve(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
     };

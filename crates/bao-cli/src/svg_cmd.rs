@@ -68,3 +68,88 @@ pub fn run(a: SvgArgs) -> Result<(), CliError> {
     o.flush()?;
     Ok(())
 }
+
+/// Whether `bao show` colours its diagram: only when standard output is a terminal (or
+/// CLICOLOR_FORCE is set to something other than 0), and never when NO_COLOR is set and
+/// not empty (no-color.org).
+pub fn colour_enabled() -> bool {
+    use std::io::IsTerminal;
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("NO_COLOR") {
+        return false;
+    }
+    let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+    forced || std::io::stdout().is_terminal()
+}
+
+/// Colours the plain `bao show` diagram (CLI-6) without moving a character: the ANSI codes
+/// wrap fields of the plain text, so removing them gives the plain text back. Pit names
+/// are dim, empty pits dim, seeds bold yellow, an owned house magenta and underlined, the
+/// blocked pit red, and the hand of the side to move green.
+pub fn colour_diagram(plain: &str, pos: &bao_rules::Position) -> String {
+    use bao_rules::{Pit, Side, Variant};
+    const DIM: &str = "\x1b[2m";
+    const RESET: &str = "\x1b[0m";
+    // The pits of the four count lines, left to right (BRD-2.2).
+    let rows: [(Side, [Pit; 8]); 4] = [
+        (Side::North, std::array::from_fn(|j| Pit::back(8 - j as u8))),
+        (
+            Side::North,
+            std::array::from_fn(|j| Pit::front(8 - j as u8)),
+        ),
+        (
+            Side::South,
+            std::array::from_fn(|j| Pit::front(j as u8 + 1)),
+        ),
+        (Side::South, std::array::from_fn(|j| Pit::back(j as u8 + 1))),
+    ];
+    let bao = pos.variant() != Variant::Kimasai;
+    let mut count_row = 0;
+    let mut out = String::with_capacity(plain.len() * 3);
+    for line in plain.split_inclusive('\n') {
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        let is_names = !body.trim().is_empty()
+            && body
+                .split_whitespace()
+                .all(|t| bao_rules::Square::parse(t).is_some());
+        let is_counts = !body.trim().is_empty()
+            && body.bytes().all(|b| b == b' ' || b.is_ascii_digit())
+            && count_row < 4;
+        if is_names {
+            out.push_str(&format!("{DIM}{body}{RESET}"));
+        } else if is_counts && body.len() == 3 + 8 * 3 {
+            let (side, pits) = rows[count_row];
+            count_row += 1;
+            out.push_str(&body[..3]);
+            for (j, pit) in pits.iter().enumerate() {
+                let field = &body[3 + 3 * j..6 + 3 * j];
+                let sq = pit.name(side);
+                let style = if pos.block() == Some(sq) {
+                    "\x1b[1;41;97m"
+                } else if bao && pit.is_house() && pos.owns_house(side) {
+                    "\x1b[1;4;35m"
+                } else if pos.seeds(side, *pit) == 0 {
+                    DIM
+                } else {
+                    "\x1b[1;33m"
+                };
+                out.push_str(&format!("{style}{field}{RESET}"));
+            }
+        } else if body.starts_with(pos.side().name()) && body.contains(" hand ")
+            || body.starts_with(pos.side().name()) && body.contains(" reserve ")
+        {
+            out.push_str(&format!("\x1b[1;32m{body}{RESET}"));
+        } else if body.starts_with("game over") {
+            out.push_str(&format!("\x1b[1;31m{body}{RESET}"));
+        } else if body.contains(" to move, ply ") {
+            out.push_str(&format!("\x1b[36m{body}{RESET}"));
+        } else {
+            out.push_str(body);
+        }
+        out.push_str(nl);
+    }
+    out
+}

@@ -852,6 +852,10 @@ impl App {
                 break;
             }
         }
+        if undone.is_empty() {
+            self.set_error("Nothing to undo.");
+            return;
+        }
         if !self.human_to_move() {
             // Nothing the person played could be taken back: restore.
             let pos_moves: Vec<Move> = undone.into_iter().rev().collect();

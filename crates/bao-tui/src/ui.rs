@@ -119,7 +119,7 @@ pub fn board_lines(v: &BoardView) -> Vec<Line<'static>> {
     for (i, (side, front, ks)) in rs.iter().enumerate() {
         let names: String = ks
             .iter()
-            .map(|&k| format!("{:>4}", square(*side, *front, k).to_string()))
+            .map(|&k| format!("{:>3} ", square(*side, *front, k).to_string()))
             .collect();
         let name_line = Line::styled(format!(" {names}"), Style::default().fg(Color::DarkGray));
         let mut spans = vec![Span::raw(" ")];
@@ -323,7 +323,9 @@ pub fn render(app: &App, f: &mut Frame) {
         ));
     }
     f.render_widget(
-        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Board ")),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::default().borders(Borders::ALL).title(" Board ")),
         board_a,
     );
 
@@ -446,7 +448,9 @@ pub fn render_replay(r: &Replay, f: &mut Frame) {
         ));
     }
     f.render_widget(
-        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Board ")),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(Block::default().borders(Borders::ALL).title(" Board ")),
         board_a,
     );
     let current = r.ply.checked_sub(1);
