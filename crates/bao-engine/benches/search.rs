@@ -50,16 +50,30 @@ fn main() {
     run("kiswahili mtaji (60 plies)", &k, &mtaji2, Limits::time(ms));
     let mut total = (0u64, 0f64);
     println!("middle-game positions, fixed node budget:");
-    for (name, p) in [("namua 16", namua), ("namua 30", after(&k, 30)), ("mtaji 50", mtaji), ("mtaji 60", mtaji2)] {
+    for (name, p) in [
+        ("namua 16", namua),
+        ("namua 30", after(&k, 30)),
+        ("mtaji 50", mtaji),
+        ("mtaji 60", mtaji2),
+    ] {
         let n = if quick { 20_000 } else { 1_000_000 };
         let (nodes, secs) = run(name, &k, &p, Limits::nodes(n));
         total.0 += nodes;
         total.1 += secs;
     }
-    println!("kiswahili middle game: {:.0} nodes/s over {} nodes", total.0 as f64 / total.1, total.0);
+    println!(
+        "kiswahili middle game: {:.0} nodes/s over {} nodes",
+        total.0 as f64 / total.1,
+        total.0
+    );
     for v in [Variant::Kete, Variant::Kimasai] {
         let r = Rules::new(v);
-        run(&format!("{} start", v.id()), &r, &Position::start(&r), Limits::time(ms));
+        run(
+            &format!("{} start", v.id()),
+            &r,
+            &Position::start(&r),
+            Limits::time(ms),
+        );
         let p = after(&r, if v == Variant::Kimasai { 60 } else { 50 });
         run(&format!("{} middle game", v.id()), &r, &p, Limits::time(ms));
     }

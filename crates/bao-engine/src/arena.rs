@@ -9,9 +9,7 @@ use crate::record::{today, Record};
 use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
 use crate::Weights;
-use bao_rules::{
-    find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side,
-};
+use bao_rules::{find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -343,7 +341,8 @@ pub struct GameResult {
     pub why: String,
 }
 
-/// The random opening of pair `pair`: `plies` random legal moves that do not end the game.
+/// The random opening of pair `pair`: `plies` random legal moves that neither end the game
+/// nor leave the side to move a win at once.
 pub fn opening(rules: &Rules, seed: u64, pair: usize, plies: usize) -> Vec<LegalMove> {
     let start = Position::start(rules);
     for attempt in 0..100u64 {
@@ -360,7 +359,13 @@ pub fn opening(rules: &Rules, seed: u64, pair: usize, plies: usize) -> Vec<Legal
             game.play(&m);
             moves.push(m);
         }
-        if !game.outcome().is_over() {
+        // The opening must leave a game to play: not over, and no win at once for the side
+        // to move (which would decide the game before one player has chosen a move).
+        let decided = game
+            .legal_moves()
+            .iter()
+            .any(|m| m.outcome(rules).winner() == Some(m.mv.side()));
+        if !game.outcome().is_over() && !decided {
             return moves;
         }
     }

@@ -318,7 +318,7 @@ impl Searcher {
         self.path.clear();
         if self.rules.repetition == Repetition::ThreefoldDraw {
             for p in positions {
-                self.path.push((zobrist::key(p), hands(p)));
+                self.path.push(Self::entry(p));
             }
         }
         self.game_len = self.path.len();
@@ -348,15 +348,18 @@ impl Searcher {
     }
 
     /// Whether the child repeats a position of the game or of the search path: a draw.
+    ///
+    /// Only positions with both hands empty can repeat: every move made while a hand holds
+    /// seeds takes one from a hand within two plies (KIS-2, KIM-5), and hands never grow. So
+    /// keys are computed only then, which saves a hash per node in the first stage.
     fn repeats(&self, child: &Position) -> bool {
-        if self.rules.repetition != Repetition::ThreefoldDraw || self.path.is_empty() {
+        if self.rules.repetition != Repetition::ThreefoldDraw || hands(child) != 0 {
             return false;
         }
-        let h = hands(child);
         let k = zobrist::key(child);
-        // Hands never grow, so only the latest positions with the same hands can match.
+        // Hands never grow, so only the latest positions with empty hands can match.
         for &(pk, ph) in self.path.iter().rev() {
-            if ph != h {
+            if ph != 0 {
                 break;
             }
             if pk == k {
@@ -364,6 +367,12 @@ impl Searcher {
             }
         }
         false
+    }
+
+    /// The path entry of a position: its key when repetition is possible (see `repeats`).
+    fn entry(p: &Position) -> (u64, u8) {
+        let h = hands(p);
+        (if h == 0 { zobrist::key(p) } else { 0 }, h)
     }
 
     fn gen(&mut self, pos: &Position) -> Vec<LegalMove> {
@@ -483,7 +492,7 @@ impl Searcher {
             } else if self.repeats(&m.next) {
                 0
             } else {
-                self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                self.path.push(Self::entry(&m.next));
                 let s = -self.quiesce(&m.next, -beta, -alpha, ply + 1, qd + 1);
                 self.path.pop();
                 s
@@ -559,7 +568,7 @@ impl Searcher {
             } else if self.repeats(&m.next) {
                 0
             } else {
-                self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                self.path.push(Self::entry(&m.next));
                 let s = if n == 0 {
                     -self.search(&m.next, next_depth, -beta, -alpha, ply + 1)
                 } else {
@@ -622,8 +631,7 @@ impl Searcher {
         let mut scores: Vec<i32> = vec![0; moves.len()];
         let mut done_depth = 0;
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
-        let root_key = zobrist::key(pos);
-        self.path.push((root_key, hands(pos)));
+        self.path.push(Self::entry(pos));
         for depth in 1..=max_depth {
             let mut iter = Vec::with_capacity(moves.len());
             for m in &moves {
@@ -632,7 +640,7 @@ impl Searcher {
                 } else if self.repeats(&m.next) {
                     0
                 } else {
-                    self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                    self.path.push(Self::entry(&m.next));
                     let s = -self.search(&m.next, depth as i32 - 1, -INF, INF, 1);
                     self.path.pop();
                     s
@@ -704,8 +712,7 @@ impl Searcher {
         if moves.is_empty() {
             return result;
         }
-        let root_key = zobrist::key(pos);
-        self.path.push((root_key, hands(pos)));
+        self.path.push(Self::entry(pos));
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
         // Root order: previous iteration's best first, then the static order.
         let mut order: Vec<usize> = self
@@ -724,7 +731,7 @@ impl Searcher {
                 } else if self.repeats(&m.next) {
                     0
                 } else {
-                    self.path.push((zobrist::key(&m.next), hands(&m.next)));
+                    self.path.push(Self::entry(&m.next));
                     let d = depth as i32 - 1;
                     let s = if n == 0 {
                         -self.search(&m.next, d, -INF, -alpha, 1)

@@ -38,7 +38,9 @@ fn parse_args() -> Result<Args, String> {
         nodes: 3000,
         start: None,
         seed: 1,
-        concurrency: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        concurrency: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
         step: 8.0,
         rate: 40.0,
     };
@@ -46,10 +48,18 @@ fn parse_args() -> Result<Args, String> {
     let mut i = 0;
     while i < argv.len() {
         let key = argv[i].as_str();
-        let val = argv.get(i + 1).ok_or_else(|| format!("{key} needs a value"))?;
-        let num = || val.parse::<u64>().map_err(|_| format!("{key}: '{val}' is not a number"));
+        let val = argv
+            .get(i + 1)
+            .ok_or_else(|| format!("{key} needs a value"))?;
+        let num = || {
+            val.parse::<u64>()
+                .map_err(|_| format!("{key}: '{val}' is not a number"))
+        };
         match key {
-            "--variant" => a.variant = Variant::from_id(val).ok_or_else(|| format!("unknown variant '{val}'"))?,
+            "--variant" => {
+                a.variant =
+                    Variant::from_id(val).ok_or_else(|| format!("unknown variant '{val}'"))?
+            }
             "--iterations" => a.iterations = num()? as u32,
             "--games" => a.games = num()?.max(2) as usize,
             "--nodes" => a.nodes = num()?.max(100),
@@ -91,20 +101,29 @@ fn main() {
         });
     }
     // Work in real numbers; the weights are rounded for each match.
-    let mut theta: Vec<[f64; 2]> = w.values.iter().map(|v| [v[0] as f64, v[1] as f64]).collect();
+    let mut theta: Vec<[f64; 2]> = w
+        .values
+        .iter()
+        .map(|v| [v[0] as f64, v[1] as f64])
+        .collect();
     let mut rng = Rng::new(a.seed);
     for it in 0..a.iterations {
         let delta: Vec<[f64; 2]> = (0..N)
             .map(|f| {
                 if tunable(f) {
-                    [if rng.below(2) == 0 { -1.0 } else { 1.0 }, if rng.below(2) == 0 { -1.0 } else { 1.0 }]
+                    [
+                        if rng.below(2) == 0 { -1.0 } else { 1.0 },
+                        if rng.below(2) == 0 { -1.0 } else { 1.0 },
+                    ]
                 } else {
                     [0.0, 0.0]
                 }
             })
             .collect();
         let make = |sign: f64| {
-            let mut v = Weights { values: [[0; 2]; N] };
+            let mut v = Weights {
+                values: [[0; 2]; N],
+            };
             for f in 0..N {
                 for s in 0..2 {
                     v.values[f][s] = (theta[f][s] + sign * a.step * delta[f][s]).round() as i32;
@@ -147,12 +166,17 @@ fn main() {
             wdl.score()
         );
     }
-    let mut out = Weights { values: [[0; 2]; N] };
+    let mut out = Weights {
+        values: [[0; 2]; N],
+    };
     for f in 0..N {
         for s in 0..2 {
             out.values[f][s] = theta[f][s].round() as i32;
         }
     }
-    println!("# bao-tune {} iterations {} games {} nodes {} seed {}", a.variant, a.iterations, a.games, a.nodes, a.seed);
+    println!(
+        "# bao-tune {} iterations {} games {} nodes {} seed {}",
+        a.variant, a.iterations, a.games, a.nodes, a.seed
+    );
     print!("{out}");
 }
