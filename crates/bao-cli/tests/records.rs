@@ -196,7 +196,7 @@ fn hostile_records_are_refused_with_line_and_reason() {
     refused(&d.replace("a6R*", "a4R*"), 9, "move 4 (North): 'a4R*'");
     // Moves on a later line are reported on their line.
     refused(
-        &d.replace("2. A6R*", "\n2. A6R*").replace("a8L*", "a8L"),
+        &d.replace("2. A6R*", "\n2. A6R*").replace("a8L*", "a8L+"),
         10,
         "move 6",
     );
@@ -266,7 +266,8 @@ fn hostile_records_are_refused_with_line_and_reason() {
     refused(&d.replace("3. ", "3x "), 9, "'3x'");
     // Termination rules (the default with a result): the result must be the one reached.
     refused(
-        &d.replace("\"-\"", "\"S\"").replace(" -\n", " S\n"),
+        &d.replace("[Result \"-\"]", "[Result \"S\"]")
+            .replace(" -\n", " S\n"),
         9,
         "lead to '-'",
     );
