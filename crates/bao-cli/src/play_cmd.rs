@@ -62,8 +62,8 @@ pub fn play(a: PlayArgs) -> Result<(), CliError> {
             printable(&a.variant)
         ))
     })?;
-    let rules = Rules::parse(variant, a.rules.as_deref().unwrap_or("-"))
-        .map_err(|e| bao_rules::Error::from(e))?;
+    let rules =
+        Rules::parse(variant, a.rules.as_deref().unwrap_or("-")).map_err(bao_rules::Error::from)?;
     let start = match &a.start {
         Some(text) => {
             let v = Position::variant_of(text).map_err(bao_rules::Error::from)?;

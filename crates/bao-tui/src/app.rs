@@ -269,7 +269,7 @@ impl App {
     fn new_game(&mut self) {
         let rules = self.config.rules;
         let start = self.config.start.unwrap_or_else(|| Position::start(&rules));
-        let player1_side = if self.games.len() % 2 == 0 {
+        let player1_side = if self.games.len() & 1 == 0 {
             self.config.first_side
         } else {
             self.config.first_side.other()
@@ -843,11 +843,8 @@ impl App {
         // Take back to the last position where the person was to move.
         let mut undone = Vec::new();
         let start_len = self.game().moves().len();
-        loop {
-            match self.slot_mut().game.undo() {
-                Some(m) => undone.push(m),
-                None => break,
-            }
+        while let Some(m) = self.slot_mut().game.undo() {
+            undone.push(m);
             if self.human_to_move() {
                 break;
             }

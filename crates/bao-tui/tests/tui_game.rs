@@ -133,8 +133,7 @@ fn full_game(variant: Variant, seed: u64, human: Side) {
     let mut app = App::new(cfg);
     assert_eq!(app.flipped(), human == Side::North);
     let mut rng = Rng::new(seed);
-    let mut human_moves = 0;
-    for _ in 0..3000 {
+    for human_moves in 0..3000 {
         app.settle();
         if app.outcome().is_over() {
             break;
@@ -170,7 +169,6 @@ fn full_game(variant: Variant, seed: u64, human: Side) {
                 "a skip key plays nothing"
             );
         }
-        human_moves += 1;
     }
     assert!(app.outcome().is_over(), "the game ended");
     let s = screen(&app);
