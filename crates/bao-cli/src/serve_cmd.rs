@@ -40,6 +40,9 @@ pub struct LoadtestArgs {
     /// Variant.
     #[arg(long, default_value = "kiswahili")]
     variant: String,
+    /// SQLite durability of the in-process server (see `bao serve --sync`).
+    #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
+    sync: String,
 }
 
 fn durability(s: &str) -> bao_server::Durability {
@@ -69,6 +72,7 @@ pub fn loadtest(a: LoadtestArgs) -> Result<(), CliError> {
         think_ms: a.think_ms,
         variant: a.variant,
         ramp_ms: a.ramp_ms,
+        durability: durability(&a.sync),
     })
     .map_err(CliError::internal)?;
     println!("{report}");

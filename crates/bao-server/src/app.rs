@@ -93,24 +93,43 @@ pub fn board_svg(m: &Match) -> String {
         size: None,
         ..Default::default()
     };
-    opts.last_move = m
-        .game
-        .moves()
-        .last()
-        .map(bao_render::LastMove::from);
+    opts.last_move = m.game.moves().last().map(bao_render::LastMove::from);
     bao_render::svg(m.game.position(), &opts)
 }
 
-/// Serializes a GameState; the move list is spliced in from per-move JSON so that its cost
-/// does not grow with every message.
-fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
-    let mut v = m.state(viewer, connected, svg);
+/// A GameState without `you` and `invite`, serialized once per change; the move list is
+/// spliced in as text so that the JSON tree stays small.
+fn state_base(m: &Match, connected: [bool; 2], svg: &str) -> String {
+    let mut v = m.state(None, connected, svg);
     if let Some(o) = v.as_object_mut() {
+        o.remove("you");
+        o.remove("invite");
         o.insert("moves".into(), serde_json::Value::Null);
     }
     let s = v.to_string();
     let moves = serde_json::to_string(&m.moves).unwrap_or_else(|_| "[]".into());
     s.replacen("\"moves\":null", &format!("\"moves\":{moves}"), 1)
+}
+
+/// The GameState for `viewer` from [`state_base`]: only `you` and `invite` differ.
+fn with_viewer(base: &str, m: &Match, viewer: Option<usize>) -> String {
+    let you = viewer.map(|p| m.side_of(p).letter().to_string());
+    let invite = if viewer == Some(0) {
+        m.invite.clone()
+    } else {
+        None
+    };
+    format!(
+        "{{\"you\":{},\"invite\":{},{}",
+        serde_json::json!(you),
+        serde_json::json!(invite),
+        base.strip_prefix('{').unwrap_or(base)
+    )
+}
+
+/// A GameState as JSON text.
+fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
+    with_viewer(&state_base(m, connected, svg), m, viewer)
 }
 
 /// `{"type":"state","state":...}` for `viewer`.
@@ -145,11 +164,9 @@ impl App {
         if id.len() > 64 {
             return Err(ApiError::not_found("there is no such game"));
         }
-        let m = self
-            .store
-            .load(id)
-            .await?
-            .ok_or_else(|| ApiError::not_found(format!("there is no game '{}'", bao_rules::printable(id))))?;
+        let m = self.store.load(id).await?.ok_or_else(|| {
+            ApiError::not_found(format!("there is no game '{}'", bao_rules::printable(id)))
+        })?;
         Ok(self.insert(m))
     }
 
@@ -252,7 +269,10 @@ impl App {
             return Err(ApiError::new(
                 axum::http::StatusCode::BAD_REQUEST,
                 "bad_position",
-                format!("the game is already over in this position ({})", m.game.outcome().describe()),
+                format!(
+                    "the game is already over in this position ({})",
+                    m.game.outcome().describe()
+                ),
             ));
         }
         // Ids are random; a clash only makes us draw again.
@@ -327,7 +347,10 @@ impl App {
         }
         let game = last_game.ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
         let last = recs.last().unwrap_or(first);
-        let (current, moves) = rounds.last().cloned().ok_or_else(|| ApiError::bad_request("empty"))?;
+        let (current, moves) = rounds
+            .last()
+            .cloned()
+            .ok_or_else(|| ApiError::bad_request("empty"))?;
         let forced = match (last.termination.as_deref(), last.result.as_str()) {
             (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.to_string())),
             _ => None,
@@ -349,7 +372,10 @@ impl App {
             game_no: n,
             wins: [0, 0],
             finished: true,
-            past: rounds[..rounds.len() - 1].iter().map(|r| r.0.clone()).collect(),
+            past: rounds[..rounds.len() - 1]
+                .iter()
+                .map(|r| r.0.clone())
+                .collect(),
             current,
             game,
             moves,
@@ -381,13 +407,21 @@ impl App {
             )));
         }
         if m.players[1].kind != PlayerKind::Human || m.read_only {
-            return Err(ApiError::conflict("this game has no seat for a person to join"));
+            return Err(ApiError::conflict(
+                "this game has no seat for a person to join",
+            ));
         }
         if m.players[1].token_hash.is_some() || m.invite.is_none() {
             return Err(ApiError::conflict("the seat has already been taken"));
         }
-        if !m.invite.as_deref().is_some_and(|c| util::same_secret(c, invite)) {
-            return Err(ApiError::forbidden("the invite code is not valid for this game"));
+        if !m
+            .invite
+            .as_deref()
+            .is_some_and(|c| util::same_secret(c, invite))
+        {
+            return Err(ApiError::forbidden(
+                "the invite code is not valid for this game",
+            ));
         }
         let token = util::new_token();
         let hash = util::hash_token(&token);
@@ -402,7 +436,14 @@ impl App {
         };
         match self
             .store
-            .commit_join(id, &hash, &name, m.game_no, (&south, &north), &self.instance)
+            .commit_join(
+                id,
+                &hash,
+                &name,
+                m.game_no,
+                (&south, &north),
+                &self.instance,
+            )
             .await
         {
             Ok(()) => {}
@@ -447,7 +488,9 @@ impl App {
                 ));
             };
             if m.read_only {
-                return Err(ApiError::game_over("this game is a stored record; nobody moves in it"));
+                return Err(ApiError::game_over(
+                    "this game is a stored record; nobody moves in it",
+                ));
             }
             if m.game_over() {
                 let why = m.result().1.unwrap_or_default();
@@ -526,8 +569,7 @@ impl App {
         let next = transition.and_then(|t| m.record_end(t));
         // The move message shows the game as the move left it (a finished game with its
         // result and the match score); the next game of a match follows as a state message.
-        let svg = board_svg(m);
-        self.broadcast_move(slot, m, &ev, &svg);
+        self.broadcast_move(slot, m, &ev);
         if let Some(next) = next {
             m.start_next(next);
             self.broadcast_state(slot, m);
@@ -591,23 +633,35 @@ impl App {
     }
 
     /// The GameState of an earlier game of the match (`game_no` below the current one).
-    pub async fn past_state(&self, id: &str, game_no: u32, token: Option<&str>) -> ApiResult<String> {
+    pub async fn past_state(
+        &self,
+        id: &str,
+        game_no: u32,
+        token: Option<&str>,
+    ) -> ApiResult<String> {
         let slot = self.slot(id).await?;
         let (mut view, viewer, connected) = {
             let m = slot.m.lock().await;
             if game_no == m.game_no {
-                return Ok(state_string(&m, App::auth(&m, token), slot.connected(), &board_svg(&m)));
+                return Ok(state_string(
+                    &m,
+                    App::auth(&m, token),
+                    slot.connected(),
+                    &board_svg(&m),
+                ));
             }
             let Some(r) = m.past.iter().find(|r| r.game_no == game_no).cloned() else {
-                return Err(ApiError::not_found(format!("game {game_no} of this match has not been played")));
+                return Err(ApiError::not_found(format!(
+                    "game {game_no} of this match has not been played"
+                )));
             };
             let mut v = m.clone_light();
             v.current = r;
             (v, App::auth(&m, token), slot.connected())
         };
         let moves = self.store.round_moves(id, game_no).await?;
-        let (game, events) = Match::replay(view.current.start, view.rules, &moves)
-            .map_err(ApiError::internal)?;
+        let (game, events) =
+            Match::replay(view.current.start, view.rules, &moves).map_err(ApiError::internal)?;
         view.game = game;
         view.moves = events;
         view.game_no = game_no;
@@ -656,16 +710,17 @@ impl App {
         Ok(out)
     }
 
-    fn broadcast_move(&self, slot: &Slot, m: &Match, ev: &MoveEvent, svg: &str) {
+    fn broadcast_move(&self, slot: &Slot, m: &Match, ev: &MoveEvent) {
         if slot.tx.receiver_count() == 0 {
             return;
         }
+        let svg = &board_svg(m);
         let evs = serde_json::to_string(ev).unwrap_or_default();
-        let c = slot.connected();
+        let base = state_base(m, slot.connected(), svg);
         let view = |v: Option<usize>| {
             Utf8Bytes::from(format!(
                 "{{\"type\":\"move\",\"move\":{evs},\"state\":{}}}",
-                state_string(m, v, c, svg)
+                with_viewer(&base, m, v)
             ))
         };
         let _ = slot.tx.send(Arc::new(Update {
@@ -678,9 +733,13 @@ impl App {
         if slot.tx.receiver_count() == 0 {
             return;
         }
-        let c = slot.connected();
-        let svg = board_svg(m);
-        let view = |v: Option<usize>| Utf8Bytes::from(state_message(m, v, c, &svg));
+        let base = state_base(m, slot.connected(), &board_svg(m));
+        let view = |v: Option<usize>| {
+            Utf8Bytes::from(format!(
+                "{{\"type\":\"state\",\"state\":{}}}",
+                with_viewer(&base, m, v)
+            ))
+        };
         let _ = slot.tx.send(Arc::new(Update {
             views: [view(None), view(Some(0)), view(Some(1))],
         }));
@@ -700,7 +759,13 @@ impl App {
                     return;
                 };
                 m.thinking = true;
-                (*m.game.position(), m.rules, level, m.game.position().ply(), m.game_no)
+                (
+                    *m.game.position(),
+                    m.rules,
+                    level,
+                    m.game.position().ply(),
+                    m.game_no,
+                )
             };
             let permit = self.engine.acquire().await;
             let seed: u64 = rand::random();
@@ -784,9 +849,8 @@ impl App {
         if new_moves.is_empty() {
             self.broadcast_state(&slot, &m);
         } else {
-            let svg = board_svg(&m);
             for ev in &new_moves {
-                self.broadcast_move(&slot, &m, ev, &svg);
+                self.broadcast_move(&slot, &m, ev);
             }
         }
     }

@@ -55,8 +55,9 @@ pub fn file(path: &str) -> Response {
                 [
                     (
                         header::CONTENT_TYPE,
-                        HeaderValue::from_str(&ct)
-                            .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream")),
+                        HeaderValue::from_str(&ct).unwrap_or_else(|_| {
+                            HeaderValue::from_static("application/octet-stream")
+                        }),
                     ),
                     (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
                 ],

@@ -51,8 +51,11 @@ async fn not_found() -> ApiError {
 /// The body as JSON of type T; refusals in the contract's form.
 fn json_body<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = body_bytes(body, MAX_JSON)?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON for this call: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the request body is not valid JSON for this call: {e}"
+        ))
+    })
 }
 
 fn body_bytes(body: Result<Bytes, BytesRejection>, max: usize) -> ApiResult<Bytes> {
@@ -62,13 +65,18 @@ fn body_bytes(body: Result<Bytes, BytesRejection>, max: usize) -> ApiResult<Byte
             "the request body is larger than {} KiB",
             max / 1024
         ))),
-        Err(e) => Err(ApiError::bad_request(format!("the request body could not be read: {e}"))),
+        Err(e) => Err(ApiError::bad_request(format!(
+            "the request body could not be read: {e}"
+        ))),
     }
 }
 
 /// The seat token: `Authorization: Bearer`, else the cookie `bao_{id}`.
 pub fn token_from(headers: &HeaderMap, id: &str) -> Option<String> {
-    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
         if let Some(t) = v.strip_prefix("Bearer ") {
             return Some(t.trim().to_string());
         }
@@ -98,7 +106,10 @@ fn cookie(id: &str, token: &str) -> HeaderValue {
 fn json_text(status: StatusCode, text: String) -> Response {
     (
         status,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
         text,
     )
         .into_response()
@@ -181,7 +192,10 @@ struct CreateReq {
     name: Option<String>,
 }
 
-async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<Response> {
+async fn create(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
     let req: CreateReq = json_body(body)?;
     let variant = parse_variant(&req.variant)?;
     let mut rules = Rules::parse(variant, req.rules.as_deref().unwrap_or("-"))
@@ -191,13 +205,20 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
             ApiError::bad_request("match must be \"single_game\" or \"best_of_three\"")
         })?;
     }
-    let start = match req.start.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let start = match req
+        .start
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => Position::start(&rules),
         Some(s) => {
             let bad = |m: String| ApiError::new(StatusCode::BAD_REQUEST, "bad_position", m);
             let v = Position::variant_of(s).map_err(|e| bad(e.to_string()))?;
             if v != variant {
-                return Err(bad(format!("the start position is {v}, but the game is {variant}")));
+                return Err(bad(format!(
+                    "the start position is {v}, but the game is {variant}"
+                )));
             }
             Position::parse(s, &rules).map_err(|e| bad(e.to_string()))?
         }
@@ -226,7 +247,11 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
                 Side::North
             }
         }
-        _ => return Err(ApiError::bad_request("side must be \"S\", \"N\" or \"random\"")),
+        _ => {
+            return Err(ApiError::bad_request(
+                "side must be \"S\", \"N\" or \"random\"",
+            ))
+        }
     };
     let name = clean_name(req.name.as_deref(), "Player");
     let created = app
@@ -267,7 +292,8 @@ async fn join(
         StatusCode::OK,
         serde_json::json!({"seat": seat, "token": token}).to_string(),
     );
-    resp.headers_mut().insert(header::SET_COOKIE, cookie(&id, &token));
+    resp.headers_mut()
+        .insert(header::SET_COOKIE, cookie(&id, &token));
     Ok(resp)
 }
 
@@ -383,9 +409,8 @@ async fn upload_record(
     let bytes = body_bytes(body, MAX_RECORD)?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| ApiError::bad_request(format!("a record file is UTF-8 text: {e}")))?;
-    let recs = crate::record::parse_records(text).map_err(|e| {
-        ApiError::new(StatusCode::BAD_REQUEST, e.category, e.to_string())
-    })?;
+    let recs = crate::record::parse_records(text)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.category, e.to_string()))?;
     let id = app.create_from_records(recs).await?;
     Ok(json_text(
         StatusCode::CREATED,
@@ -408,13 +433,20 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
     };
     if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {
         opts.last_move = Some(
-            bao_render::LastMove::parse(last, pos.side().other())
-                .ok_or_else(|| bad("bad_move", format!("'{}' is not a move", bao_rules::printable(last))))?,
+            bao_render::LastMove::parse(last, pos.side().other()).ok_or_else(|| {
+                bad(
+                    "bad_move",
+                    format!("'{}' is not a move", bao_rules::printable(last)),
+                )
+            })?,
         );
     }
     Ok((
         StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("image/svg+xml"),
+        )],
         bao_render::svg(&pos, &opts),
     )
         .into_response())

@@ -25,6 +25,8 @@ pub struct LoadOptions {
     pub variant: String,
     /// How long to spread the game creations over, in milliseconds.
     pub ramp_ms: u64,
+    /// Durability of the in-process server's SQLite file.
+    pub durability: crate::Durability,
 }
 
 /// What was measured.
@@ -57,7 +59,11 @@ impl std::fmt::Display for LoadReport {
         writeln!(f, "games started      {}", self.games_started)?;
         writeln!(f, "games held at once {}", self.games_held)?;
         writeln!(f, "moves              {}", self.moves)?;
-        writeln!(f, "moves per second   {:.0}", self.moves as f64 / self.seconds.max(1e-9))?;
+        writeln!(
+            f,
+            "moves per second   {:.0}",
+            self.moves as f64 / self.seconds.max(1e-9)
+        )?;
         writeln!(f, "errors             {}", self.errors)?;
         writeln!(
             f,
@@ -141,13 +147,14 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     let addr = match &opts.addr {
         Some(a) => a.clone(),
         None => {
-            let dir = std::env::temp_dir().join(format!("bao-loadtest-{}", crate::util::random_code(8)));
+            let dir =
+                std::env::temp_dir().join(format!("bao-loadtest-{}", crate::util::random_code(8)));
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
             let db = format!("sqlite://{}", dir.join("load.db").display());
             let running = crate::start(crate::Config {
                 addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
                 database: db,
-                durability: crate::Durability::Full,
+                durability: opts.durability,
             })
             .await
             .map_err(|e| e.to_string())?;
@@ -173,8 +180,13 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     let started = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();
     for i in 0..opts.games {
-        let (http, shared, opts, addr, started) =
-            (http.clone(), shared.clone(), opts.clone(), addr.clone(), started.clone());
+        let (http, shared, opts, addr, started) = (
+            http.clone(),
+            shared.clone(),
+            opts.clone(),
+            addr.clone(),
+            started.clone(),
+        );
         let delay = if opts.games > 1 {
             opts.ramp_ms * i as u64 / (opts.games as u64 - 1)
         } else {
@@ -272,7 +284,8 @@ async fn one_game(
     ra.and(rb)
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// One seat: moves when it is its turn, measures its own moves' round trips.
 async fn seat(mut ws: Ws, opts: &LoadOptions, shared: &Shared, seed: u64) -> Result<(), String> {

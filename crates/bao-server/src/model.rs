@@ -4,9 +4,7 @@
 //! turns it into the contract's JSON (docs/api.md).
 
 use crate::record::forced_text;
-use bao_rules::{
-    legal_moves, trace, Game, LegalMove, MatchFormat, Position, Rules, Side, Variant,
-};
+use bao_rules::{legal_moves, trace, Game, LegalMove, MatchFormat, Position, Rules, Side, Variant};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -247,7 +245,11 @@ impl Match {
 
     /// Names for a new round in `game_no`: (south, north).
     pub fn names_in(&self, game_no: u32) -> (String, String) {
-        let s = if self.side_in(0, game_no) == Side::South { 0 } else { 1 };
+        let s = if self.side_in(0, game_no) == Side::South {
+            0
+        } else {
+            1
+        };
         (
             self.players[s].name.clone(),
             self.players[1 - s].name.clone(),

@@ -106,8 +106,16 @@ pub struct RecordOut<'a> {
 /// Writes one record (NOT-6), ending with a newline.
 pub fn write_record(r: &RecordOut) -> String {
     let mut rec = Record::new(*r.rules);
-    rec.south = if r.south.is_empty() { "?".into() } else { r.south.to_string() };
-    rec.north = if r.north.is_empty() { "?".into() } else { r.north.to_string() };
+    rec.south = if r.south.is_empty() {
+        "?".into()
+    } else {
+        r.south.to_string()
+    };
+    rec.north = if r.north.is_empty() {
+        "?".into()
+    } else {
+        r.north.to_string()
+    };
     rec.date = r.date.to_string();
     rec.result = RecordResult::from_token(r.result).unwrap_or(RecordResult::Unfinished);
     if *r.start != Position::start(r.rules) {
@@ -183,16 +191,30 @@ mod tests {
         assert_eq!(e.category, "bad_request");
         assert!(parse_records("").is_err());
         // A result the moves do not reach needs a Termination other than rules.
-        assert!(parse_records(&EXAMPLE.replace("[Result \"-\"]", "[Result \"N\"]").replace("a8L* -", "a8L* N")).is_err());
+        assert!(parse_records(
+            &EXAMPLE
+                .replace("[Result \"-\"]", "[Result \"N\"]")
+                .replace("a8L* -", "a8L* N")
+        )
+        .is_err());
         let resigned = EXAMPLE
-            .replace("[Result \"-\"]", "[Result \"N\"]\n[Termination \"resignation\"]")
+            .replace(
+                "[Result \"-\"]",
+                "[Result \"N\"]\n[Termination \"resignation\"]",
+            )
             .replace("a8L* -", "a8L* N");
         let r = parse_records(&resigned).unwrap();
-        assert_eq!((r[0].result.as_str(), r[0].termination.as_deref()), ("N", Some("resignation")));
+        assert_eq!(
+            (r[0].result.as_str(), r[0].termination.as_deref()),
+            ("N", Some("resignation"))
+        );
     }
 
     #[test]
     fn resignation_sentence() {
-        assert_eq!(forced_text("N", "resignation"), "South resigned: North has won");
+        assert_eq!(
+            forced_text("N", "resignation"),
+            "South resigned: North has won"
+        );
     }
 }

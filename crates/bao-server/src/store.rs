@@ -118,7 +118,7 @@ struct Snapshot {
 }
 
 fn snapshot(m: &Match) -> Snapshot {
-    let live = !m.read_only && !(m.finished && m.game_over());
+    let live = !m.read_only && !m.finished;
     Snapshot {
         game_no: m.game_no as i64,
         wins0: m.wins[0] as i64,
@@ -149,7 +149,11 @@ impl Store {
             Backend::Sqlite => {
                 let mut u = url.to_string();
                 if !u.contains("mode=") {
-                    u.push_str(if u.contains('?') { "&mode=rwc" } else { "?mode=rwc" });
+                    u.push_str(if u.contains('?') {
+                        "&mode=rwc"
+                    } else {
+                        "?mode=rwc"
+                    });
                 }
                 let pragmas: &'static str = match durability {
                     Durability::Full => "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000;",
@@ -341,8 +345,7 @@ impl Store {
         }
         let current = current.ok_or_else(|| corrupt(format!("no round {game_no}")))?;
         let moves = self.round_moves(id, game_no).await?;
-        let (game, events) =
-            Match::replay(current.start, rules, &moves).map_err(|e| corrupt(e))?;
+        let (game, events) = Match::replay(current.start, rules, &moves).map_err(corrupt)?;
         let forced = match (&current.termination, current.result.as_str()) {
             (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.clone())),
             _ => None,
@@ -426,10 +429,14 @@ impl Store {
         .await?;
         let mut out = Vec::with_capacity(rows.len());
         for r in rows {
-            let first = Side::from_letter(&r.try_get::<String, _>("first_side")?)
-                .unwrap_or(Side::South);
+            let first =
+                Side::from_letter(&r.try_get::<String, _>("first_side")?).unwrap_or(Side::South);
             let game_no: i64 = r.try_get("game_no")?;
-            let s0 = if game_no % 2 == 1 { first } else { first.other() };
+            let s0 = if game_no % 2 == 1 {
+                first
+            } else {
+                first.other()
+            };
             let p = |n: &str| -> Result<serde_json::Value, StoreError> {
                 Ok(serde_json::json!({
                     "kind": r.try_get::<String, _>(format!("{n}_kind").as_str())?,

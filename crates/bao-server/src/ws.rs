@@ -32,7 +32,10 @@ pub async fn upgrade(
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
-    let token = q.get("token").cloned().or_else(|| token_from(&headers, &id));
+    let token = q
+        .get("token")
+        .cloned()
+        .or_else(|| token_from(&headers, &id));
     let viewer = {
         let m = slot.m.lock().await;
         App::auth(&m, token.as_deref())
@@ -175,7 +178,9 @@ async fn handle(app: &Arc<App>, id: &str, viewer: Option<usize>, text: &str) -> 
         "ping" => Some(Message::Text("{\"type\":\"pong\"}".into())),
         "move" => {
             let Some(mv) = msg.mv else {
-                return Some(error_frame(&ApiError::bad_request("a move message needs \"move\"")));
+                return Some(error_frame(&ApiError::bad_request(
+                    "a move message needs \"move\"",
+                )));
             };
             match app.play(id, viewer, &mv, msg.ply).await {
                 // Everyone, the sender included, gets the move from the broadcast.

@@ -31,7 +31,13 @@ async fn postgres_two_servers_share_live_games() {
     let cb = Client::new(&b);
     // Created on A, joined on B.
     let (id, south, invite) = ca.human_game("kiswahili", "S", "single_game").await;
-    let j = cb.post(&format!("/api/games/{id}/join"), None, json!({"invite": invite})).await;
+    let j = cb
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({"invite": invite}),
+        )
+        .await;
     assert_eq!(j.status, 200, "{}", j.text);
     let north = j.json["token"].as_str().unwrap().to_string();
     // A learns of the join through the database.

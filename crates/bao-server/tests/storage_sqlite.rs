@@ -1,8 +1,8 @@
 //! Storage behaviour on SQLite (the same tests run on PostgreSQL in storage_postgres.rs).
 
 mod common;
-use common::storage::*;
 use common::sqlite_url;
+use common::storage::*;
 
 #[tokio::test]
 async fn sqlite_restart_keeps_every_acknowledged_move() {

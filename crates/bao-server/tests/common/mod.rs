@@ -105,11 +105,17 @@ impl Client {
     }
 
     pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
-        self.post_raw(path, token, body.to_string().into_bytes()).await
+        self.post_raw(path, token, body.to_string().into_bytes())
+            .await
     }
 
     /// Creates a game against a person; returns (id, creator's token, invite).
-    pub async fn human_game(&self, variant: &str, side: &str, format: &str) -> (String, String, String) {
+    pub async fn human_game(
+        &self,
+        variant: &str,
+        side: &str,
+        format: &str,
+    ) -> (String, String, String) {
         let a = self
             .post(
                 "/api/games",
@@ -127,10 +133,19 @@ impl Client {
     }
 
     /// A game with both seats taken: (id, creator's token, joiner's token).
-    pub async fn two_player_game(&self, variant: &str, side: &str, format: &str) -> (String, String, String) {
+    pub async fn two_player_game(
+        &self,
+        variant: &str,
+        side: &str,
+        format: &str,
+    ) -> (String, String, String) {
         let (id, t0, invite) = self.human_game(variant, side, format).await;
         let j = self
-            .post(&format!("/api/games/{id}/join"), None, json!({"invite": invite, "name": "Baraka"}))
+            .post(
+                &format!("/api/games/{id}/join"),
+                None,
+                json!({"invite": invite, "name": "Baraka"}),
+            )
             .await;
         assert_eq!(j.status, 200, "{}", j.text);
         (id, t0, j.json["token"].as_str().unwrap().to_string())
@@ -143,12 +158,17 @@ impl Client {
     }
 
     pub async fn play(&self, id: &str, token: &str, mv: &str, ply: u64) -> Answer {
-        self.post(&format!("/api/games/{id}/moves"), Some(token), json!({"move": mv, "ply": ply}))
-            .await
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            json!({"move": mv, "ply": ply}),
+        )
+        .await
     }
 }
 
-pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Opens the game's WebSocket (with a token in the query, or as a spectator).
 pub async fn ws(running_addr: &str, id: &str, token: Option<&str>) -> Ws {
@@ -156,7 +176,10 @@ pub async fn ws(running_addr: &str, id: &str, token: Option<&str>) -> Ws {
         Some(t) => format!("ws://{running_addr}/api/games/{id}/ws?token={t}"),
         None => format!("ws://{running_addr}/api/games/{id}/ws"),
     };
-    tokio_tungstenite::connect_async(url).await.expect("ws connects").0
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("ws connects")
+        .0
 }
 
 /// The next JSON text message (fails after 20 s).
@@ -191,11 +214,19 @@ pub async fn send(ws: &mut Ws, v: Value) {
 
 /// The first legal move of a state.
 pub fn first_legal(state: &Value) -> String {
-    state["legal"][0]["move"].as_str().expect("a legal move").to_string()
+    state["legal"][0]["move"]
+        .as_str()
+        .expect("a legal move")
+        .to_string()
 }
 
 /// Polls the state until `f` holds (at most 30 s).
-pub async fn wait_state(c: &Client, id: &str, token: Option<&str>, f: impl Fn(&Value) -> bool) -> Value {
+pub async fn wait_state(
+    c: &Client,
+    id: &str,
+    token: Option<&str>,
+    f: impl Fn(&Value) -> bool,
+) -> Value {
     for _ in 0..300 {
         let s = c.state(id, token).await;
         if f(&s) {

@@ -14,7 +14,11 @@ pub async fn restart_keeps_every_acknowledged_move(url: &str) {
         let mut acked = Vec::new();
         for ply in 0..8u64 {
             let st = c.state(&id, None).await;
-            let t = if st["side_to_move"] == "S" { &south } else { &north };
+            let t = if st["side_to_move"] == "S" {
+                &south
+            } else {
+                &north
+            };
             let mv = first_legal(&st);
             let r = c.play(&id, t, &mv, ply).await;
             assert_eq!(r.status, 200, "{}", r.text);
@@ -52,14 +56,19 @@ pub async fn computer_moves_after_restart(url: &str) {
     // South's move is stored while no server runs, as if the server had died between
     // acknowledging it and the computer's reply.
     {
-        let store = bao_server::Store::open(url, bao_server::Durability::Full).await.unwrap();
+        let store = bao_server::Store::open(url, bao_server::Durability::Full)
+            .await
+            .unwrap();
         let m = store.load(&id).await.unwrap().unwrap();
         let before = *m.game.position();
         let lm = bao_rules::legal_moves(&before, &m.rules).as_slice()[0];
         let mut after = m.clone_light();
         after.game.play(&lm);
         let ev = bao_server::model::move_event(&before, &m.rules, &lm, "-");
-        store.commit_move(1, &ev, None, &after, "test").await.unwrap();
+        store
+            .commit_move(1, &ev, None, &after, "test")
+            .await
+            .unwrap();
         store.close().await;
     }
     let s = start(url).await;
@@ -76,7 +85,12 @@ pub async fn one_move_per_ply_under_races(url: &str) {
     let c = Client::new(&s);
     let (id, south, _north) = c.two_player_game("kiswahili", "S", "single_game").await;
     let st = c.state(&id, None).await;
-    let legal: Vec<String> = st["legal"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
+    let legal: Vec<String> = st["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
     let mut tasks = Vec::new();
     for mv in legal.iter().take(6) {
         let (base, id, south, mv) = (c.base.clone(), id.clone(), south.clone(), mv.clone());
