@@ -63,13 +63,13 @@ impl PositionError {
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum RulesError {
     /// An item without `=`.
-    #[error("'{0}' is not of the form name=value")]
+    #[error("'{}' is not of the form name=value", printable(.0))]
     Syntax(String),
     /// An unknown option name.
-    #[error("unknown option '{0}'")]
+    #[error("unknown option '{}'", printable(.0))]
     UnknownName(String),
     /// A value not listed for the option.
-    #[error("'{value}' is not a valid value for {name}")]
+    #[error("'{}' is not a valid value for {}", printable(.value), printable(.name))]
     BadValue {
         /// The option.
         name: String,
@@ -77,7 +77,7 @@ pub enum RulesError {
         value: String,
     },
     /// The same name twice.
-    #[error("option {0} is given twice")]
+    #[error("option {} is given twice", printable(.0))]
     Duplicate(String),
     /// An option of another variant.
     #[error("option {name} does not apply to {variant}")]

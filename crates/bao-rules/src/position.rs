@@ -159,7 +159,13 @@ impl Position {
         })?;
         let hands = parse_hands(f[3])?;
         let ply = parse_ply(f[5])?;
-        let total: u64 = board.iter().flatten().copied().sum::<u64>() + hands[0] + hands[1];
+        // Counts saturate when read; add them saturating too, so that huge numbers are a
+        // `total` error and never wrap round to 64 (NOT-4.1 step 7).
+        let total: u64 = board
+            .iter()
+            .flatten()
+            .chain(hands.iter())
+            .fold(0u64, |a, &c| a.saturating_add(c));
         if total != 64 {
             let shown = if total >= u32::MAX as u64 {
                 "far more than 64".to_string()
