@@ -304,7 +304,14 @@ pub fn render(app: &App, f: &mut Frame) {
         view.cursor = Some(app.cursor_square());
     }
     let mut lines = board_lines(&view);
-    lines.push(Line::raw(""));
+    if rules.variant.is_bao() {
+        lines.push(Line::styled(
+            " # owned house · x blocked · ! capture first",
+            Style::default().fg(Color::DarkGray),
+        ));
+    } else {
+        lines.push(Line::raw(""));
+    }
     let outcome = game.outcome();
     if outcome.is_over() {
         lines.push(Line::styled(
