@@ -233,6 +233,7 @@ pub struct Searcher {
     with_ply: bool,
     /// Use the quiescence search at the leaves.
     pub quiescence: bool,
+    eval_cache: Vec<(u64, i32)>,
 }
 
 /// Outcome of a child reached by a move, from the mover's point of view, when it ends the
@@ -291,6 +292,7 @@ impl Searcher {
             game_len: 0,
             with_ply: rules.max_plies.is_some(),
             quiescence: true,
+            eval_cache: vec![(0, 0); 1 << 16],
         }
     }
 
@@ -303,6 +305,7 @@ impl Searcher {
     /// Forgets the transposition table and heuristics (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.eval_cache.fill((0, 0));
         self.killers = [[None; 2]; MAX_PLY];
         *self.history = [[0; 64]; 2];
     }
@@ -381,8 +384,17 @@ impl Searcher {
         moves.into_iter().collect()
     }
 
-    fn evaluate(&self, pos: &Position, moves: &[LegalMove]) -> i32 {
-        eval::evaluate(pos, &self.rules, moves, &self.weights)
+    /// The static evaluation, cached by position: iterative deepening meets the same leaves
+    /// again, and the evaluation generates the opponent's moves, which costs as much as a node.
+    fn evaluate(&mut self, pos: &Position, moves: &[LegalMove]) -> i32 {
+        let key = zobrist::key(pos) | 1; // never 0, the empty slot
+        let slot = (key as usize) & (self.eval_cache.len() - 1);
+        if self.eval_cache[slot].0 == key {
+            return self.eval_cache[slot].1;
+        }
+        let e = eval::evaluate(pos, &self.rules, moves, &self.weights);
+        self.eval_cache[slot] = (key, e);
+        e
     }
 
     /// Order: hash move, then captures by seeds taken, then killers, then history.
