@@ -65,16 +65,17 @@ async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, 
         if viewer.is_some() {
             app.broadcast_state(&slot, &m);
         }
+        // Everything sent so far (our own presence broadcast included) is in the first
+        // state; every change is broadcast under this lock, so nothing is lost in between.
+        while let Ok(_) | Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) =
+            updates.try_recv()
+        {}
         let c = [
             slot.conns[0].load(Ordering::Relaxed) > 0,
             slot.conns[1].load(Ordering::Relaxed) > 0,
         ];
         state_message(&m, viewer, c, &crate::app::board_svg(&m))
     };
-    // Our own presence broadcast is already in the channel; the first state covers it.
-    while let Ok(u) = updates.try_recv() {
-        drop(u);
-    }
     if tx.send(Message::Text(first.into())).await.is_err() {
         return leave(&app, &slot, viewer).await;
     }
