@@ -8,15 +8,27 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// One HTTP/1.1 request; returns (status, body as JSON or Null).
-fn http(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     write!(
         s,
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -26,7 +38,11 @@ fn http(port: u16, method: &str, path: &str, token: Option<&str>, body: Option<&
     let mut out = Vec::new();
     s.read_to_end(&mut out).unwrap();
     let text = String::from_utf8_lossy(&out);
-    let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("status");
+    let status: u16 = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
     let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
@@ -39,7 +55,13 @@ struct Server {
 fn serve(db: &str) -> Server {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--database", db])
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--database",
+            db,
+        ])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -47,10 +69,15 @@ fn serve(db: &str) -> Server {
         .expect("bao serve starts");
     let t0 = Instant::now();
     loop {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() && http(port, "GET", "/api/health", None, None).0 == 200 {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok()
+            && http(port, "GET", "/api/health", None, None).0 == 200
+        {
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(60), "bao serve did not come up");
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "bao serve did not come up"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     Server { child, port }
@@ -71,15 +98,37 @@ fn kill_9_loses_no_acknowledged_move() {
 
     let mut srv = serve(&db);
     let p = srv.port;
-    let (st, created) = http(p, "POST", "/api/games", None, Some(&json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S", "match": "single_game"})));
+    let (st, created) = http(
+        p,
+        "POST",
+        "/api/games",
+        None,
+        Some(
+            &json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S", "match": "single_game"}),
+        ),
+    );
     assert_eq!(st, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let south = created["token"].as_str().unwrap().to_string();
-    let (st, joined) = http(p, "POST", &format!("/api/games/{id}/join"), None, Some(&json!({"invite": created["invite"]})));
+    let (st, joined) = http(
+        p,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({"invite": created["invite"]})),
+    );
     assert_eq!(st, 200, "{joined}");
     let north = joined["token"].as_str().unwrap().to_string();
     // A game against the computer too, with the person to move.
-    let (st, comp) = http(p, "POST", "/api/games", None, Some(&json!({"variant": "kete", "opponent": {"kind": "computer", "level": 1}, "side": "S", "match": "single_game"})));
+    let (st, comp) = http(
+        p,
+        "POST",
+        "/api/games",
+        None,
+        Some(
+            &json!({"variant": "kete", "opponent": {"kind": "computer", "level": 1}, "side": "S", "match": "single_game"}),
+        ),
+    );
     assert_eq!(st, 201);
     let cid = comp["id"].as_str().unwrap().to_string();
     let ctok = comp["token"].as_str().unwrap().to_string();
@@ -88,14 +137,30 @@ fn kill_9_loses_no_acknowledged_move() {
     let mut acked = Vec::new();
     for ply in 0..12u64 {
         let s = state(p, &id, None);
-        let tok = if s["side_to_move"] == "S" { &south } else { &north };
+        let tok = if s["side_to_move"] == "S" {
+            &south
+        } else {
+            &north
+        };
         let mv = s["legal"][0]["move"].as_str().unwrap().to_string();
-        let (st, ev) = http(p, "POST", &format!("/api/games/{id}/moves"), Some(tok), Some(&json!({"move": mv, "ply": ply})));
+        let (st, ev) = http(
+            p,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(tok),
+            Some(&json!({"move": mv, "ply": ply})),
+        );
         assert_eq!(st, 200, "{ev}");
         acked.push(ev);
     }
     let cs = state(p, &cid, Some(&ctok));
-    let (st, _) = http(p, "POST", &format!("/api/games/{cid}/moves"), Some(&ctok), Some(&json!({"move": cs["legal"][0]["move"], "ply": 0})));
+    let (st, _) = http(
+        p,
+        "POST",
+        &format!("/api/games/{cid}/moves"),
+        Some(&ctok),
+        Some(&json!({"move": cs["legal"][0]["move"], "ply": 0})),
+    );
     assert_eq!(st, 200);
     srv.child.kill().unwrap(); // SIGKILL
     srv.child.wait().unwrap();
@@ -106,8 +171,18 @@ fn kill_9_loses_no_acknowledged_move() {
     let s = state(p, &id, Some(&north));
     assert_eq!(s["ply"], 12);
     assert_eq!(s["moves"], Value::Array(acked.clone()));
-    let tok = if s["side_to_move"] == "S" { &south } else { &north };
-    let (st, ev) = http(p, "POST", &format!("/api/games/{id}/moves"), Some(tok), Some(&json!({"move": s["legal"][0]["move"], "ply": 12})));
+    let tok = if s["side_to_move"] == "S" {
+        &south
+    } else {
+        &north
+    };
+    let (st, ev) = http(
+        p,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(tok),
+        Some(&json!({"move": s["legal"][0]["move"], "ply": 12})),
+    );
     assert_eq!(st, 200, "{ev}");
     // The computer game: the person's move is there and the computer has answered (it
     // either answered before the kill or is made to on start-up).
@@ -119,7 +194,10 @@ fn kill_9_loses_no_acknowledged_move() {
             assert_eq!(cs["moves"][1]["by"], "N");
             break;
         }
-        assert!(t0.elapsed() < Duration::from_secs(30), "the computer did not move after the restart");
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the computer did not move after the restart"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     srv.child.kill().unwrap();
