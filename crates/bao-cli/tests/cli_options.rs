@@ -6,7 +6,10 @@
 use std::process::Command;
 
 fn bao(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao")).args(args).output().expect("run bao");
+    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .output()
+        .expect("run bao");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).expect("ASCII output"),
@@ -37,12 +40,22 @@ fn brd_6_3_never_ending_moves_in_bao_moves() {
     assert_eq!(code, 0);
     let names: Vec<String> = move_lines(&out).into_iter().map(|l| l.0).collect();
     assert_eq!(names, ["A3L*", "A3R*", "A7L*"]);
-    for (opts, result) in [("never_ending=draw", "draw"), ("never_ending=mover_loses", "N")] {
+    for (opts, result) in [
+        ("never_ending=draw", "draw"),
+        ("never_ending=mover_loses", "N"),
+    ] {
         let (code, out, err) = bao(&["moves", "--rules", opts, KIS32]);
         assert_eq!(code, 0, "{err}");
         let lines = move_lines(&out);
         assert_eq!(lines.len(), 4);
-        assert_eq!(lines[3], ("A7R*".to_string(), KIS32_STOP.to_string(), result.to_string()));
+        assert_eq!(
+            lines[3],
+            (
+                "A7R*".to_string(),
+                KIS32_STOP.to_string(),
+                result.to_string()
+            )
+        );
         // The other three lines are those of the default rules.
         let (_, def, _) = bao(&["moves", KIS32]);
         assert_eq!(move_lines(&def), lines[..3].to_vec());
@@ -57,22 +70,42 @@ fn cli_5_never_ending_trace_and_apply() {
     let n = lines.len();
     assert_eq!(
         lines[n - 4..],
-        ["stop never_ending", "draw never_ending", &format!("position {KIS32_STOP}"), "result draw"]
+        [
+            "stop never_ending",
+            "draw never_ending",
+            &format!("position {KIS32_STOP}"),
+            "result draw"
+        ]
     );
     assert_eq!(lines.iter().filter(|l| l.starts_with("lift ")).count(), 97);
     let (code, out, _) = bao(&["trace", "--rules", "never_ending=mover_loses", KIS32, "7R"]);
     assert_eq!(code, 0);
-    assert!(out.ends_with(&format!("stop never_ending\nwin N never_ending\nposition {KIS32_STOP}\nresult N\n")), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "stop never_ending\nwin N never_ending\nposition {KIS32_STOP}\nresult N\n"
+        )),
+        "{out}"
+    );
     // apply: the game ends with the move; a further move is game_over.
     let (code, out, _) = bao(&["apply", "--rules", "never_ending=draw", KIS32, "A7R*"]);
     assert_eq!((code, out), (0, format!("{KIS32_STOP}\ndraw\n")));
-    let (code, out, err) = bao(&["apply", "--rules", "never_ending=draw", KIS32, "A7R*", "a5L"]);
+    let (code, out, err) = bao(&[
+        "apply",
+        "--rules",
+        "never_ending=draw",
+        KIS32,
+        "A7R*",
+        "a5L",
+    ]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.starts_with("error: game_over: move 2 'a5L'"), "{err}");
     // Under the default the move is not legal at all.
     let (code, _, err) = bao(&["apply", KIS32, "A7R*"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: illegal_move: move 1 'A7R*'"), "{err}");
+    assert!(
+        err.starts_with("error: illegal_move: move 1 'A7R*'"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -86,16 +119,32 @@ fn brd_7_6_max_plies_through_the_cli() {
     let (_, out, _) = bao(&["perft", "--rules", "max_plies=2", "kiswahili", "3"]);
     assert_eq!(out, "depth 1 4\ndepth 2 14\ndepth 3 0\n");
     let (_, out, _) = bao(&["trace", "--rules", "max_plies=1", "kiswahili", "A6L*"]);
-    assert!(out.contains("\nstop empty\ndraw max_plies\nposition "), "{out}");
+    assert!(
+        out.contains("\nstop empty\ndraw max_plies\nposition "),
+        "{out}"
+    );
     assert!(out.ends_with("\nresult draw\n"));
-    let (code, _, err) = bao(&["apply", "--rules", "max_plies=1", "kiswahili", "A6L*", "a6L*"]);
+    let (code, _, err) = bao(&[
+        "apply",
+        "--rules",
+        "max_plies=1",
+        "kiswahili",
+        "A6L*",
+        "a6L*",
+    ]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: game_over: move 2 "), "{err}");
     // A position already at the cap lists nothing and reports draw (CLI-2, CLI-3).
     let capped = "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22/22 house:S,house:N 5";
     assert_eq!(bao(&["moves", "--rules", "max_plies=5", capped]).1, "");
-    assert_eq!(bao(&["apply", "--rules", "max_plies=5", capped]).1, format!("{capped}\ndraw\n"));
-    assert_eq!(bao(&["apply", "--rules", "max_plies=6", capped]).1, format!("{capped}\n-\n"));
+    assert_eq!(
+        bao(&["apply", "--rules", "max_plies=5", capped]).1,
+        format!("{capped}\ndraw\n")
+    );
+    assert_eq!(
+        bao(&["apply", "--rules", "max_plies=6", capped]).1,
+        format!("{capped}\n-\n")
+    );
 }
 
 #[test]
@@ -107,7 +156,10 @@ fn opt_1_empty_and_dash_mean_defaults() {
     }
     // Options change the start position (NOT-3.5).
     let (_, out, _) = bao(&["apply", "--rules", "no_intro=never", "kimasai"]);
-    assert_eq!(out, "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 - 0\n-\n");
+    assert_eq!(
+        out,
+        "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 - 0\n-\n"
+    );
     let (_, out, _) = bao(&["apply", "--rules", "first_takasa_from_kuu=false", "kete"]);
     assert!(out.starts_with("kete 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22/22 house:S,house:N 0\n"), "{out}");
 }

@@ -67,12 +67,28 @@ fn bao(args: &[&str]) -> Run {
 fn assert_error(args: &[&str], category: &str) -> String {
     let r = bao(args);
     assert_ne!(r.code, 101, "bao {args:?} panicked: {}", r.stderr);
-    assert_eq!(r.code, 2, "bao {args:?}: status {} stderr {:?}", r.code, r.stderr);
+    assert_eq!(
+        r.code, 2,
+        "bao {args:?}: status {} stderr {:?}",
+        r.code, r.stderr
+    );
     assert_eq!(r.stdout, "", "bao {args:?} printed to stdout");
     let prefix = format!("error: {category}: ");
-    assert!(r.stderr.starts_with(&prefix), "bao {args:?}: {:?} is not {prefix}…", r.stderr);
-    assert!(r.stderr.ends_with('\n') && r.stderr.lines().count() == 1, "bao {args:?}: {:?}", r.stderr);
-    assert!(r.stderr.len() > prefix.len() + 1, "no detail in {:?}", r.stderr);
+    assert!(
+        r.stderr.starts_with(&prefix),
+        "bao {args:?}: {:?} is not {prefix}…",
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with('\n') && r.stderr.lines().count() == 1,
+        "bao {args:?}: {:?}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.len() > prefix.len() + 1,
+        "no detail in {:?}",
+        r.stderr
+    );
     r.stderr
 }
 
@@ -127,7 +143,10 @@ fn not_4_1_malformed_positions() {
     ];
     for (pos, kind) in &cases {
         let line = assert_error(&["moves", pos], "bad_position");
-        assert!(line.starts_with(&format!("error: bad_position: {kind}: ")), "{pos:?}: {line:?}");
+        assert!(
+            line.starts_with(&format!("error: bad_position: {kind}: ")),
+            "{pos:?}: {line:?}"
+        );
         // The same through apply, perft, trace and show.
         assert_error(&["apply", pos], "bad_position");
         assert_error(&["perft", pos, "1"], "bad_position");
@@ -140,7 +159,10 @@ fn not_4_1_malformed_positions() {
 fn not_4_1_tabs_and_spaces_between_fields_are_accepted() {
     let spaced = START.replace(' ', " \t  ");
     let r = bao(&["apply", &format!("  {spaced}\t")]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, format!("{START}\n-\n").as_str()));
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, format!("{START}\n-\n").as_str())
+    );
 }
 
 #[test]
@@ -174,7 +196,8 @@ fn not_5_malformed_and_illegal_moves() {
     // Kimasai moves have no letters; mtaji moves need the row letter (NOT-2.2).
     assert_error(&["apply", "kimasai", "A1L"], "bad_move");
     assert_error(&["apply", "kimasai", "1"], "bad_move");
-    let mtaji = "kiswahili 0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,0,0,2,0/0,0,2,2,0,2,6,4 S 0/0 - 0";
+    let mtaji =
+        "kiswahili 0,1,2,1,4,8,2,2/10,0,0,10,2,1,0,1/0,2,0,0,0,0,2,0/0,0,2,2,0,2,6,4 S 0/0 - 0";
     assert_error(&["apply", mtaji, "7L*"], "bad_move");
     // A move after the end of the game (fixture kis-34 style: after a bao hamna).
     let won = "kiswahili 0,0,0,0,0,0,0,0/1,2,2,16,0,0,2,0/2,0,0,0,14,0,0,1/0,0,0,0,0,0,0,0 S 12/12 house:S,house:N 1";
@@ -225,11 +248,20 @@ fn opt_1_1_bad_rules() {
         "never_ending=Draw",
     ] {
         assert_error(&["moves", "--rules", opts, "kiswahili"], "bad_rules");
-        assert_error(&["apply", &format!("--rules={opts}"), "kiswahili"], "bad_rules");
+        assert_error(
+            &["apply", &format!("--rules={opts}"), "kiswahili"],
+            "bad_rules",
+        );
     }
     // Options of another variant (OPT-1.1 fourth point).
-    assert_error(&["moves", "--rules", "takasia=false", "kimasai"], "bad_rules");
-    assert_error(&["moves", "--rules", "capture_compulsory=true", "kete"], "bad_rules");
+    assert_error(
+        &["moves", "--rules", "takasia=false", "kimasai"],
+        "bad_rules",
+    );
+    assert_error(
+        &["moves", "--rules", "capture_compulsory=true", "kete"],
+        "bad_rules",
+    );
 }
 
 #[test]
@@ -238,22 +270,52 @@ fn cli_8_3_order_of_checks() {
     assert_error(&["perft", "--rules", "x=y", "nonsense", "0"], "usage");
     // 2. fields and variant before the options.
     assert_error(&["moves", "--rules", "x=y", "kiswahili 0"], "bad_position");
-    assert_error(&["moves", "--rules", "x=y", &with_field(0, "chess")], "bad_position");
+    assert_error(
+        &["moves", "--rules", "x=y", &with_field(0, "chess")],
+        "bad_position",
+    );
     // 3. the options (checked against the variant) before the rest of the position.
-    assert_error(&["moves", "--rules", "x=y", &with_field(3, "1/1")], "bad_rules");
-    assert_error(&["moves", "--rules", "capture_compulsory=true", &with_field(3, "1/1")], "bad_rules");
+    assert_error(
+        &["moves", "--rules", "x=y", &with_field(3, "1/1")],
+        "bad_rules",
+    );
+    assert_error(
+        &[
+            "moves",
+            "--rules",
+            "capture_compulsory=true",
+            &with_field(3, "1/1"),
+        ],
+        "bad_rules",
+    );
     // 4. the rest of the position before the moves.
     assert_error(&["apply", &with_field(3, "1/1"), "Z9"], "bad_position");
     // Flag validity depends on the options (NOT-4.2, OPT-1.2).
-    let must = "kete 20,25,0,0,0,0,0,0/0,4,0,2,0,0,0,1/0,1,0,1,0,0,0,1/4,3,0,0,0,0,2,0 S 0/0 must:a5 9";
+    let must =
+        "kete 20,25,0,0,0,0,0,0/0,4,0,2,0,0,0,1/0,1,0,1,0,0,0,1/4,3,0,0,0,0,2,0 S 0/0 must:a5 9";
     assert_eq!(bao(&["moves", must]).code, 0);
-    let line = assert_error(&["moves", "--rules", "blocker_must_capture=off", must], "bad_position");
+    let line = assert_error(
+        &["moves", "--rules", "blocker_must_capture=off", must],
+        "bad_position",
+    );
     assert!(line.starts_with("error: bad_position: flags: "), "{line}");
     assert_error(&["moves", "--rules", "takasia=false", must], "bad_position");
     let kete_start = "kete 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22/22 house:S,house:N,duty:S,duty:N 0";
-    assert_error(&["moves", "--rules", "first_takasa_from_kuu=false", kete_start], "bad_position");
-    let masai = "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 nointro 0";
-    assert_error(&["moves", "--rules", "no_intro=never", masai], "bad_position");
+    assert_error(
+        &[
+            "moves",
+            "--rules",
+            "first_takasa_from_kuu=false",
+            kete_start,
+        ],
+        "bad_position",
+    );
+    let masai =
+        "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 nointro 0";
+    assert_error(
+        &["moves", "--rules", "no_intro=never", masai],
+        "bad_position",
+    );
     // 5. then the moves.
     assert_error(&["apply", "kiswahili", "Z9"], "bad_move");
 }
@@ -274,7 +336,11 @@ fn cli_2_1_batch_mode() {
     assert_eq!(r.code, 2);
     assert_eq!(r.stdout.lines().filter(|l| *l == ".").count(), 1);
     assert!(r.stdout.ends_with(".\n"));
-    assert!(r.stderr.starts_with("error: bad_position: total: "), "{:?}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error: bad_position: total: "),
+        "{:?}",
+        r.stderr
+    );
     assert!(r.stderr.contains("line 3"), "{:?}", r.stderr);
     assert_eq!(r.stderr.lines().count(), 1);
     // A game-over position prints just '.'.
@@ -284,14 +350,25 @@ fn cli_2_1_batch_mode() {
     // Bad rules are reported for the first line, with its number.
     let r = bao_in(&["moves", "--rules", "takasia=false", "-"], "kimasai\n");
     assert_eq!((r.code, r.stdout.as_str()), (2, ""));
-    assert!(r.stderr.starts_with("error: bad_rules: ") && r.stderr.contains("line 1"), "{:?}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error: bad_rules: ") && r.stderr.contains("line 1"),
+        "{:?}",
+        r.stderr
+    );
     // Non-UTF-8 and binary junk: a clean error.
     let r = bao_in(&["moves", "-"], "kiswahili\n\u{0}\u{1}\u{fffd}\u{7f}\n");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("error: bad_position: ") && r.stderr.contains("line 2"), "{:?}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error: bad_position: ") && r.stderr.contains("line 2"),
+        "{:?}",
+        r.stderr
+    );
     // Many lines: no per-line process (a quick sanity run of 300 positions).
     let r = bao_in(&["moves", "-"], &"kete\n".repeat(300));
-    assert_eq!((r.code, r.stdout.lines().filter(|l| *l == ".").count()), (0, 300));
+    assert_eq!(
+        (r.code, r.stdout.lines().filter(|l| *l == ".").count()),
+        (0, 300)
+    );
 }
 
 #[test]
@@ -312,7 +389,11 @@ fn no_input_makes_bao_panic() {
                 assert_ne!(r.code, 101, "bao {args:?} panicked: {}", r.stderr);
                 if r.code != 0 {
                     assert_eq!(r.stdout, "", "bao {args:?}");
-                    assert!(r.stderr.starts_with("error: ") && r.stderr.lines().count() == 1, "bao {args:?}: {:?}", r.stderr);
+                    assert!(
+                        r.stderr.starts_with("error: ") && r.stderr.lines().count() == 1,
+                        "bao {args:?}: {:?}",
+                        r.stderr
+                    );
                 }
             }
         }

@@ -19,7 +19,10 @@ fn not_4_1_huge_count_is_a_total_error_not_an_overflow() {
     assert_eq!(e.kind, PositionErrorKind::Total);
     // Hands are summed the same way.
     let t = "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 99999999999999999999/45 house:S,house:N 0";
-    assert_eq!(Position::parse(t, &rules).unwrap_err().kind, PositionErrorKind::Total);
+    assert_eq!(
+        Position::parse(t, &rules).unwrap_err().kind,
+        PositionErrorKind::Total
+    );
 }
 
 /// CLI-8.1 (one error line), options.rs `RulesError`: the messages echo the option text raw,
@@ -28,8 +31,16 @@ fn not_4_1_huge_count_is_a_total_error_not_an_overflow() {
 /// `RulesError` (Syntax, UnknownName, BadValue, Duplicate).
 #[test]
 fn opt_1_1_rules_error_is_one_line() {
-    for bad in ["\ntakasia=false", "takasia=\nfalse", "take\tsia=false", "takasia", "takasia=false,takasia=\u{7f}"] {
-        let e = Rules::parse(Variant::Kiswahili, bad).unwrap_err().to_string();
+    for bad in [
+        "\ntakasia=false",
+        "takasia=\nfalse",
+        "take\tsia=false",
+        "takasia",
+        "takasia=false,takasia=\u{7f}",
+    ] {
+        let e = Rules::parse(Variant::Kiswahili, bad)
+            .unwrap_err()
+            .to_string();
         assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
     }
 }

@@ -37,7 +37,15 @@ fn kis_7_2_house_lost_at_default_keeps_houses_in_mtaji_capture() {
     assert!(m.next.owns_house(S) && m.next.owns_house(N));
     assert_eq!(
         events(&p, &r, "A1R"),
-        ["lift A1 2", "sow A2", "sow A3", "capture a6 1", "enter A1", "sow A1", "stop empty"]
+        [
+            "lift A1 2",
+            "sow A2",
+            "sow A3",
+            "capture a6 1",
+            "enter A1",
+            "sow A1",
+            "stop empty"
+        ]
     );
 }
 
@@ -91,7 +99,14 @@ fn last_seed_position(r: &bao_rules::Rules, flags: &str) -> Position {
         r,
         S,
         [1, 43],
-        &[("A5", 6), ("A6", 2), ("A7", 2), ("a5", 6), ("a6", 2), ("a7", 2)],
+        &[
+            ("A5", 6),
+            ("A6", 2),
+            ("A7", 2),
+            ("a5", 6),
+            ("a6", 2),
+            ("a7", 2),
+        ],
         flags,
     )
 }
@@ -115,7 +130,15 @@ fn kis_6_9_house_lost_at_end_of_namua_after_last_hand_seed() {
     // CLI-5.2 item 5: the after-move house-lost comes after the stop.
     assert_eq!(
         events(&p, &r, "A7L*"),
-        ["place A7", "lift A7 3", "sow A6", "sow A5", "sow A4", "stop empty", "house-lost S"]
+        [
+            "place A7",
+            "lift A7 3",
+            "sow A6",
+            "sow A5",
+            "sow A4",
+            "stop empty",
+            "house-lost S"
+        ]
     );
 }
 
@@ -164,7 +187,14 @@ fn kis_7_4_house_functional_min_changes_the_namua_house_stop() {
     let p = build(&d, S, [10, 37], &pits, "house:S,house:N");
     assert_eq!(
         events(&p, &d, "A2R*"),
-        ["place A2", "lift A2 3", "sow A3", "sow A4", "sow A5", "stop house"]
+        [
+            "place A2",
+            "lift A2 3",
+            "sow A3",
+            "sow A4",
+            "sow A5",
+            "stop house"
+        ]
     );
     let r = rules(KIS, "house_functional_min=7");
     let p = build(&r, S, [10, 37], &pits, "house:S,house:N");
@@ -172,8 +202,20 @@ fn kis_7_4_house_functional_min_changes_the_namua_house_stop() {
     assert_eq!(
         events(&p, &r, "A2R*"),
         [
-            "place A2", "lift A2 3", "sow A3", "sow A4", "sow A5", "lift A5 6", "house-lost S",
-            "sow A6", "sow A7", "sow A8", "sow B8", "sow B7", "sow B6", "stop empty"
+            "place A2",
+            "lift A2 3",
+            "sow A3",
+            "sow A4",
+            "sow A5",
+            "lift A5 6",
+            "house-lost S",
+            "sow A6",
+            "sow A7",
+            "sow A8",
+            "sow B8",
+            "sow B7",
+            "sow B6",
+            "stop empty"
         ]
     );
 }
@@ -204,7 +246,10 @@ fn kis_4_5_lone_house_tax_functional_taxes_six() {
         m.next.to_string(),
         "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,5,1,1,0/0,0,0,0,0,0,0,0 N 19/28 house:S,house:N 1"
     );
-    assert_eq!(events(&p, &r, "A5R*"), ["place A5", "tax A5 2", "sow A6", "sow A7", "stop empty"]);
+    assert_eq!(
+        events(&p, &r, "A5R*"),
+        ["place A5", "tax A5 2", "sow A6", "sow A7", "stop empty"]
+    );
 }
 
 #[test]
@@ -219,7 +264,10 @@ fn ket_3_lone_house_tax_keep_min_sows_six_in_full() {
         m.next.to_string(),
         "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,0,1,1,1/0,0,0,0,1,1,1,1 N 19/28 house:N 1"
     );
-    assert_eq!(events(&p, &r, "A5R*")[..3], ["place A5", "lift A5 7", "house-lost S"]);
+    assert_eq!(
+        events(&p, &r, "A5R*")[..3],
+        ["place A5", "lift A5 7", "house-lost S"]
+    );
 }
 
 #[test]
@@ -246,7 +294,14 @@ fn ket_3_kete_lone_house_tax_functional_taxes_the_kuu_of_six() {
 #[test]
 fn kis_4_6_namua_singletons_owned_house_allows_singletons() {
     // South owns a 3-seed house (not functional), A1 holds 1, A6 holds 2; nothing faces them.
-    let pits = [("A1", 1), ("A5", 3), ("A6", 2), ("a5", 6), ("a6", 2), ("a7", 2)];
+    let pits = [
+        ("A1", 1),
+        ("A5", 3),
+        ("A6", 2),
+        ("a5", 6),
+        ("a6", 2),
+        ("a7", 2),
+    ];
     // functional_house (default): no functional house, so r needs 2 seeds: A1 is barred.
     let d = rules(KIS, "-");
     let p = build(&d, S, [20, 28], &pits, "house:S,house:N");
@@ -254,7 +309,10 @@ fn kis_4_6_namua_singletons_owned_house_allows_singletons() {
     // owned_house (Donkers 2001): he owns his house, so singletons are allowed.
     let r = rules(KIS, "namua_singletons=owned_house");
     let p = build(&r, S, [20, 28], &pits, "house:S,house:N");
-    assert_eq!(names(&p, &r), ["A1L*", "A1R*", "A5L*", "A5R*", "A6L*", "A6R*"]);
+    assert_eq!(
+        names(&p, &r),
+        ["A1L*", "A1R*", "A5L*", "A5R*", "A6L*", "A6R*"]
+    );
     // Without the house the restriction applies again under owned_house.
     let p = build(&r, S, [20, 28], &pits, "house:N");
     assert_eq!(names(&p, &r), ["A5L*", "A5R*", "A6L*", "A6R*"]);
@@ -313,8 +371,17 @@ fn kis_7_6_mtaji_house_stop_true_gives_two_moves() {
     assert_eq!(
         events(&p, &r, "B1L"),
         [
-            "lift B1 2", "sow A1", "sow A2", "capture a7 5", "enter A1", "sow A1", "sow A2",
-            "sow A3", "sow A4", "sow A5", "stop house"
+            "lift B1 2",
+            "sow A1",
+            "sow A2",
+            "capture a7 5",
+            "enter A1",
+            "sow A1",
+            "sow A2",
+            "sow A3",
+            "sow A4",
+            "sow A5",
+            "stop house"
         ]
     );
     let plus = mv(&p, &r, "B1L+");
@@ -353,7 +420,20 @@ fn kis_8_1_takasia_false_never_blocks() {
 /// and a 29-seed pit, KIS-5.7). Target a6 holds one seed; North also has a1, so a6 is not his
 /// only front pit. The 28/29-seed pits are ballast: never a capture (KIS-5.2 rule 1).
 fn singleton_target(r: &bao_rules::Rules) -> Position {
-    build(r, S, [0, 0], &[("A1", 2), ("B1", 3), ("B8", 28), ("a1", 1), ("a6", 1), ("b8", 29)], "-")
+    build(
+        r,
+        S,
+        [0, 0],
+        &[
+            ("A1", 2),
+            ("B1", 3),
+            ("B8", 28),
+            ("a1", 1),
+            ("a6", 1),
+            ("b8", 29),
+        ],
+        "-",
+    )
 }
 
 #[test]
@@ -366,7 +446,10 @@ fn kis_8_3_takasia_excludes_singletons() {
         m.next.to_string(),
         "kiswahili 29,0,0,0,0,0,0,0/0,0,1,0,0,0,0,1/0,1,1,0,0,0,0,0/3,0,0,0,0,0,0,28 N 0/0 block:a6 1"
     );
-    assert_eq!(events(&p, &d, "A1R*").last().map(String::as_str), Some("block a6"));
+    assert_eq!(
+        events(&p, &d, "A1R*").last().map(String::as_str),
+        Some("block a6")
+    );
     let r = rules(KIS, "takasia_excludes_singletons=true");
     let m = mv(&singleton_target(&r), &r, "A1R*");
     assert_eq!(m.next.block(), None);
@@ -383,7 +466,10 @@ fn kis_8_6_lap_of_29_ending_in_the_blocked_pit_stops() {
     let mut g = Game::new(singleton_target(&d), d);
     g.play_text("A1R*").unwrap();
     // No front pit of North holds 2 seeds (KIS-5.4): only b8 can be played.
-    assert!(g.legal_moves().iter().all(|m| m.mv.to_string().starts_with("b8")));
+    assert!(g
+        .legal_moves()
+        .iter()
+        .all(|m| m.mv.to_string().starts_with("b8")));
     let m = g.play_text("b8L*").unwrap();
     assert_eq!(
         m.next.to_string(),
@@ -419,7 +505,14 @@ fn house_target(r: &bao_rules::Rules) -> Position {
         r,
         S,
         [0, 0],
-        &[("A2", 2), ("B1", 4), ("B8", 26), ("a5", 3), ("a1", 2), ("b8", 27)],
+        &[
+            ("A2", 2),
+            ("B1", 4),
+            ("B8", 26),
+            ("a5", 3),
+            ("a1", 2),
+            ("b8", 27),
+        ],
         "house:N",
     )
 }
@@ -536,7 +629,10 @@ fn kis_8_8_blocker_must_capture_any_capture_keeps_captures_of_t_anywhere() {
     let p = build(&r, S, [0, 0], &must_board(), "must:a5");
     assert_eq!(names(&p, &r), ["B1L", "B2L"]);
     let b2 = mv(&p, &r, "B2L");
-    assert_eq!(b2.first_capture().map(|p| p.name(N).to_string()), Some("a7".into()));
+    assert_eq!(
+        b2.first_capture().map(|p| p.name(N).to_string()),
+        Some("a7".into())
+    );
     // B2L: a7 first, then a5 (2 seeds into A1, A2; A2 = 4, a7 empty): relay A2 → A3..A6.
     assert_eq!(
         b2.next.to_string(),
@@ -560,7 +656,10 @@ fn kis_8_8_blocker_must_capture_off_and_no_effect_cases() {
     assert_eq!(e.kind.as_str(), "flags");
     let off = rules(KETE, "blocker_must_capture=off");
     let t = text(KETE, S, [0, 0], &must_board(), "must:a5", 0);
-    assert_eq!(Position::parse(&t, &off).unwrap_err().kind.as_str(), "flags");
+    assert_eq!(
+        Position::parse(&t, &off).unwrap_err().kind.as_str(),
+        "flags"
+    );
     // And a move made under block sets no must flag under off.
     let d = rules(KIS, "-");
     let mut g = Game::new(singleton_target(&d), d);
@@ -574,7 +673,14 @@ fn kis_8_8_blocker_must_capture_off_and_no_effect_cases() {
 
 fn kuu_duty_board() -> Vec<(&'static str, u8)> {
     // Mtaji, no capture: A1 (2) ends in A3 (empty) or the back row; A5 (6) in the back row.
-    vec![("A1", 2), ("A5", 6), ("B8", 20), ("a1", 1), ("b8", 20), ("b7", 15)]
+    vec![
+        ("A1", 2),
+        ("A5", 6),
+        ("B8", 20),
+        ("a1", 1),
+        ("b8", 20),
+        ("b7", 15),
+    ]
 }
 
 #[test]
@@ -609,13 +715,27 @@ fn ket_4_first_takasa_from_kuu_false_front_row_first_as_in_kiswahili() {
 fn kim_8_2_front_row_empty_end_of_move_loses_illegal_removes() {
     // Kimasai phase 2. South: A8 (2) → B8, B7 (B7 empty): his front row is empty, he loses
     // (result N). B1 (1) → A1 (empty): an ordinary move. North keeps a1 → a2 as a legal move.
-    let pits = [("A8", 2), ("B1", 1), ("a1", 1), ("b8", 15), ("b7", 15), ("b6", 15), ("b5", 15)];
+    let pits = [
+        ("A8", 2),
+        ("B1", 1),
+        ("a1", 1),
+        ("b8", 15),
+        ("b7", 15),
+        ("b6", 15),
+        ("b5", 15),
+    ];
     let d = rules(MASAI, "-");
     let p = build(&d, S, [0, 0], &pits, "-");
     let ls = legal_moves(&p, &d);
     let got: Vec<(String, String, String)> = ls
         .iter()
-        .map(|m| (m.mv.to_string(), m.next.to_string(), m.outcome(&d).token().to_string()))
+        .map(|m| {
+            (
+                m.mv.to_string(),
+                m.next.to_string(),
+                m.outcome(&d).token().to_string(),
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -644,7 +764,15 @@ fn brd_7_1_front_row_empty_illegal_checks_every_lap_not_only_the_end() {
     // A8 (2) → B8, B7: B7 (6) now holds 7, relay: B6, B5, B4, B3, B2, B1, A1 (A1 empty, end).
     // At the end of the move A1 holds a cow, so under the default A8 is an ordinary move; but
     // after its first lap South's front row was empty, so under `illegal` it is removed.
-    let pits = [("A8", 2), ("B7", 6), ("a1", 1), ("b8", 14), ("b7", 14), ("b6", 14), ("b5", 13)];
+    let pits = [
+        ("A8", 2),
+        ("B7", 6),
+        ("a1", 1),
+        ("b8", 14),
+        ("b7", 14),
+        ("b6", 14),
+        ("b5", 13),
+    ];
     let d = rules(MASAI, "-");
     let p = build(&d, S, [0, 0], &pits, "-");
     assert_eq!(names(&p, &d), ["A8", "B7"]);
@@ -689,10 +817,23 @@ fn brd_6_4_never_ending_draw_stop_position_and_events() {
     assert_eq!(m.next.to_string(), KIS32_STOP);
     assert_eq!(m.outcome(&r), Outcome::Draw(DrawReason::NeverEnding));
     let ev = events(&p, &r, "A7R*");
-    assert_eq!(ev[..6], ["place A7", "lift A7 3", "sow A8", "sow B8", "sow B7", "lift B7 3"]);
+    assert_eq!(
+        ev[..6],
+        [
+            "place A7",
+            "lift A7 3",
+            "sow A8",
+            "sow B8",
+            "sow B7",
+            "lift B7 3"
+        ]
+    );
     // 97 laps, then the stop before the 98th lift, then the result event.
     assert_eq!(ev.iter().filter(|e| e.starts_with("lift")).count(), 97);
-    assert_eq!(ev[ev.len() - 2..], ["stop never_ending", "draw never_ending"]);
+    assert_eq!(
+        ev[ev.len() - 2..],
+        ["stop never_ending", "draw never_ending"]
+    );
     // The other moves are unaffected by the option.
     let d = rules(KIS, "-");
     for name in ["A3L*", "A3R*", "A7L*"] {
@@ -708,7 +849,10 @@ fn brd_6_3_never_ending_mover_loses() {
     assert_eq!(m.next.to_string(), KIS32_STOP);
     assert_eq!(m.outcome(&r), Outcome::Win(N, WinReason::NeverEnding));
     let ev = events(&p, &r, "A7R*");
-    assert_eq!(ev[ev.len() - 2..], ["stop never_ending", "win N never_ending"]);
+    assert_eq!(
+        ev[ev.len() - 2..],
+        ["stop never_ending", "win N never_ending"]
+    );
     // The game is over after it (Game applies the move result).
     let mut g = Game::new(p, r);
     g.play_text("A7R*").unwrap();
@@ -726,7 +870,13 @@ fn cli_4_perft_counts_a_never_ending_move_but_does_not_extend_it() {
     // Depth 2 follows CLI-4 literally: the drawn A7R* adds 0, the others their depth-1 counts.
     let by_def: u64 = legal_moves(&p, &r)
         .iter()
-        .map(|m| if m.outcome(&r).is_over() { 0 } else { perft(&m.next, &r, 1) })
+        .map(|m| {
+            if m.outcome(&r).is_over() {
+                0
+            } else {
+                perft(&m.next, &r, 1)
+            }
+        })
         .sum();
     assert_eq!(perft(&p, &r, 2), by_def);
 }
@@ -740,7 +890,12 @@ fn brd_7_6_max_plies_draws_at_the_cap() {
     let start = Position::start(&r);
     assert_eq!(status(&start, &r), Outcome::Ongoing); // ply 0 < 1
     for m in legal_moves(&start, &r).iter() {
-        assert_eq!(m.outcome(&r), Outcome::Draw(DrawReason::MaxPlies), "{}", m.mv);
+        assert_eq!(
+            m.outcome(&r),
+            Outcome::Draw(DrawReason::MaxPlies),
+            "{}",
+            m.mv
+        );
     }
     let ev = events(&start, &r, "A6L*");
     assert_eq!(ev.last().map(String::as_str), Some("draw max_plies"));
@@ -772,7 +927,18 @@ fn brd_7_3_a_win_takes_precedence_over_max_plies() {
 fn kim_5_2_intro_pits_front_only() {
     // Phase 1 (reserves 27/27), no nointro. South's occupied pits: A1 and B8.
     // A1: cow in (2), A2, A3 (A3 empty: end). B8: cow in (2), B7, B6 (end).
-    let pits = [("A1", 1), ("B8", 1), ("a1", 1), ("a2", 1), ("a3", 1), ("a4", 1), ("a5", 1), ("a6", 1), ("a7", 1), ("a8", 1)];
+    let pits = [
+        ("A1", 1),
+        ("B8", 1),
+        ("a1", 1),
+        ("a2", 1),
+        ("a3", 1),
+        ("a4", 1),
+        ("a5", 1),
+        ("a6", 1),
+        ("a7", 1),
+        ("a8", 1),
+    ];
     let d = rules(MASAI, "-");
     let p = build(&d, S, [27, 27], &pits, "-");
     assert_eq!(names(&p, &d), ["A1", "B8"]);
@@ -780,7 +946,15 @@ fn kim_5_2_intro_pits_front_only() {
     let p = build(&r, S, [27, 27], &pits, "-");
     assert_eq!(names(&p, &r), ["A1"]);
     // In phase 2 every occupied pit may be played again (KIM-6.1).
-    let pits2 = [("A1", 1), ("B8", 1), ("a1", 1), ("b8", 16), ("b7", 16), ("b6", 16), ("b5", 13)];
+    let pits2 = [
+        ("A1", 1),
+        ("B8", 1),
+        ("a1", 1),
+        ("b8", 16),
+        ("b7", 16),
+        ("b6", 16),
+        ("b5", 13),
+    ];
     let p = build(&r, S, [0, 0], &pits2, "-");
     assert_eq!(names(&p, &r), ["A1", "B8"]);
 }
@@ -832,7 +1006,8 @@ fn kim_5_1_no_intro_never() {
     );
     assert_eq!(events(&start, &r, "A1")[0], "place A1");
     // nointro is refused under never (NOT-4.2).
-    let t = "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 nointro 0";
+    let t =
+        "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 24/24 nointro 0";
     assert_eq!(Position::parse(t, &r).unwrap_err().kind.as_str(), "flags");
 }
 
@@ -840,7 +1015,17 @@ fn kim_5_1_no_intro_never() {
 fn kim_6_2_capture_compulsory_true_keeps_first_lap_captures() {
     // Phase 2. A1 (1) → A2 (now 2) facing a7 (1): capture, the cow enters A2 itself (3); a7 is
     // empty, relay A2 → A3, A4, A5 (A5 empty: end). A2 → A3 (empty): end. B8 → B7: end.
-    let pits = [("A1", 1), ("A2", 1), ("B8", 1), ("a7", 1), ("a1", 1), ("b8", 15), ("b7", 15), ("b6", 15), ("b5", 14)];
+    let pits = [
+        ("A1", 1),
+        ("A2", 1),
+        ("B8", 1),
+        ("a7", 1),
+        ("a1", 1),
+        ("b8", 15),
+        ("b7", 15),
+        ("b6", 15),
+        ("b5", 14),
+    ];
     let d = rules(MASAI, "-");
     let p = build(&d, S, [0, 0], &pits, "-");
     assert_eq!(names(&p, &d), ["A1", "A2", "B8"]);
@@ -852,4 +1037,3 @@ fn kim_6_2_capture_compulsory_true_keeps_first_lap_captures() {
     let p = build(&r, S, [0, 0], &pits, "-");
     assert_eq!(names(&p, &r), ["A1"]);
 }
-

@@ -66,10 +66,17 @@ fn cli_9_random_move_is_uniform() {
             let m = random_move(&p, &r, &mut rng).expect("a legal move");
             *counts.entry(m.mv.to_string()).or_insert(0) += 1;
         }
-        assert_eq!(counts.len(), moves.len(), "moves drawn in {text}: {counts:?}");
+        assert_eq!(
+            counts.len(),
+            moves.len(),
+            "moves drawn in {text}: {counts:?}"
+        );
         let mean = draws as f64 / moves.len() as f64;
         for (m, c) in &counts {
-            assert!((*c as f64 - mean).abs() < 0.1 * mean, "{m} drawn {c} times, mean {mean} in {text}");
+            assert!(
+                (*c as f64 - mean).abs() < 0.1 * mean,
+                "{m} drawn {c} times, mean {mean} in {text}"
+            );
         }
     }
 }

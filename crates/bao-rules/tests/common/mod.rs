@@ -45,7 +45,12 @@ pub fn text(
     ];
     let rows: Vec<String> = rows
         .iter()
-        .map(|r| r.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","))
+        .map(|r| {
+            r.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
         .collect();
     format!(
         "{} {} {} {}/{} {} {}",
@@ -84,7 +89,10 @@ pub fn mv(p: &Position, r: &Rules, text: &str) -> LegalMove {
 pub fn events(p: &Position, r: &Rules, text: &str) -> Vec<String> {
     let m = mv(p, r, text);
     let (ev, next, _) = trace(p, r, &m.mv);
-    assert_eq!(next, m.next, "trace and legal_moves disagree on {text} in {p}");
+    assert_eq!(
+        next, m.next,
+        "trace and legal_moves disagree on {text} in {p}"
+    );
     ev.iter().map(|e| e.to_string()).collect()
 }
 
@@ -146,16 +154,14 @@ pub fn replay(before: &Position, evs: &[Event]) -> Result<([[u8; 16]; 2], [u8; 2
                 in_hand -= 1;
                 board[sq.side.index()][sq.pit.index()] += 1;
             }
-            Event::Enter(sq) => {
-                if sq.side != mover || !sq.pit.is_kichwa() && before.variant() != Variant::Kimasai
-                {
-                    return Err(format!("{e}: entry is not a kichwa of the mover"));
-                }
+            Event::Enter(sq)
+                if sq.side != mover
+                    || (!sq.pit.is_kichwa() && before.variant() != Variant::Kimasai) =>
+            {
+                return Err(format!("{e}: entry is not a kichwa of the mover"));
             }
-            Event::Stop(_) => {
-                if in_hand != 0 {
-                    return Err(format!("{e} with {in_hand} seeds still in the moving hand"));
-                }
+            Event::Stop(_) if in_hand != 0 => {
+                return Err(format!("{e} with {in_hand} seeds still in the moving hand"));
             }
             _ => {}
         }
@@ -188,7 +194,12 @@ pub fn cheap_checks(before: &Position, m: &LegalMove, rules: &Rules) {
     // Hands never grow; a mover's hand shrinks by at most one seed, the other's not at all.
     let (hb, hn) = (before.hand(mover), next.hand(mover));
     assert!(hn == hb || hn + 1 == hb, "{}", ctx());
-    assert_eq!(next.hand(mover.other()), before.hand(mover.other()), "{}", ctx());
+    assert_eq!(
+        next.hand(mover.other()),
+        before.hand(mover.other()),
+        "{}",
+        ctx()
+    );
     if before.variant().is_bao() {
         // KIS-2.1, KIS-6.1: a namua move always puts one seed from the hand.
         assert_eq!(hb > 0, hn + 1 == hb, "{}", ctx());
@@ -201,7 +212,11 @@ pub fn cheap_checks(before: &Position, m: &LegalMove, rules: &Rules) {
             }
             // NOT-3.4: duty only with the house; never regained.
             if next.flags().duty[s.index()] {
-                assert!(next.owns_house(s) && before.flags().duty[s.index()], "{}", ctx());
+                assert!(
+                    next.owns_house(s) && before.flags().duty[s.index()],
+                    "{}",
+                    ctx()
+                );
             }
         }
         // NOT-1.1: '+' and '*' never together.
@@ -231,10 +246,17 @@ pub fn cheap_checks(before: &Position, m: &LegalMove, rules: &Rules) {
 /// through its text.
 pub fn full_checks(pos: &Position, moves: &[LegalMove], rules: &Rules) {
     let again = legal_moves(pos, rules);
-    assert_eq!(again.as_slice(), moves, "legal_moves is not deterministic in {pos}");
+    assert_eq!(
+        again.as_slice(),
+        moves,
+        "legal_moves is not deterministic in {pos}"
+    );
     let texts: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
     for w in texts.windows(2) {
-        assert!(w[0].as_bytes() < w[1].as_bytes(), "order {w:?} in {pos} (NOT-1.5)");
+        assert!(
+            w[0].as_bytes() < w[1].as_bytes(),
+            "order {w:?} in {pos} (NOT-1.5)"
+        );
     }
     let printed = pos.to_string();
     let parsed = Position::parse(&printed, rules).unwrap_or_else(|e| panic!("{printed}: {e}"));
@@ -247,22 +269,49 @@ pub fn full_checks(pos: &Position, moves: &[LegalMove], rules: &Rules) {
         let swapped: String = t
             .chars()
             .enumerate()
-            .map(|(i, c)| if i == 0 { if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() } } else { c })
+            .map(|(i, c)| {
+                if i == 0 {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                } else {
+                    c
+                }
+            })
             .collect();
-        assert_eq!(find_move(pos, rules, &swapped).map(|f| f.mv), Ok(m.mv), "{swapped} in {pos}");
+        assert_eq!(
+            find_move(pos, rules, &swapped).map(|f| f.mv),
+            Ok(m.mv),
+            "{swapped} in {pos}"
+        );
         let (events, next, outcome) = trace(pos, rules, &m.mv);
         assert_eq!(next, m.next, "trace vs moves for {t} in {pos}");
         assert_eq!(outcome, m.outcome(rules), "trace result for {t} in {pos}");
         let (board, hands) =
             replay(pos, &events).unwrap_or_else(|e| panic!("events of {t} in {pos}: {e}"));
-        assert_eq!(board, [*next.ring(Side::South), *next.ring(Side::North)], "replayed {t} in {pos}");
+        assert_eq!(
+            board,
+            [*next.ring(Side::South), *next.ring(Side::North)],
+            "replayed {t} in {pos}"
+        );
         assert_eq!(hands, [next.hand(Side::South), next.hand(Side::North)]);
-        let stops = events.iter().filter(|e| e.to_string().starts_with("stop ")).count();
+        let stops = events
+            .iter()
+            .filter(|e| e.to_string().starts_with("stop "))
+            .count();
         assert_eq!(stops, 1, "exactly one stop event for {t} in {pos}");
         let mut g = Game::new(*pos, *rules);
-        let played = g.play_text(t).unwrap_or_else(|e| panic!("apply {t} in {pos}: {e}"));
+        let played = g
+            .play_text(t)
+            .unwrap_or_else(|e| panic!("apply {t} in {pos}: {e}"));
         assert_eq!(played.next, m.next);
-        assert_eq!(g.outcome(), m.outcome(rules), "apply vs moves result of {t} in {pos}");
+        assert_eq!(
+            g.outcome(),
+            m.outcome(rules),
+            "apply vs moves result of {t} in {pos}"
+        );
     }
 }
 
@@ -285,15 +334,30 @@ pub fn checked_game(start: &Position, rules: &Rules, rng: &mut Rng, full: bool) 
         let st = status(&pos, rules);
         let x = pos.side();
         if pos.front_row_empty(x) || pos.front_row_empty(x.other()) {
-            assert_eq!(st.winner(), Some(if pos.front_row_empty(x) { x.other() } else { x }));
+            assert_eq!(
+                st.winner(),
+                Some(if pos.front_row_empty(x) { x.other() } else { x })
+            );
             return (plies, st);
         }
         let Some(m) = drawn else {
-            assert!(moves.is_empty(), "random_move found none of {} moves in {pos}", moves.len());
-            assert_eq!(st, Outcome::Win(x.other(), bao_rules::WinReason::NoMoves), "{pos}");
+            assert!(
+                moves.is_empty(),
+                "random_move found none of {} moves in {pos}",
+                moves.len()
+            );
+            assert_eq!(
+                st,
+                Outcome::Win(x.other(), bao_rules::WinReason::NoMoves),
+                "{pos}"
+            );
             return (plies, st);
         };
-        assert!(moves.as_slice().contains(&m), "random_move gave {} (not legal) in {pos}", m.mv);
+        assert!(
+            moves.as_slice().contains(&m),
+            "random_move gave {} (not legal) in {pos}",
+            m.mv
+        );
         if st.is_over() {
             assert_eq!(st, Outcome::Draw(DrawReason::MaxPlies), "{pos}");
             return (plies, st);
@@ -320,7 +384,9 @@ pub fn checked_game(start: &Position, rules: &Rules, rng: &mut Rng, full: bool) 
             }
             return (plies, outcome);
         }
-        assert!(pos.ply() < start.ply() + PLY_GUARD, "game from {start} did not finish ({rules})");
+        assert!(
+            pos.ply() < start.ply() + PLY_GUARD,
+            "game from {start} did not finish ({rules})"
+        );
     }
 }
-
