@@ -166,16 +166,19 @@ impl std::error::Error for MoveError {}
 
 /// Makes user text safe to echo in one line: non-printable and non-ASCII characters are escaped.
 pub fn printable(s: &str) -> String {
+    // Cut by output length: one escaped character can take eight.
+    const MAX: usize = 80;
     let mut out = String::new();
-    for c in s.chars().take(80) {
+    for c in s.chars() {
+        if out.len() >= MAX {
+            out.push('…');
+            break;
+        }
         if c.is_ascii_graphic() || c == ' ' {
             out.push(c);
         } else {
             out.extend(c.escape_default());
         }
-    }
-    if s.chars().count() > 80 {
-        out.push('…');
     }
     out
 }
