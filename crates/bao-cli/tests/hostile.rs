@@ -129,6 +129,8 @@ fn not_4_1_malformed_positions() {
         (with_field(5, "1.5"), "ply"),
         (with_field(5, "99999999999999999999999"), "ply"),
         (with_field(3, "22/21"), "total"),
+        (with_field(1, "99999999999999999999,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0"), "total"),
+        (with_field(3, "99999999999999999999/45"), "total"),
         (with_field(3, "22/23"), "total"),
         (with_field(1, "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,9999999999999999"), "total"),
         ("kiswahili 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,20 S 22/22 - 0".into(), "board"),
@@ -246,6 +248,8 @@ fn opt_1_1_bad_rules() {
         "max_plies=0",
         "max_plies=-3",
         "never_ending=Draw",
+        "\ntakasia=false",
+        "takasia=\u{1b}[31mfalse",
     ] {
         assert_error(&["moves", "--rules", opts, "kiswahili"], "bad_rules");
         assert_error(
