@@ -130,7 +130,7 @@ fn option_help(name: &str) -> &'static str {
         "takasia" => "Takasia: after a non-capturing move that threatens one single pit, that pit is blocked for the opponent's next move.",
         "takasia_excludes_singletons" => "Whether a pit holding a single seed can be blocked by takasia.",
         "takasia_house_protection" => "Which house takasia cannot block: a house still owned, or only a functional one (6 or more seeds).",
-        "takasia_house_first_lap_exception" => "Whether a blocked player may still capture the blocking pit on the first lap.",
+        "takasia_house_first_lap_exception" => "When a blocked player plays his owned house and its first lap ends in the blocked pit, the move carries on instead of stopping there (KIS-8.7).",
         "blocker_must_capture" => "Whether the blocker must capture the pit he reserved by takasia: not at all, with his first capture, or with any capture.",
         "first_takasa_from_kuu" => "Kete: the first non-capturing mtaji move must start from the kuu (house).",
         "front_row_empty" => "An empty front row loses at the end of the move, or a move that empties one's own front row is illegal.",
