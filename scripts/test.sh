@@ -18,6 +18,7 @@ step() { printf '\n==> %s\n' "$*"; }
 need_apt=()
 command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v node >/dev/null || need_apt+=(nodejs npm)
+command -v script >/dev/null || need_apt+=(bsdutils)   # the pseudo-terminal test of bao play
 if [ ${#need_apt[@]} -gt 0 ]; then
     step "installing ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
