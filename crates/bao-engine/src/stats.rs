@@ -94,7 +94,19 @@ impl Wdl {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        // At a clean sweep the bound is exactly 1 (or 0); rounding must not turn it into
+        // a finite Elo.
+        let lo = if p <= 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        };
+        let hi = if p >= 1.0 {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        };
+        (lo, hi)
     }
 
     /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), in the normal approximation.
@@ -165,6 +177,8 @@ mod tests {
         };
         assert_eq!(fmt_elo(sweep.elo().0), "+inf");
         assert!(sweep.wilson().0 > 0.8);
+        assert_eq!(sweep.wilson().1, 1.0);
+        assert_eq!(fmt_elo(elo_from_score(sweep.wilson().1)), "+inf");
         assert!((score_from_elo(elo_from_score(0.3)) - 0.3).abs() < 1e-12);
     }
 }
