@@ -154,7 +154,7 @@ pub fn analyse(a: AnalyseArgs) -> Result<(), CliError> {
     let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), 20);
     let (mut scored, depth, nodes) = s.analyse(&pos, limits);
     // Best first; equal scores keep the canonical order (stable sort).
-    scored.sort_by(|x, y| y.1.cmp(&x.1));
+    scored.sort_by_key(|x| std::cmp::Reverse(x.1));
     for (m, sc) in &scored {
         writeln!(o, "{}\t{}", m.mv, Score::from_internal(*sc))?;
     }
