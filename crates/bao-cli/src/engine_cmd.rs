@@ -228,7 +228,7 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     let res = run_match(&cfg, |g, wdl| {
         // Records are written as games finish, so nothing is lost if the match is cut short.
         // A blank line separates records (NOT-6.1).
-        if let Err(e) = writeln!(file, "{}", g.record.to_text()).and_then(|_| file.flush()) {
+        if let Err(e) = writeln!(file, "{}", g.record).and_then(|_| file.flush()) {
             write_err.get_or_insert(e);
         }
         if let Some(b) = &bar {

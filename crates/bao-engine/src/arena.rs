@@ -5,11 +5,12 @@
 //! and played twice with the sides swapped, so neither player profits from a lucky start.
 
 use crate::level::{greedy_move, random_move, Level};
-use crate::record::{today, Record};
+use crate::record::today;
 use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
 use crate::Weights;
 use bao_rules::{find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side};
+use bao_rules::{Record, RecordResult, Termination};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -433,18 +434,14 @@ pub fn play_game(
     } else {
         (cfg.b.to_string(), cfg.a.to_string())
     };
-    let record = Record {
-        rules,
-        south: sn,
-        north: nn,
-        date: today(),
-        result,
-        start: Position::start(&rules),
-        termination,
-        event: Some("bao match".into()),
-        round: Some((index + 1).to_string()),
-        moves: game.moves().to_vec(),
-    };
+    let mut record = Record::from_game(&game);
+    record.south = sn;
+    record.north = nn;
+    record.date = today();
+    record.result = RecordResult::from_token(&result).unwrap_or(RecordResult::Unfinished);
+    record.termination = termination.as_deref().and_then(Termination::parse);
+    record.set_tag("Event", "bao match");
+    record.set_tag("Round", &(index + 1).to_string());
     GameResult {
         index,
         a_south,

@@ -47,7 +47,7 @@ pub fn replay(text: &str) -> (Game, String, Vec<(String, String)>) {
 }
 
 fn check_record(g: &GameResult) {
-    let text = g.record.to_text();
+    let text = g.record.to_string();
     let (game, result, tags) = replay(&text);
     assert_eq!(tags[0].0, "Variant");
     assert_eq!(tags.iter().find(|t| t.0 == "Result").unwrap().1, result);
