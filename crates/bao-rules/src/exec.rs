@@ -495,17 +495,18 @@ fn drive<S: EventSink>(
         }
         // A relay (or a safari, which relays): the BRD-6.1 state, before the lift.
         let st = ex.relay_state();
-        let never_ending = match reference {
-            Some(r) if !ex.irreversible => r == st,
+        // BRD-6.2: a repeat of the reference (see the module comment) is never-ending.
+        let (current, repeat) = match reference {
+            Some(r) if !ex.irreversible => (r, r == st),
             _ => {
                 ex.irreversible = false;
                 reference = Some(st);
-                false
+                (st, false)
             }
         };
-        let never_ending = never_ending
+        let never_ending = repeat
             || (fast && {
-                match ex.fast_relays(&st_or(&reference, st)) {
+                match ex.fast_relays(&current) {
                     Fast::NeverEnding => true,
                     Fast::Step(s) => {
                         step = s;
@@ -519,11 +520,6 @@ fn drive<S: EventSink>(
         }
         step = ex.next(sink);
     }
-}
-
-#[inline(always)]
-fn st_or(reference: &Option<RelayState>, st: RelayState) -> RelayState {
-    reference.unwrap_or(st)
 }
 
 /// Executes a candidate without events (search, perft, legal-move generation), from the

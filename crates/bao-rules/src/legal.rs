@@ -382,7 +382,7 @@ pub(crate) fn after_move<S: EventSink>(
     // 5. Takasia (KIS-8.1 to KIS-8.4).
     if rules.takasia && kind == Kind::MtajiTakasa && before.hands == [0, 0] {
         let y = mover.other();
-        if !movegen::has_capture(&next.rings, y, rules) {
+        if !movegen::has_capture(&next.rings, y) {
             let targets = movegen::capture_targets(&next.rings, mover);
             if targets.count_ones() == 1 {
                 let t = targets.trailing_zeros() as usize;

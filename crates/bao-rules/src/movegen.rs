@@ -82,7 +82,7 @@ pub(crate) fn capture_end(h: &[u8; 16], o: &[u8; 16], r: u8, letter: Letter) -> 
 }
 
 /// Whether `side` has a mtaji capture move (KIS-5.2), from the rules alone.
-pub(crate) fn has_capture(rings: &[[u8; 16]; 2], side: Side, _rules: &Rules) -> bool {
+pub(crate) fn has_capture(rings: &[[u8; 16]; 2], side: Side) -> bool {
     capture_targets(rings, side) != 0
 }
 

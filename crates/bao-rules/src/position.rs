@@ -586,7 +586,7 @@ fn check_flags(
                 ));
             }
         }
-        if movegen::has_capture(&pos.rings, stm, rules) {
+        if movegen::has_capture(&pos.rings, stm) {
             return bad(format!(
                 "block:{name} is impossible: the side to move has a capture move"
             ));
