@@ -8,7 +8,7 @@
 //! Each weight has a value for the first stage (namua / nemo / kimasai phase 1) and one for
 //! the second (mtaji / phase 2); the evaluation blends them by the seeds still in hand.
 
-use bao_rules::{legal_moves, LegalMove, Position, Rules, Side, Variant};
+use bao_rules::{legal_moves_within, LegalMove, Position, Rules, Side, Variant};
 use std::fmt;
 
 /// The features, in the order of [`Weights::values`].
@@ -246,18 +246,32 @@ pub fn move_features(pos: &Position, moves: &[LegalMove]) -> MoveFeatures {
     f
 }
 
+/// The lap budget of the engine's move generation (see
+/// [`legal_moves_within`](bao_rules::legal_moves_within)). Ordinary moves take a handful of
+/// laps, and a never-ending move is usually found within a few dozen; the rare moves that
+/// need more are left unexplored rather than followed for up to a second each.
+pub const LAP_BUDGET: u64 = 1_000;
+
+/// The opponent's move features: its legal moves in `pos` as if it were to move (none if
+/// that is no valid position, or if a move outruns the lap budget).
+pub fn opponent_features(pos: &Position, rules: &Rules) -> MoveFeatures {
+    null_move(pos, rules)
+        .and_then(|p| {
+            let ms = legal_moves_within(&p, rules, LAP_BUDGET).ok()?;
+            Some(move_features(&p, ms.as_slice()))
+        })
+        .unwrap_or_default()
+}
+
 /// The evaluation of `pos` for the side to move, given its legal moves `moves`
 /// (non-empty: positions without moves are lost and never evaluated).
 pub fn evaluate(pos: &Position, rules: &Rules, moves: &[LegalMove], w: &Weights) -> i32 {
     let opp_moves = if w.needs_opponent_moves() {
-        null_move(pos, rules).map(|p| {
-            let ms = legal_moves(&p, rules);
-            move_features(&p, ms.as_slice())
-        })
+        opponent_features(pos, rules)
     } else {
-        None
+        MoveFeatures::default()
     };
-    evaluate_with(pos, moves, opp_moves.unwrap_or_default(), w)
+    evaluate_with(pos, moves, opp_moves, w)
 }
 
 /// [`evaluate`] with the opponent's move features already measured.
@@ -304,6 +318,7 @@ pub fn evaluate_with(pos: &Position, moves: &[LegalMove], opp: MoveFeatures, w: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bao_rules::legal_moves;
 
     #[test]
     fn start_positions_are_nearly_level_and_weights_round_trip() {

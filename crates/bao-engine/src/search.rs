@@ -9,7 +9,10 @@
 
 use crate::eval::{self, MoveFeatures, Weights};
 use crate::zobrist;
-use bao_rules::{legal_moves, LegalMove, Move, NeverEnding, Position, Repetition, Rules, Side};
+use bao_rules::{
+    legal_moves, legal_moves_within, LegalMove, Move, NeverEnding, Position, Repetition, Rules,
+    Side,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -136,8 +139,11 @@ pub struct SearchResult {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Nodes searched.
+    /// Nodes searched (legal moves executed, see the module documentation).
     pub nodes: u64,
+    /// Positions the search entered (interior nodes and quiescence nodes): the nodes whose
+    /// own moves were generated. Smaller than `nodes` by about the branching factor.
+    pub visited: u64,
     /// Time used.
     pub time: Duration,
     /// Principal variation, starting with the best move.
@@ -221,6 +227,7 @@ pub struct Searcher {
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 2]>,
     nodes: u64,
+    visited: u64,
     calls: u64,
     seldepth: u32,
     stop: Arc<AtomicBool>,
@@ -282,6 +289,7 @@ impl Searcher {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 2]),
             nodes: 0,
+            visited: 0,
             calls: 0,
             seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -378,10 +386,26 @@ impl Searcher {
         (if h == 0 { zobrist::key(p) } else { 0 }, h)
     }
 
-    fn gen(&mut self, pos: &Position) -> Vec<LegalMove> {
+    /// The exact legal moves (the root: the move played must be legal).
+    fn gen_exact(&mut self, pos: &Position) -> Vec<LegalMove> {
         let moves = legal_moves(pos, &self.rules);
         self.nodes += moves.len() as u64;
         moves.into_iter().collect()
+    }
+
+    /// The legal moves inside the tree, or `None` when one of them outruns the lap budget:
+    /// such a node is scored by [`Self::unresolved`] instead of being searched.
+    fn gen(&mut self, pos: &Position) -> Option<Vec<LegalMove>> {
+        self.visited += 1;
+        let moves = legal_moves_within(pos, &self.rules, eval::LAP_BUDGET).ok()?;
+        self.nodes += moves.len() as u64;
+        Some(moves.into_iter().collect())
+    }
+
+    /// The score of a node whose moves are unknown (see [`Self::gen`]): the position's
+    /// features without the move features.
+    fn unresolved(&self, pos: &Position) -> i32 {
+        eval::evaluate_with(pos, &[], MoveFeatures::default(), &self.weights)
     }
 
     /// The static evaluation, cached by position: iterative deepening meets the same leaves
@@ -450,7 +474,9 @@ impl Searcher {
             if e.mv == 0 {
                 break;
             }
-            let moves = legal_moves(&pos, &self.rules);
+            let Ok(moves) = legal_moves_within(&pos, &self.rules, eval::LAP_BUDGET) else {
+                break;
+            };
             let Some(m) = moves.as_slice().get(e.mv as usize - 1) else {
                 break;
             };
@@ -470,7 +496,9 @@ impl Searcher {
 
     fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qd: i32) -> i32 {
         self.seldepth = self.seldepth.max(ply as u32);
-        let moves = self.gen(pos);
+        let Some(moves) = self.gen(pos) else {
+            return self.unresolved(pos);
+        };
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -531,7 +559,9 @@ impl Searcher {
                 return self.quiesce(pos, alpha, beta, ply, 0);
             }
             self.seldepth = self.seldepth.max(ply as u32);
-            let moves = self.gen(pos);
+            let Some(moves) = self.gen(pos) else {
+                return self.unresolved(pos);
+            };
             if moves.is_empty() {
                 return -(WIN - ply as i32);
             }
@@ -557,7 +587,9 @@ impl Searcher {
                 }
             }
         }
-        let moves = self.gen(pos);
+        let Some(moves) = self.gen(pos) else {
+            return self.unresolved(pos);
+        };
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -639,7 +671,7 @@ impl Searcher {
     /// canonical order, plus the depth completed.
     pub fn analyse(&mut self, pos: &Position, limits: Limits) -> (Vec<(LegalMove, i32)>, u32, u64) {
         self.begin(limits);
-        let moves = self.gen(pos);
+        let moves = self.gen_exact(pos);
         let mut scores: Vec<i32> = vec![0; moves.len()];
         let mut done_depth = 0;
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
@@ -682,6 +714,7 @@ impl Searcher {
     fn begin(&mut self, limits: Limits) {
         self.limits = limits;
         self.nodes = 0;
+        self.visited = 0;
         self.seldepth = 0;
         self.aborted = false;
         self.start = Instant::now();
@@ -710,7 +743,7 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.begin(limits);
-        let moves = self.gen(pos);
+        let moves = self.gen_exact(pos);
         let mut result = SearchResult {
             best: None,
             score: Score::Loss(0),
@@ -718,6 +751,7 @@ impl Searcher {
             depth: 0,
             seldepth: 0,
             nodes: self.nodes,
+            visited: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
         };
@@ -808,6 +842,7 @@ impl Searcher {
         self.path.truncate(self.game_len);
         result.seldepth = self.seldepth;
         result.nodes = self.nodes;
+        result.visited = self.visited;
         result.time = self.start.elapsed();
         result
     }
@@ -819,7 +854,35 @@ fn terminal_pos(p: &Position) -> bool {
 
 /// The opponent's move features, for callers that want to show them.
 pub fn opponent_features(pos: &Position, rules: &Rules) -> MoveFeatures {
-    eval::null_move(pos, rules)
-        .map(|p| eval::move_features(&p, legal_moves(&p, rules).as_slice()))
-        .unwrap_or_default()
+    eval::opponent_features(pos, rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bao_rules::Variant;
+
+    /// BRD-6.2: in this position A5R* is never-ending, but only after 109,688,561 laps. The
+    /// root must still be exact (the move is illegal under the default rules and must not
+    /// be played), while inside the tree such a node is scored without its moves.
+    #[test]
+    fn brd_6_2_long_never_ending_cycles_are_exact_at_the_root_and_bounded_in_the_tree() {
+        let rules = Rules::new(Variant::Kiswahili);
+        let pos = Position::parse(
+            "kiswahili 0,1,5,0,1,1,0,2/0,0,0,1,0,0,0,0/9,3,0,14,7,0,2,1/1,4,0,1,2,8,1,0 S 0/0 - 62",
+            &rules,
+        )
+        .unwrap();
+        let mut s = Searcher::new(rules, Weights::for_variant(Variant::Kiswahili), 16);
+        assert!(s.gen(&pos).is_none(), "the budget must give up on A5R*");
+        let exact = legal_moves(&pos, &rules);
+        assert!(
+            exact.find("A5R*").is_none(),
+            "A5R* is never-ending: illegal"
+        );
+        let r = s.search_root(&pos, Limits::depth(3), &mut |_| {});
+        let best = r.best.expect("the position has legal moves");
+        assert!(exact.as_slice().contains(&best));
+        assert_eq!(r.depth, 3);
+    }
 }

@@ -83,6 +83,8 @@ pub(crate) enum End {
     Stop(StopReason),
     /// The mover's front row was empty after a lap (`front_row_empty=illegal` only).
     FrontEmptied,
+    /// The move outran its lap budget (see [`Exec::with_lap_limit`]); its end is unknown.
+    OverBudget,
 }
 
 enum Step {
@@ -115,7 +117,9 @@ pub(crate) struct Exec {
     letter: Letter,
     block: Option<u8>,
     from_house: bool,
-    lap: u32,
+    lap: u64,
+    /// The run gives up with [`End::OverBudget`] after this many laps (`u64::MAX`: never).
+    lap_limit: u64,
     first_cap: bool,
     min: u8,
     choice_allowed_mtaji: bool,
@@ -157,6 +161,7 @@ impl Exec {
             block: pos.flags.block.map(|b| b.index() as u8),
             from_house: false,
             lap: 0,
+            lap_limit: u64::MAX,
             first_cap: true,
             min: rules.house_functional_min,
             choice_allowed_mtaji: rules.mtaji_house_stop,
@@ -170,6 +175,14 @@ impl Exec {
             house_lost_first_mtaji_capture: rules.house_lost_at == HouseLostAt::FirstMtajiCapture,
             nointro: pos.flags.nointro,
         }
+    }
+
+    /// The same template with a lap budget: runs that need more laps end with
+    /// [`End::OverBudget`]. For callers that would rather not know than wait (a search).
+    #[inline(always)]
+    pub(crate) fn with_lap_limit(mut self, laps: u64) -> Exec {
+        self.lap_limit = laps;
+        self
     }
 
     /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
@@ -422,6 +435,9 @@ impl Exec {
             if cur == block {
                 break Step::Ended(End::Stop(StopReason::Block));
             }
+            if self.lap >= self.lap_limit {
+                break Step::Ended(End::OverBudget);
+            }
             if r == ref_r && cur == ref_cur {
                 self.rings[p] = r;
                 self.cur = cur as u8;
@@ -492,6 +508,9 @@ fn drive<S: EventSink>(
                 Choice::Safari => sink.event(Event::Safari),
             },
             Step::Relay => {}
+        }
+        if ex.lap >= ex.lap_limit {
+            return End::OverBudget;
         }
         // A relay (or a safari, which relays): the BRD-6.1 state, before the lift.
         let st = ex.relay_state();

@@ -129,7 +129,7 @@ impl LegalMove {
 }
 
 /// The legal moves of a position, in canonical order (at most 64).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct MoveList {
     items: Vec<LegalMove>,
 }
@@ -196,19 +196,29 @@ pub(crate) fn removed(d: &Done, rules: &Rules) -> bool {
 #[inline]
 fn removed_end(end: End, rules: &Rules) -> bool {
     match end {
-        End::FrontEmptied => true,
+        // Only runs given a lap budget end so, and their callers check for it first.
+        End::FrontEmptied | End::OverBudget => true,
         End::Stop(StopReason::NeverEnding) => rules.never_ending == NeverEnding::Illegal,
         End::Stop(_) => false,
     }
 }
 
 /// Calls `f` for every legal move before the filters of steps 4 and 5, in canonical order.
+/// With a lap budget, stops at the first candidate that outruns it and returns it.
 #[inline]
-fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool, &Done)) {
+fn for_each_raw(
+    pos: &Position,
+    rules: &Rules,
+    lap_limit: u64,
+    mut f: impl FnMut(Candidate, bool, &Done),
+) -> Result<(), (Candidate, bool)> {
     let cands = movegen::candidates(pos, rules);
-    let tpl = exec::Exec::template(pos, rules);
+    let tpl = exec::Exec::template(pos, rules).with_lap_limit(lap_limit);
     for &c in cands.as_slice() {
         let out = exec::run(&tpl, c, Choice::Both);
+        if out.main.end == End::OverBudget {
+            return Err((c, out.main.ex.choice_point));
+        }
         if let Some(stop) = &out.stopped {
             if !removed(stop, rules) {
                 f(c, false, stop);
@@ -218,6 +228,7 @@ fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool
             f(c, out.main.ex.choice_point, &out.main);
         }
     }
+    Ok(())
 }
 
 /// The legal moves of `pos` (BRD-7.1), with the positions they lead to.
@@ -233,11 +244,75 @@ fn for_each_raw(pos: &Position, rules: &Rules, mut f: impl FnMut(Candidate, bool
 /// ```
 pub fn legal_moves(pos: &Position, rules: &Rules) -> MoveList {
     let mut items = Vec::with_capacity(16);
-    for_each_raw(pos, rules, |c, safari, d| {
+    // Without a budget every run ends.
+    let _ = for_each_raw(pos, rules, u64::MAX, |c, safari, d| {
         items.push(legal_from(pos, rules, c, safari, d));
     });
     filter(pos, rules, &mut items);
     MoveList { items }
+}
+
+/// A move that did not end within the lap budget given to [`legal_moves_within`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OverBudget {
+    /// The move that outran it.
+    pub mv: Move,
+    /// The budget it outran, in laps.
+    pub laps: u64,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} did not end within {} laps (it may be never-ending)",
+            self.mv, self.laps
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// [`legal_moves`] with a budget: gives up as soon as one move needs more than `max_laps`
+/// laps (sowings from one lift, tax or capture) to end or to be found never-ending.
+///
+/// Exact detection (BRD-6.2) follows a never-ending move around its whole cycle, and a few
+/// rare positions have cycles of a hundred million laps. A search that meets millions of
+/// positions would rather treat those few as unknown than spend a second on each; a player's
+/// move must use [`legal_moves`], which always answers.
+///
+/// ```
+/// use bao_rules::{legal_moves, legal_moves_within, Position, Rules, Variant};
+/// let rules = Rules::new(Variant::Kiswahili);
+/// let start = Position::start(&rules);
+/// // The first moves are one lap each.
+/// let within = legal_moves_within(&start, &rules, 1).unwrap();
+/// assert_eq!(within.as_slice(), legal_moves(&start, &rules).as_slice());
+/// // In the mtaji stage moves relay: one lap is not enough for all of them.
+/// let mtaji = Position::parse(
+///     "kiswahili 0,3,1,0,2,3,0,2/6,0,2,1,1,2,1,1/0,0,1,0,2,5,5,4/3,5,4,3,1,3,1,2 S 0/0 - 50",
+///     &rules,
+/// )
+/// .unwrap();
+/// let err = legal_moves_within(&mtaji, &rules, 1).unwrap_err();
+/// assert_eq!(err.laps, 1);
+/// assert!(legal_moves_within(&mtaji, &rules, 1000).is_ok());
+/// ```
+pub fn legal_moves_within(
+    pos: &Position,
+    rules: &Rules,
+    max_laps: u64,
+) -> Result<MoveList, OverBudget> {
+    let mut items = Vec::with_capacity(16);
+    for_each_raw(pos, rules, max_laps, |c, safari, d| {
+        items.push(legal_from(pos, rules, c, safari, d));
+    })
+    .map_err(|(c, safari)| OverBudget {
+        mv: make_move(pos, c, safari),
+        laps: max_laps,
+    })?;
+    filter(pos, rules, &mut items);
+    Ok(MoveList { items })
 }
 
 /// The legal move of candidate `c` run to `d` (its after-move procedure included).

@@ -44,8 +44,8 @@ pub use error::{printable, Error, MoveError, PositionError, PositionErrorKind, R
 pub use event::{DrawReason, Event, EventSink, NoEvents, StopReason, WinReason};
 pub use game::{find_move, Game};
 pub use legal::{
-    count_legal_moves, has_legal_move, legal_moves, play_with_events, status, trace, LegalMove,
-    MoveList, Outcome,
+    count_legal_moves, has_legal_move, legal_moves, legal_moves_within, play_with_events, status,
+    trace, LegalMove, MoveList, Outcome, OverBudget,
 };
 pub use notation::{Move, MovePattern};
 pub use options::{

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use bao_rules::{
-    find_move, legal_moves, random_move, status, trace, DrawReason, Event, Game, LegalMove,
-    Outcome, Position, Repetition, Rng, Rules, Side, Square, Variant,
+    find_move, legal_moves, legal_moves_within, random_move, status, trace, DrawReason, Event,
+    Game, LegalMove, Outcome, Position, Repetition, Rng, Rules, Side, Square, Variant,
 };
 use std::collections::HashMap;
 
@@ -251,6 +251,26 @@ pub fn full_checks(pos: &Position, moves: &[LegalMove], rules: &Rules) {
         moves,
         "legal_moves is not deterministic in {pos}"
     );
+    // A lap budget never changes an answer, it only declines to give one.
+    for budget in [3, 40] {
+        match legal_moves_within(pos, rules, budget) {
+            Ok(within) => assert_eq!(within.as_slice(), moves, "budget {budget} in {pos}"),
+            Err(e) => {
+                // The move it names really needs more laps: count them in its trace (a lap
+                // starts at every lift, tax and capture).
+                let laps = trace(pos, rules, &e.mv)
+                    .0
+                    .iter()
+                    .filter(|e| matches!(e, Event::Lift(..) | Event::Tax(..) | Event::Capture(..)))
+                    .count() as u64;
+                assert!(
+                    laps >= budget,
+                    "{} named over budget {budget} in {pos}",
+                    e.mv
+                );
+            }
+        }
+    }
     let texts: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
     for w in texts.windows(2) {
         assert!(
