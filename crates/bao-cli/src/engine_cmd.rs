@@ -74,7 +74,8 @@ pub struct EngineArgs {}
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// First player: random, greedy, level:N, depth:N, nodes:N or cmd:"COMMAND ARGS".
+    /// First player: random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE (the
+    /// engine with weights written by `bao tune`) or cmd:"COMMAND ARGS".
     a: String,
     /// Second player, in the same form.
     b: String,

@@ -9,6 +9,7 @@ mod play_cmd;
 mod record_cmd;
 mod serve_cmd;
 mod svg_cmd;
+mod tune_cmd;
 
 use clap::{Parser, Subcommand};
 use common::CliError;
@@ -57,6 +58,9 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play paired games between two players and report the score, Elo and SPRT.
     Match(engine_cmd::MatchArgs),
+    /// Tune the evaluation weights of one variant by self-play (SPSA); compare the result
+    /// with `bao match nodes:20000:FILE nodes:20000`.
+    Tune(tune_cmd::TuneArgs),
     /// Draw a position as an SVG picture on standard output: bao svg POSITION > board.svg
     Svg(svg_cmd::SvgArgs),
     /// Check game records by replaying them, or convert them between text and JSON (NOT-6).
@@ -103,6 +107,7 @@ fn main() -> ExitCode {
         Command::Bestmove(a) => engine_cmd::bestmove(a),
         Command::Analyse(a) => engine_cmd::analyse(a),
         Command::Engine(a) => engine_cmd::engine(a),
+        Command::Tune(a) => tune_cmd::run(a),
         Command::Match(a) => engine_cmd::play_match(a),
         Command::Svg(a) => svg_cmd::run(a),
         Command::Record(a) => record_cmd::run(a),

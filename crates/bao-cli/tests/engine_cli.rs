@@ -139,3 +139,76 @@ fn match_rejects_bad_players() {
     assert_ne!(code, 0);
     assert!(err.contains("cannot start"), "{err}");
 }
+
+/// `bao tune` writes weights that `bao match` can load as a player (nodes:N:FILE), and
+/// refuses bad arguments with a usage error.
+#[test]
+fn tune_writes_weights_that_match_can_play() {
+    let dir = std::env::temp_dir().join(format!("bao-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("w.txt");
+    let file_s = file.to_str().unwrap();
+    let args = [
+        "tune",
+        "--variant",
+        "kimasai",
+        "--iterations",
+        "2",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--concurrency",
+        "1",
+        "--out",
+        file_s,
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("# bao tune --variant kimasai"), "{out}");
+    // Without a terminal, progress goes to stderr line by line.
+    assert!(err.contains("iteration 2/2"), "{err}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, out, "the file holds what was printed");
+    assert!(written.lines().any(|l| l.starts_with("material 100 100")));
+    // Same arguments, same weights.
+    let (_, again, _) = run(&args);
+    assert_eq!(again, out);
+    let player = format!("nodes:300:{file_s}");
+    let records = dir.join("m.txt");
+    let (code, out, err) = run(&[
+        "match",
+        &player,
+        "nodes:300",
+        "--variant",
+        "kimasai",
+        "--games",
+        "2",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("match {player} vs nodes:300")),
+        "{out}"
+    );
+    assert!(out.contains("games 2 "), "{out}");
+    let (code, _, err) = run(&["match", "nodes:300:/nonexistent/w.txt", "random"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read weights file"), "{err}");
+    std::fs::write(&file, "material 100\n").unwrap();
+    let (code, _, err) = run(&["match", &player, "random"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1"), "{err}");
+    for bad in [
+        vec!["tune", "--variant", "chess"],
+        vec!["tune", "--iterations", "0"],
+        vec!["tune", "--step", "-1"],
+        vec!["tune", "--start", "/nonexistent/w.txt"],
+    ] {
+        let (code, _, err) = run(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(err.starts_with("error: usage: "), "{bad:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -70,7 +70,17 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Depth(num(v, "depth:")?.min(64) as u32));
         }
         if let Some(v) = s.strip_prefix("nodes:") {
-            return Ok(PlayerSpec::Nodes(num(v, "nodes:")?));
+            // nodes:N, or nodes:N:FILE for the engine with the weights in FILE (as written
+            // by `bao tune`).
+            let Some((n, path)) = v.split_once(':') else {
+                return Ok(PlayerSpec::Nodes(num(v, "nodes:")?));
+            };
+            let n = num(n, "nodes:")?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read weights file '{}': {e}", printable(path)))?;
+            let w = Weights::parse(&text, Weights::material_only())
+                .map_err(|e| format!("weights file '{}': {e}", printable(path)))?;
+            return Ok(PlayerSpec::Weighted(Box::new(w), n, path.to_string()));
         }
         if let Some(v) = s.strip_prefix("cmd:") {
             let words: Vec<String> = v.split_whitespace().map(String::from).collect();
@@ -80,7 +90,7 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Cmd(words));
         }
         Err(format!(
-            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, cmd:\"COMMAND ARGS\")",
+            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE, cmd:\"COMMAND ARGS\")",
             printable(s)
         ))
     }
@@ -94,7 +104,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
             PlayerSpec::Depth(n) => write!(f, "depth:{n}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
-            PlayerSpec::Weighted(_, n, name) => write!(f, "{name}:nodes:{n}"),
+            PlayerSpec::Weighted(_, n, name) => write!(f, "nodes:{n}:{name}"),
             PlayerSpec::Cmd(w) => write!(f, "cmd:{}", w.join(" ")),
         }
     }

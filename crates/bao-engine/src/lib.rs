@@ -2,7 +2,7 @@
 //!
 //! The computer opponent for the three Bao games: an iterative deepening principal
 //! variation search with a transposition table ([`search`]), an evaluation from Bao
-//! features tuned by self-play ([`eval`]), playing levels ([`level`]), the line-based engine
+//! features tuned by self-play ([`eval`], [`tune`]), playing levels ([`level`]), the line-based engine
 //! protocol ([`protocol`], docs/engine-protocol.md) and the match arena ([`arena`]).
 //!
 //! Built on `bao-rules`: every move the engine considers comes from
@@ -24,6 +24,7 @@ pub mod protocol;
 pub mod record;
 pub mod search;
 pub mod stats;
+pub mod tune;
 pub mod zobrist;
 
 use bao_rules::{LegalMove, Position, Rules};

@@ -6,6 +6,12 @@
 //! weights and history always give the same move, score and node count.
 //!
 //! A node is one legal move executed by the rules crate and the position it reaches.
+//!
+//! Never-ending moves (BRD-6.2) are decided exactly at the root, so the move played is
+//! always legal. Inside the tree, moves are generated with a lap budget
+//! ([`eval::LAP_BUDGET`]): a few positions hold never-ending moves whose cycle is millions of
+//! laps long, and following one would cost the search a second; such a node is scored by its
+//! static features instead (its moves stay unknown).
 
 use crate::eval::{self, MoveFeatures, Weights};
 use crate::zobrist;
