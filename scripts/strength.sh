@@ -27,8 +27,8 @@ one() { # name, then the match arguments
     "$(grep '^wilson' "$OUT/$name.txt")"
 }
 
-for v in $VARIANTS; do
-  for part in $PARTS; do
+for part in $PARTS; do
+  for v in $VARIANTS; do
     case $part in
       random) one "$v-top-vs-random" level:8 random --variant "$v" --games "$GAMES" ;;
       greedy) one "$v-top-vs-greedy" level:8 greedy --variant "$v" --games "$GAMES" ;;

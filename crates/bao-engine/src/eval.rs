@@ -40,7 +40,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The tuned default weights of a variant (tuned by self-play with `bao-tune`).
+    /// The tuned default weights of a variant (tuned by self-play with `bao tune`, see [`crate::tune`]).
     pub fn for_variant(v: Variant) -> Weights {
         match v {
             Variant::Kiswahili => KISWAHILI,
@@ -130,22 +130,22 @@ const KISWAHILI: Weights = w([
     [0, 0],
 ]);
 
-// bao tune --variant kete --rules - --iterations 600 --games 16 --nodes 3000 --step 20 --rate 12 --seed 1
+// bao tune --variant kete --rules - --iterations 400 --games 32 --nodes 3000 --step 15 --rate 8 --seed 2
 const KETE: Weights = w([
     [100, 100],
     [100, 100],
-    [-66, -65],
-    [28, 72],
-    [23, 51],
-    [55, 80],
-    [-9, 32],
-    [-47, 25],
-    [-32, 29],
-    [180, 50],
-    [9, 12],
-    [34, 82],
-    [-32, -82],
-    [-24, -57],
+    [-72, -66],
+    [33, 65],
+    [44, 43],
+    [49, 72],
+    [-9, 27],
+    [-28, 51],
+    [-57, 35],
+    [191, 69],
+    [26, 16],
+    [45, 67],
+    [-25, -68],
+    [-18, -53],
 ]);
 
 // bao tune --variant kimasai --rules - --iterations 600 --games 16 --nodes 3000 --step 20 --rate 12 --seed 1
