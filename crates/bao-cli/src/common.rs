@@ -1,7 +1,7 @@
 //! What every command shares: loading a position under `--rules` in the order of CLI-8.3,
 //! and reporting errors as one line `error: <category>: <detail>` (CLI-8).
 
-use bao_rules::{printable, Error, MoveError, Position, Rules};
+use bao_rules::{printable, Error, MoveError, Position, Rules, Variant};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -62,6 +62,17 @@ impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> CliError {
         CliError::internal(format!("I/O error: {e}"))
     }
+}
+
+/// The rules of `--variant NAME --rules OPTS` (commands that play from the start).
+pub fn variant_rules(variant: &str, rules: Option<&str>) -> Result<Rules, CliError> {
+    let v = Variant::from_id(variant).ok_or_else(|| {
+        CliError::usage(format!(
+            "unknown variant '{}' (kiswahili, kete, kimasai)",
+            bao_rules::printable(variant)
+        ))
+    })?;
+    Ok(Rules::parse(v, rules.unwrap_or("-")).map_err(Error::from)?)
 }
 
 /// Parses POSITION and `--rules` in the order of CLI-8.3: fields and variant, then the

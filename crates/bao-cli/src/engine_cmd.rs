@@ -1,11 +1,11 @@
 //! `bao bestmove`, `bao analyse`, `bao engine` and `bao match`: thin glue over bao-engine.
 
-use crate::common::{load, out, CliError};
+use crate::common::{load, out, variant_rules, CliError};
 use bao_engine::arena::{run_match, MatchConfig, PlayerSpec};
 use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::stats::{fmt_elo, Wdl};
 use bao_engine::{protocol, Weights};
-use bao_rules::{status, Rules, Variant};
+use bao_rules::status;
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
@@ -174,14 +174,7 @@ pub fn engine(_a: EngineArgs) -> Result<(), CliError> {
 }
 
 pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
-    let variant = Variant::from_id(&a.variant).ok_or_else(|| {
-        CliError::usage(format!(
-            "unknown variant '{}' (kiswahili, kete, kimasai)",
-            bao_rules::printable(&a.variant)
-        ))
-    })?;
-    let rules =
-        Rules::parse(variant, a.rules.as_deref().unwrap_or("-")).map_err(bao_rules::Error::from)?;
+    let rules = variant_rules(&a.variant, a.rules.as_deref())?;
     let pa: PlayerSpec = a.a.parse().map_err(CliError::usage)?;
     let pb: PlayerSpec = a.b.parse().map_err(CliError::usage)?;
     if a.games == 0 {

@@ -1,10 +1,9 @@
 //! `bao tune`: tunes the evaluation weights of one variant by self-play (SPSA), with a
 //! progress bar, and writes them in the weights text format.
 
-use crate::common::{out, CliError};
+use crate::common::{out, variant_rules, CliError};
 use bao_engine::tune::{tune, TuneConfig};
 use bao_engine::Weights;
-use bao_rules::{Rules, Variant};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 
@@ -56,14 +55,7 @@ fn write_weights(path: &str, header: &str, w: &Weights) -> Result<(), CliError> 
 }
 
 pub fn run(a: TuneArgs) -> Result<(), CliError> {
-    let variant = Variant::from_id(&a.variant).ok_or_else(|| {
-        CliError::usage(format!(
-            "unknown variant '{}' (kiswahili, kete, kimasai)",
-            bao_rules::printable(&a.variant)
-        ))
-    })?;
-    let rules =
-        Rules::parse(variant, a.rules.as_deref().unwrap_or("-")).map_err(bao_rules::Error::from)?;
+    let rules = variant_rules(&a.variant, a.rules.as_deref())?;
     if a.iterations == 0 || a.games == 0 || a.nodes == 0 {
         return Err(CliError::usage(
             "--iterations, --games and --nodes must be at least 1",
@@ -94,7 +86,7 @@ pub fn run(a: TuneArgs) -> Result<(), CliError> {
     });
     let header = format!(
         "# bao tune --variant {} --rules {} --iterations {} --games {} --nodes {} --step {} --rate {} --seed {}",
-        variant.id(),
+        rules.variant.id(),
         rules,
         a.iterations,
         a.games,
