@@ -4,7 +4,8 @@
 #
 #   scripts/strength.sh                 # everything: about an hour on two cores
 #   scripts/strength.sh random greedy   # only some parts: random, greedy, ladder
-#   GAMES=200 LADDER_GAMES=100 VARIANTS="kete" scripts/strength.sh ladder
+#   GAMES=200 LADDER_GAMES=100 VARIANTS="kete" LEVELS="7 8" scripts/strength.sh ladder
+#   (LEVELS: the upper level of each ladder pair, default 2 to 8)
 #
 # Every match is reproducible: node budgets (not times) and a fixed --seed.
 set -euo pipefail
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 GAMES=${GAMES:-200}
 LADDER_GAMES=${LADDER_GAMES:-100}
 VARIANTS=${VARIANTS:-"kiswahili kete kimasai"}
+LEVELS=${LEVELS:-"2 3 4 5 6 7 8"}
 OUT=${OUT:-artifacts/strength}
 PARTS=${*:-random greedy ladder}
 mkdir -p "$OUT"
@@ -33,7 +35,7 @@ for part in $PARTS; do
       random) one "$v-top-vs-random" level:8 random --variant "$v" --games "$GAMES" ;;
       greedy) one "$v-top-vs-greedy" level:8 greedy --variant "$v" --games "$GAMES" ;;
       ladder)
-        for l in 2 3 4 5 6 7 8; do
+        for l in $LEVELS; do
           one "$v-level$l-vs-level$((l - 1))" "level:$l" "level:$((l - 1))" \
             --variant "$v" --games "$LADDER_GAMES"
         done

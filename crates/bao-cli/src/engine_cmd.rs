@@ -27,8 +27,8 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// The limits; with none given, the top level's node budget.
-    fn limits(&self) -> Result<Limits, CliError> {
+    /// The limits; with none given, the top level's node budget in `variant`.
+    fn limits(&self, variant: bao_rules::Variant) -> Result<Limits, CliError> {
         for (name, v) in [
             ("--depth", self.depth.map(|d| d as u64)),
             ("--nodes", self.nodes),
@@ -46,7 +46,7 @@ impl LimitArgs {
             time: self.time.map(Duration::from_millis),
         };
         Ok(if l == Limits::default() {
-            bao_engine::Level::get(bao_engine::MAX_LEVEL).limits
+            bao_engine::Level::get(bao_engine::MAX_LEVEL).limits_for(variant)
         } else {
             l
         })
@@ -116,7 +116,7 @@ pub struct MatchArgs {
 
 pub fn bestmove(a: BestmoveArgs) -> Result<(), CliError> {
     let (pos, rules) = load(&a.position, a.limits.rules.as_deref())?;
-    let limits = a.limits.limits()?;
+    let limits = a.limits.limits(rules.variant)?;
     let mut o = out();
     if status(&pos, &rules).is_over() {
         writeln!(o, "bestmove none")?;
@@ -146,7 +146,7 @@ pub fn bestmove(a: BestmoveArgs) -> Result<(), CliError> {
 
 pub fn analyse(a: AnalyseArgs) -> Result<(), CliError> {
     let (pos, rules) = load(&a.position, a.limits.rules.as_deref())?;
-    let limits = a.limits.limits()?;
+    let limits = a.limits.limits(rules.variant)?;
     let mut o = out();
     if status(&pos, &rules).is_over() {
         writeln!(o, "result {}", status(&pos, &rules).token())?;

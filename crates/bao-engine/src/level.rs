@@ -5,7 +5,7 @@
 
 use crate::eval::{self, Weights};
 use crate::search::{Limits, Searcher};
-use bao_rules::{legal_moves, status, LegalMove, Position, Rng, Rules};
+use bao_rules::{legal_moves, status, LegalMove, Position, Rng, Rules, Variant};
 
 /// A playing level: a search budget and a style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub const LEVELS: [Level; 8] = [
         5,
         Limits {
             depth: None,
-            nodes: Some(10_000),
+            nodes: Some(4_000),
             time: None,
         },
         true,
@@ -91,7 +91,7 @@ pub const LEVELS: [Level; 8] = [
         6,
         Limits {
             depth: None,
-            nodes: Some(30_000),
+            nodes: Some(15_000),
             time: None,
         },
         true,
@@ -103,7 +103,7 @@ pub const LEVELS: [Level; 8] = [
         7,
         Limits {
             depth: None,
-            nodes: Some(80_000),
+            nodes: Some(50_000),
             time: None,
         },
         true,
@@ -149,6 +149,18 @@ impl Level {
         LEVELS[(n.clamp(crate::MIN_LEVEL, crate::MAX_LEVEL) - 1) as usize]
     }
 
+    /// The budget in `variant`. Kimasai positions cost about four times the nodes per ply
+    /// of the other two games (more moves, longer capture chains in quiescence), so its node
+    /// budgets are four times larger: the same look-ahead, and each level still clearly
+    /// above the depth-limited level 4.
+    pub fn limits_for(&self, variant: Variant) -> Limits {
+        let mut l = self.limits;
+        if variant == Variant::Kimasai {
+            l.nodes = l.nodes.map(|n| n * 4);
+        }
+        l
+    }
+
     /// A searcher set up for this level.
     pub fn searcher(&self, rules: &Rules) -> Searcher {
         let w = if self.material_only {
@@ -172,7 +184,7 @@ impl Level {
     ) -> Option<LegalMove> {
         searcher.set_history(history);
         if self.noise > 0 {
-            let (scored, _, _) = searcher.analyse(pos, self.limits);
+            let (scored, _, _) = searcher.analyse(pos, self.limits_for(searcher.rules().variant));
             let mut rng = Rng::new(seed ^ pos.repetition_key());
             let span = (2 * self.noise + 1) as usize;
             return scored
@@ -194,7 +206,9 @@ impl Level {
                 .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
                 .map(|(_, (m, _))| m);
         }
-        searcher.search_root(pos, self.limits, &mut |_| {}).best
+        searcher
+            .search_root(pos, self.limits_for(searcher.rules().variant), &mut |_| {})
+            .best
     }
 }
 

@@ -40,7 +40,7 @@ pub const MAX_LEVEL: u8 = 8;
 
 /// The move the computer plays at `level` (MIN_LEVEL..=MAX_LEVEL, clamped) in `pos`, or
 /// `None` when the game is over. `seed` makes the choice reproducible: the same arguments
-/// give the same move. Takes about a second at the top level (a fixed node budget); callers
+/// give the same move. Takes a few tenths of a second at most (a fixed node budget); callers
 /// in async code run it on a blocking thread.
 pub fn choose_move(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
     level::choose_at_level(pos, rules, level, seed)

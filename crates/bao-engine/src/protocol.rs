@@ -309,8 +309,10 @@ impl Session {
         stop.store(false, Ordering::Relaxed);
         let out = self.out.clone();
         let limits = match (level, g.infinite) {
-            (Some(l), false) if g.limits == Limits::default() => l.limits,
-            (None, false) if g.limits == Limits::default() => Level::get(crate::MAX_LEVEL).limits,
+            (Some(l), false) if g.limits == Limits::default() => l.limits_for(self.rules.variant),
+            (None, false) if g.limits == Limits::default() => {
+                Level::get(crate::MAX_LEVEL).limits_for(self.rules.variant)
+            }
             _ => g.limits,
         };
         let seed = g.seed;
