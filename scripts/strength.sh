@@ -2,7 +2,7 @@
 # Measures the engine's strength with `bao match` (issue 3) and prints one summary line per
 # match; full summaries and every game record go to $OUT (default artifacts/strength).
 #
-#   scripts/strength.sh                 # everything: about an hour on two cores
+#   scripts/strength.sh                 # everything: about an hour and a half on two cores
 #   scripts/strength.sh random greedy   # only some parts: random, greedy, ladder
 #   GAMES=200 LADDER_GAMES=100 VARIANTS="kete" LEVELS="7 8" scripts/strength.sh ladder
 #   (LEVELS: the upper level of each ladder pair, default 2 to 8)
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${GAMES:-200}
-LADDER_GAMES=${LADDER_GAMES:-100}
+LADDER_GAMES=${LADDER_GAMES:-200}
 VARIANTS=${VARIANTS:-"kiswahili kete kimasai"}
 LEVELS=${LEVELS:-"2 3 4 5 6 7 8"}
 OUT=${OUT:-artifacts/strength}
