@@ -27,102 +27,14 @@ pub struct Level {
 
 /// The table of levels (docs/levels.md).
 pub const LEVELS: [Level; 8] = [
-    lvl(
-        1,
-        Limits {
-            depth: Some(1),
-            nodes: None,
-            time: None,
-        },
-        false,
-        800,
-        true,
-        12,
-    ),
-    lvl(
-        2,
-        Limits {
-            depth: Some(1),
-            nodes: None,
-            time: None,
-        },
-        true,
-        200,
-        true,
-        14,
-    ),
-    lvl(
-        3,
-        Limits {
-            depth: Some(2),
-            nodes: None,
-            time: None,
-        },
-        true,
-        60,
-        false,
-        16,
-    ),
-    lvl(
-        4,
-        Limits {
-            depth: Some(3),
-            nodes: None,
-            time: None,
-        },
-        true,
-        0,
-        false,
-        16,
-    ),
-    lvl(
-        5,
-        Limits {
-            depth: None,
-            nodes: Some(4_000),
-            time: None,
-        },
-        true,
-        0,
-        false,
-        18,
-    ),
-    lvl(
-        6,
-        Limits {
-            depth: None,
-            nodes: Some(15_000),
-            time: None,
-        },
-        true,
-        0,
-        false,
-        18,
-    ),
-    lvl(
-        7,
-        Limits {
-            depth: None,
-            nodes: Some(50_000),
-            time: None,
-        },
-        true,
-        0,
-        false,
-        19,
-    ),
-    lvl(
-        8,
-        Limits {
-            depth: None,
-            nodes: Some(200_000),
-            time: None,
-        },
-        true,
-        0,
-        false,
-        20,
-    ),
+    lvl(1, Limits::depth(1), false, 800, true, 12),
+    lvl(2, Limits::depth(1), true, 200, true, 14),
+    lvl(3, Limits::depth(2), true, 60, false, 16),
+    lvl(4, Limits::depth(3), true, 0, false, 16),
+    lvl(5, Limits::nodes(4_000), true, 0, false, 18),
+    lvl(6, Limits::nodes(15_000), true, 0, false, 18),
+    lvl(7, Limits::nodes(50_000), true, 0, false, 19),
+    lvl(8, Limits::nodes(200_000), true, 0, false, 20),
 ];
 
 const fn lvl(

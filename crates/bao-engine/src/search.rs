@@ -81,17 +81,19 @@ pub struct Limits {
 
 impl Limits {
     /// A depth limit.
-    pub fn depth(d: u32) -> Limits {
+    pub const fn depth(d: u32) -> Limits {
         Limits {
             depth: Some(d),
-            ..Default::default()
+            nodes: None,
+            time: None,
         }
     }
     /// A node limit.
-    pub fn nodes(n: u64) -> Limits {
+    pub const fn nodes(n: u64) -> Limits {
         Limits {
+            depth: None,
             nodes: Some(n),
-            ..Default::default()
+            time: None,
         }
     }
     /// A time limit.
