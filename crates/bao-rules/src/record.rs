@@ -21,7 +21,7 @@
 //! ```
 
 use crate::error::printable;
-use crate::{Game, MoveError, Outcome, Position, Rules, Side, Variant};
+use crate::{Game, Move, MoveError, Outcome, Position, Rules, Side, Variant};
 use std::fmt;
 
 /// The largest record file accepted, in bytes (16 MiB).
@@ -135,6 +135,17 @@ pub struct RecordMove {
     pub comment: Option<String>,
     /// The 1-based line of the file the move was read from; 0 when not read from a file.
     pub line: usize,
+}
+
+impl From<&Move> for RecordMove {
+    /// A played move, in canonical notation, without comment.
+    fn from(m: &Move) -> RecordMove {
+        RecordMove {
+            text: m.to_string(),
+            comment: None,
+            line: 0,
+        }
+    }
 }
 
 /// A game record (NOT-6).
@@ -392,15 +403,7 @@ impl Record {
         if !game.start().same_as(&Position::start(&rules)) || game.start().ply() != 0 {
             r.start = Some(*game.start());
         }
-        r.moves = game
-            .moves()
-            .iter()
-            .map(|m| RecordMove {
-                text: m.to_string(),
-                comment: None,
-                line: 0,
-            })
-            .collect();
+        r.moves = game.moves().iter().map(RecordMove::from).collect();
         r.result = game.outcome().into();
         r
     }

@@ -128,15 +128,7 @@ pub fn write_record(r: &RecordOut) -> String {
     if let Some(n) = r.round {
         rec.set_tag("Round", &n.to_string());
     }
-    rec.moves = r
-        .moves
-        .iter()
-        .map(|m| RecordMove {
-            text: m.to_string(),
-            comment: None,
-            line: 0,
-        })
-        .collect();
+    rec.moves = r.moves.iter().map(RecordMove::from).collect();
     rec.to_string()
 }
 
