@@ -529,6 +529,7 @@ async fn insert_round(
     Ok(())
 }
 
+/// Ends a round with its result, and opens the next one if the match goes on.
 async fn end_round(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
@@ -548,6 +549,10 @@ async fn end_round(
     .await?;
     if r.rows_affected() != 1 {
         return Err(StoreError::Conflict("the game has already ended".into()));
+    }
+    // The next game of a match starts in the same transaction, so none is ever lost.
+    if let Some(next) = &t.next {
+        insert_round(tx, id, next).await?;
     }
     Ok(())
 }
@@ -737,9 +742,6 @@ async fn run_job(
             insert_move(tx, id, *game_no, mv, snap.updated).await?;
             if let Some(t) = ended {
                 end_round(tx, id, *game_no, t).await?;
-                if let Some(next) = &t.next {
-                    insert_round(tx, id, next).await?;
-                }
             }
             update_snapshot(tx, id, snap).await?;
             notify(tx, backend, id, instance).await
@@ -752,9 +754,6 @@ async fn run_job(
             instance,
         } => {
             end_round(tx, id, *game_no, t).await?;
-            if let Some(next) = &t.next {
-                insert_round(tx, id, next).await?;
-            }
             update_snapshot(tx, id, snap).await?;
             notify(tx, backend, id, instance).await
         }
