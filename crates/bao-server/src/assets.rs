@@ -1,70 +1,253 @@
 //! The web app (crates/bao-server/web), embedded in the binary: no build step, no files to
 //! install next to `bao`.
+//!
+//! Caching (docs/api.md "Caching"): every file has an ETag (a hash of its content) and
+//! answers 304 to a matching `If-None-Match`. Pages link their scripts and styles as
+//! `/static/NAME?v=VERSION` and scripts import each other the same way (rewritten when the
+//! server starts), so a versioned URL never changes content and is cached for a year
+//! (`immutable`); pages and unversioned URLs are revalidated (`no-cache`).
 
 use crate::app::App;
 use crate::error::ApiError;
-use axum::extract::Path;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{Path, Query};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use rust_embed::RustEmbed;
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 #[derive(RustEmbed)]
 #[folder = "web/"]
 struct Web;
 
+/// `Cache-Control` of versioned URLs.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// One file, ready to send.
+struct Asset {
+    body: axum::body::Bytes,
+    content_type: HeaderValue,
+    /// The first 12 hex digits of the SHA-256 of `body`.
+    version: String,
+}
+
+/// Every embedded file, with versioned links rewritten in.
+pub struct Assets {
+    files: HashMap<String, Asset>,
+}
+
+impl Assets {
+    /// Loads every embedded file; pages and scripts get versioned links to static files.
+    pub fn load() -> Assets {
+        let raw: HashMap<String, (Vec<u8>, String)> = Web::iter()
+            .filter_map(|p| {
+                Web::get(&p).map(|f| {
+                    let mime = f.metadata.mimetype().to_string();
+                    (p.to_string(), (f.data.into_owned(), mime))
+                })
+            })
+            .collect();
+        let mut files = HashMap::new();
+        let names: Vec<String> = raw.keys().cloned().collect();
+        for p in &names {
+            build(p, &raw, &mut files, &mut HashSet::new());
+        }
+        Assets { files }
+    }
+
+    /// The version of `static/NAME`, as used in `?v=` (for tests and pages).
+    pub fn version(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(|a| a.version.as_str())
+    }
+
+    /// The answer for `path`: 200, 304 (If-None-Match) or 404.
+    pub fn respond(&self, path: &str, v: Option<&str>, req: &HeaderMap) -> Response {
+        let Some(a) = self.files.get(path) else {
+            return ApiError::not_found("there is no such file").into_response();
+        };
+        let etag = format!("\"{}\"", a.version);
+        let cache = if path.starts_with("static/") && v == Some(a.version.as_str()) {
+            IMMUTABLE
+        } else {
+            "no-cache"
+        };
+        let headers = [
+            (
+                header::ETAG,
+                HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"\"")),
+            ),
+            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+        ];
+        if etag_matches(req, &etag) {
+            return (StatusCode::NOT_MODIFIED, headers).into_response();
+        }
+        (
+            StatusCode::OK,
+            headers,
+            [(header::CONTENT_TYPE, a.content_type.clone())],
+            a.body.clone(),
+        )
+            .into_response()
+    }
+}
+
+/// Whether `If-None-Match` names this ETag (weak or strong, or `*`).
+fn etag_matches(req: &HeaderMap, etag: &str) -> bool {
+    req.get_all(header::IF_NONE_MATCH).iter().any(|v| {
+        v.to_str().is_ok_and(|s| {
+            s.split(',').any(|t| {
+                let t = t.trim();
+                t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag
+            })
+        })
+    })
+}
+
+fn hash12(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))[..12].to_string()
+}
+
+/// Builds `path` (and first the files it links to): versioned links, hash, content type.
+fn build(
+    path: &str,
+    raw: &HashMap<String, (Vec<u8>, String)>,
+    done: &mut HashMap<String, Asset>,
+    visiting: &mut HashSet<String>,
+) {
+    if done.contains_key(path) || !visiting.insert(path.to_string()) {
+        return;
+    }
+    let Some((data, mime)) = raw.get(path) else {
+        return;
+    };
+    let mime = mime.clone();
+    let is_js = path.ends_with(".js");
+    let is_html = path.ends_with(".html");
+    let body = match std::str::from_utf8(data) {
+        Ok(text) if is_js || is_html => {
+            let mut text = text.to_string();
+            let mut links: Vec<&String> = raw
+                .keys()
+                .filter(|k| k.starts_with("static/") && k.as_str() != path)
+                .collect();
+            // Longer names first, so that `app.js` never rewrites inside `webapp.js`.
+            links.sort_by_key(|k| std::cmp::Reverse(k.len()));
+            for link in links {
+                let name = &link["static/".len()..];
+                // Pages link "/static/NAME"; scripts (all in static/) import './NAME'.
+                let forms: Vec<String> = if is_html {
+                    vec![format!("\"/static/{name}\"")]
+                } else if path.starts_with("static/") && !name.contains('/') {
+                    vec![format!("'./{name}'"), format!("\"./{name}\"")]
+                } else {
+                    vec![]
+                };
+                if !forms.iter().any(|f| text.contains(f.as_str())) {
+                    continue;
+                }
+                build(link, raw, done, visiting);
+                let Some(v) = done.get(link.as_str()).map(|a| a.version.clone()) else {
+                    continue; // a cycle: that link stays unversioned
+                };
+                for f in forms {
+                    let q = &f[..1];
+                    let inner = &f[1..f.len() - 1];
+                    text = text.replace(&f, &format!("{q}{inner}?v={v}{q}"));
+                }
+            }
+            text.into_bytes()
+        }
+        _ => data.clone(),
+    };
+    let ct = if mime.starts_with("text/") || mime.ends_with("javascript") {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime
+    };
+    done.insert(
+        path.to_string(),
+        Asset {
+            version: hash12(&body),
+            body: body.into(),
+            content_type: HeaderValue::from_str(&ct)
+                .unwrap_or_else(|_| HeaderValue::from_static("application/octet-stream")),
+        },
+    );
+    visiting.remove(path);
+}
+
 /// The page routes of docs/api.md.
 pub fn pages() -> Router<Arc<App>> {
+    let assets = Arc::new(Assets::load());
+    let page = |name: &'static str, assets: &Arc<Assets>| {
+        let assets = assets.clone();
+        get(move |h: HeaderMap| async move { assets.respond(name, None, &h) })
+    };
+    let rules = assets.clone();
+    let statics = assets.clone();
     Router::new()
-        .route("/", get(|| async { file("index.html") }))
-        .route("/g/{id}", get(|| async { file("game.html") }))
-        .route("/replay", get(|| async { file("replay.html") }))
+        .route("/", page("index.html", &assets))
+        .route("/g/{id}", page("game.html", &assets))
+        .route("/replay", page("replay.html", &assets))
         .route(
             "/rules/{variant}",
-            get(|Path(v): Path<String>| async move {
+            get(|Path(v): Path<String>, h: HeaderMap| async move {
                 if bao_rules::Variant::from_id(&v).is_none() {
                     return ApiError::not_found("there are rules for kiswahili, kete and kimasai")
                         .into_response();
                 }
-                file(&format!("rules-{v}.html"))
+                rules.respond(&format!("rules-{v}.html"), None, &h)
             }),
         )
         .route(
             "/static/{*path}",
-            get(|Path(p): Path<String>| async move { file(&format!("static/{p}")) }),
+            get(
+                |Path(p): Path<String>,
+                 Query(q): Query<HashMap<String, String>>,
+                 h: HeaderMap| async move {
+                    statics.respond(&format!("static/{p}"), q.get("v").map(String::as_str), &h)
+                },
+            ),
         )
 }
 
-/// An embedded file, or 404.
-pub fn file(path: &str) -> Response {
-    if path.split('/').any(|c| c == ".." || c.is_empty()) {
-        return ApiError::not_found("no such file").into_response();
-    }
-    match Web::get(path) {
-        Some(f) => {
-            let mime = f.metadata.mimetype();
-            let ct = if mime.starts_with("text/") || mime.ends_with("javascript") {
-                format!("{mime}; charset=utf-8")
-            } else {
-                mime.to_string()
-            };
-            (
-                StatusCode::OK,
-                [
-                    (
-                        header::CONTENT_TYPE,
-                        HeaderValue::from_str(&ct).unwrap_or_else(|_| {
-                            HeaderValue::from_static("application/octet-stream")
-                        }),
-                    ),
-                    (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-                ],
-                f.data.into_owned(),
-            )
-                .into_response()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_and_scripts_link_versioned_files() {
+        let a = Assets::load();
+        let game = std::str::from_utf8(&a.files["game.html"].body).unwrap();
+        let v = a.version("static/game.js").unwrap();
+        assert!(
+            game.contains(&format!("\"/static/game.js?v={v}\"")),
+            "{game}"
+        );
+        let css = a.version("static/style.css").unwrap();
+        assert!(game.contains(&format!("\"/static/style.css?v={css}\"")));
+        // Every script imports app.js by the same versioned URL (one module instance).
+        let app = a.version("static/app.js").unwrap();
+        for s in ["static/game.js", "static/board.js", "static/home.js"] {
+            let t = std::str::from_utf8(&a.files[s].body).unwrap();
+            assert!(t.contains(&format!("'./app.js?v={app}'")), "{s}");
+            assert!(!t.contains("'./app.js'"), "{s}");
         }
-        None => ApiError::not_found(format!("no page {path}")).into_response(),
+        // The version is the hash of what is sent.
+        let body = &a.files["static/game.js"].body;
+        assert_eq!(hash12(body), a.version("static/game.js").unwrap());
+    }
+
+    #[test]
+    fn if_none_match_forms() {
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, "W/\"abc\", \"def\"".parse().unwrap());
+        assert!(etag_matches(&h, "\"abc\""));
+        assert!(etag_matches(&h, "\"def\""));
+        assert!(!etag_matches(&h, "\"ab\""));
+        assert!(!etag_matches(&HeaderMap::new(), "\"abc\""));
     }
 }
