@@ -2,20 +2,55 @@
 
 use crate::common::CliError;
 use clap::Args;
+use std::time::Duration;
 
 /// `bao serve` arguments.
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Address to listen on (loopback by default).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "BAO_ADDR", default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
     /// Database: sqlite://FILE (created if missing) or postgres://USER:PASS@HOST/DB.
-    #[arg(long, default_value = "sqlite://bao.db")]
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://bao.db")]
     database: String,
     /// SQLite only: `full` syncs every commit to disk (survives power loss); `normal` is
     /// faster and survives a crash of the program but not of the machine.
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// The address browsers use when the server sits behind a proxy, e.g.
+    /// https://bao.example.org: only pages of this origin may act with the seat cookie, and
+    /// the cookie is Secure when it is https.
+    #[arg(long, value_name = "URL", value_parser = parse_public_url)]
+    public_url: Option<bao_server::edge::PublicUrl>,
+    /// Believe X-Forwarded-For from these proxy addresses (e.g. 127.0.0.1 for a local nginx);
+    /// repeat or separate with commas.
+    #[arg(long, value_name = "IP", value_delimiter = ',')]
+    trust_proxy: Vec<std::net::IpAddr>,
+    /// Seconds a connection has to send its request headers (also the keep-alive idle time).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: u64,
+    /// Seconds a request (its body included) has to be answered.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    request_timeout: u64,
+    /// Open connections (HTTP and WebSocket) at most; keep it below the open-file limit.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// New games per minute from one address (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().create)]
+    limit_create: u32,
+    /// Joins per minute from one address (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().join)]
+    limit_join: u32,
+    /// Record uploads per minute from one address (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().upload)]
+    limit_upload: u32,
+    /// Moves per minute from one address, HTTP and WebSocket together (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().moves)]
+    limit_moves: u32,
+}
+
+fn parse_public_url(s: &str) -> Result<bao_server::edge::PublicUrl, String> {
+    s.parse()
 }
 
 /// `bao loadtest` arguments.
@@ -53,12 +88,34 @@ fn durability(s: &str) -> bao_server::Durability {
     }
 }
 
-/// Runs the server until Ctrl-C.
+/// Runs the server until Ctrl-C or SIGTERM.
 pub fn serve(a: ServeArgs) -> Result<(), CliError> {
+    let d = a.database.trim();
+    let supported = ["sqlite:", "postgres:", "postgresql:"];
+    if !supported.iter().any(|p| d.starts_with(p)) {
+        return Err(CliError::usage(format!(
+            "--database '{}' is not supported: use sqlite://FILE or postgres://USER:PASS@HOST/DB",
+            bao_rules::printable(d)
+        )));
+    }
     bao_server::serve_blocking(bao_server::Config {
         addr: a.addr,
         database: a.database,
         durability: durability(&a.sync),
+        edge: bao_server::edge::EdgeConfig {
+            public_url: a.public_url,
+            trust_proxy: a.trust_proxy,
+            header_timeout: Duration::from_secs(a.header_timeout),
+            request_timeout: Duration::from_secs(a.request_timeout),
+            max_connections: a.max_connections as usize,
+            rates: bao_server::edge::Rates {
+                create: a.limit_create,
+                join: a.limit_join,
+                upload: a.limit_upload,
+                moves: a.limit_moves,
+            },
+            ..Default::default()
+        },
     })
     .map_err(CliError::internal)
 }
