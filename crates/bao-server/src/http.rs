@@ -41,7 +41,16 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(records)
         .merge(crate::assets::pages())
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(app)
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this address does not take this method",
+    )
 }
 
 async fn not_found() -> ApiError {
@@ -115,8 +124,25 @@ fn json_text(status: StatusCode, text: String) -> Response {
         .into_response()
 }
 
-async fn health() -> Response {
-    json_text(StatusCode::OK, "{\"ok\":true}".into())
+/// Answers only when the database does (a load balancer's check, issue 9.6).
+async fn health(State(app): State<Arc<App>>) -> Response {
+    let ping = tokio::time::timeout(std::time::Duration::from_secs(5), app.store.ping()).await;
+    match ping {
+        Ok(Ok(())) => json_text(StatusCode::OK, "{\"ok\":true}".into()),
+        failed => {
+            let why = match failed {
+                Ok(Err(e)) => e.to_string(),
+                _ => "no answer within 5 s".into(),
+            };
+            tracing::warn!("health check: the database does not answer: {why}");
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the database does not answer; try again in a moment",
+            )
+            .into_response()
+        }
+    }
 }
 
 /// One sentence per option, for the home page.

@@ -14,11 +14,13 @@
 
 pub mod app;
 pub mod assets;
+pub mod edge;
 pub mod error;
 pub mod http;
 pub mod loadtest;
 pub mod model;
 pub mod record;
+mod server;
 pub mod store;
 pub mod util;
 pub mod ws;
@@ -37,6 +39,20 @@ pub struct Config {
     pub database: String,
     /// SQLite commit durability.
     pub durability: Durability,
+    /// Timeouts, the connection cap, rate limits and the cross-site rules (docs/api.md).
+    pub edge: edge::EdgeConfig,
+}
+
+impl Default for Config {
+    /// `bao serve` without flags.
+    fn default() -> Self {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            database: "sqlite://bao.db".into(),
+            durability: Durability::Full,
+            edge: edge::EdgeConfig::default(),
+        }
+    }
 }
 
 /// A started server.
@@ -45,31 +61,40 @@ pub struct Running {
     pub addr: SocketAddr,
     /// The server's state (for tests).
     pub app: Arc<App>,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
-    listener_task: Option<tokio::task::JoinHandle<()>>,
+    stop: tokio::sync::watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+    connections: Arc<tokio::sync::Semaphore>,
+    edge: Arc<edge::Edge>,
+    background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Running {
-    /// Stops accepting connections, waits for the server to end and closes the database.
+    /// Shuts down gracefully: stops accepting, lets requests in flight finish (their
+    /// commits included), closes WebSockets with code 1001 and a reason, waits for the
+    /// connections to end (at most the configured grace) and closes the database.
     pub async fn stop(mut self) {
-        if let Some(s) = self.shutdown.take() {
-            let _ = s.send(());
+        let _ = self.stop.send(true);
+        let _ = (&mut self.task).await;
+        let grace = self.edge.config.shutdown_grace;
+        let all = self.edge.config.max_connections as u32;
+        // Every open connection holds a permit: all back means every connection is closed.
+        let drained = tokio::time::timeout(grace, self.connections.acquire_many(all)).await;
+        if drained.is_err() {
+            tracing::warn!(
+                "{} connections still open after {} s; closing them",
+                all as usize - self.connections.available_permits(),
+                grace.as_secs()
+            );
         }
-        if let Some(l) = self.listener_task.take() {
-            l.abort();
+        for b in self.background.drain(..) {
+            b.abort();
         }
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), &mut self.task).await;
-        self.task.abort();
         self.app.store.close().await;
     }
 
-    /// Waits until the server ends (it ends on Ctrl-C when started by [`serve`]).
+    /// Waits until the server stops accepting connections.
     pub async fn wait(self) -> std::io::Result<()> {
-        match self.task.await {
-            Ok(r) => r,
-            Err(e) => Err(std::io::Error::other(e)),
-        }
+        self.task.await.map_err(std::io::Error::other)
     }
 }
 
@@ -97,11 +122,10 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
     }
-    let listener_task = if app.store.backend == store::Backend::Postgres {
-        Some(spawn_pg_listener(app.clone()).await?)
-    } else {
-        None
-    };
+    let mut background = Vec::new();
+    if app.store.backend == store::Backend::Postgres {
+        background.push(spawn_pg_listener(app.clone()).await?);
+    }
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| StartError::Bind {
@@ -112,24 +136,58 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         addr: config.addr,
         source,
     })?;
+    let (stop, stop_rx) = tokio::sync::watch::channel(false);
+    let edge = edge::Edge::new(config.edge.clone(), stop_rx.clone());
     let router = http::router(app.clone())
+        .layer(axum::middleware::from_fn_with_state(
+            edge.clone(),
+            edge::guard,
+        ))
         .layer(tower_http::catch_panic::CatchPanicLayer::new())
-        .layer(tower_http::trace::TraceLayer::new_for_http());
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
-    });
+        .layer(axum::middleware::from_fn(edge::errors))
+        .layer(compression())
+        .layer(axum::middleware::from_fn(edge::log));
+    let connections = Arc::new(tokio::sync::Semaphore::new(config.edge.max_connections));
+    let task = tokio::spawn(server::accept_loop(
+        listener,
+        router,
+        connections.clone(),
+        config.edge.header_timeout,
+        stop_rx,
+    ));
+    let limits = edge.clone();
+    background.push(tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            limits.limits.forget_idle();
+        }
+    }));
     Ok(Running {
         addr,
         app,
-        shutdown: Some(tx),
+        stop,
         task,
-        listener_task,
+        connections,
+        edge,
+        background,
     })
+}
+
+/// gzip or brotli, whichever the client prefers, for JSON, pages, scripts and styles; never
+/// for a WebSocket upgrade. Level 4: most of the gain for little CPU on every answer.
+fn compression(
+) -> tower_http::compression::CompressionLayer<impl tower_http::compression::Predicate> {
+    use tower_http::compression::{predicate::DefaultPredicate, CompressionLevel, Predicate};
+    let not_upgrade = |status: axum::http::StatusCode,
+                       _: axum::http::Version,
+                       _: &axum::http::HeaderMap,
+                       _: &axum::http::Extensions| {
+        status != axum::http::StatusCode::SWITCHING_PROTOCOLS
+    };
+    tower_http::compression::CompressionLayer::new()
+        .quality(CompressionLevel::Precise(4))
+        .compress_when(DefaultPredicate::new().and(not_upgrade))
 }
 
 /// Listens for other instances' changes (PostgreSQL LISTEN/NOTIFY) and refreshes our clients.
@@ -164,27 +222,27 @@ async fn spawn_pg_listener(app: Arc<App>) -> Result<tokio::task::JoinHandle<()>,
     }))
 }
 
-/// `bao serve`: runs until Ctrl-C.
+/// `bao serve`: runs until Ctrl-C or SIGTERM, then shuts down gracefully.
 pub async fn serve(config: Config) -> Result<(), StartError> {
     let running = start(config).await?;
     println!("bao serve: listening on http://{}", running.addr);
     let addr = running.addr;
-    tokio::select! {
-        r = tokio::signal::ctrl_c() => {
-            let _ = r;
-            tracing::info!("stopping {addr}");
-            running.stop().await;
-        }
-    }
+    let signal = server::shutdown_signal().await;
+    tracing::info!("{signal}: stopping {addr}");
+    running.stop().await;
+    tracing::info!("stopped");
     Ok(())
 }
 
-/// Sets up logging to standard error (`RUST_LOG` overrides the level).
+/// Sets up logging to standard error (`RUST_LOG` overrides the level); colours only when
+/// standard error is a terminal.
 pub fn init_tracing() {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=warn,sqlx=warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }

@@ -155,6 +155,11 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                 addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
                 database: db,
                 durability: opts.durability,
+                // The load tool is one address making every game and move.
+                edge: crate::edge::EdgeConfig {
+                    rates: crate::edge::Rates::NONE,
+                    ..Default::default()
+                },
             })
             .await
             .map_err(|e| e.to_string())?;

@@ -198,6 +198,12 @@ impl Store {
         })
     }
 
+    /// Whether the database answers a query (`GET /api/health`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.read).await?;
+        Ok(())
+    }
+
     /// Closes the pools.
     pub async fn close(&self) {
         self.write.close().await;

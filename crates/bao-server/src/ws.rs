@@ -6,7 +6,7 @@ use crate::app::{state_message, App, Slot};
 use crate::error::ApiError;
 use crate::http::token_from;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -27,6 +27,7 @@ pub async fn upgrade(
     Path(id): Path<String>,
     Query(q): Query<HashMap<String, String>>,
     headers: HeaderMap,
+    Extension(guard): Extension<crate::edge::Guard>,
 ) -> Response {
     let slot = match app.slot(&id).await {
         Ok(s) => s,
@@ -42,7 +43,7 @@ pub async fn upgrade(
     };
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
-        .on_upgrade(move |socket| run(app, slot, id, viewer, socket))
+        .on_upgrade(move |socket| run(app, slot, id, viewer, socket, guard))
 }
 
 fn error_frame(e: &ApiError) -> Message {
@@ -53,7 +54,14 @@ fn error_frame(e: &ApiError) -> Message {
     )
 }
 
-async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, socket: WebSocket) {
+async fn run(
+    app: Arc<App>,
+    slot: Arc<Slot>,
+    id: String,
+    viewer: Option<usize>,
+    socket: WebSocket,
+    guard: crate::edge::Guard,
+) {
     let (mut tx, mut rx) = socket.split();
     let mut updates = slot.tx.subscribe();
     if let Some(p) = viewer {
@@ -81,6 +89,10 @@ async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, 
     }
     loop {
         tokio::select! {
+            _ = guard.stopping() => {
+                let _ = tx.send(crate::edge::going_away()).await;
+                break;
+            }
             msg = rx.next() => {
                 let msg = match msg {
                     None => break,
@@ -102,7 +114,7 @@ async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, 
                             let _ = tx.send(close_too_big()).await;
                             break;
                         }
-                        if let Some(reply) = handle(&app, &id, viewer, t.as_str()).await {
+                        if let Some(reply) = handle(&app, &id, viewer, t.as_str(), &guard).await {
                             if tx.send(reply).await.is_err() {
                                 break;
                             }
@@ -166,7 +178,13 @@ struct ClientMsg {
 }
 
 /// Handles one client message; returns the reply for this client only, if any.
-async fn handle(app: &Arc<App>, id: &str, viewer: Option<usize>, text: &str) -> Option<Message> {
+async fn handle(
+    app: &Arc<App>,
+    id: &str,
+    viewer: Option<usize>,
+    text: &str,
+    guard: &crate::edge::Guard,
+) -> Option<Message> {
     let msg: ClientMsg = match serde_json::from_str(text) {
         Ok(m) => m,
         Err(e) => {
@@ -183,6 +201,9 @@ async fn handle(app: &Arc<App>, id: &str, viewer: Option<usize>, text: &str) -> 
                     "a move message needs \"move\"",
                 )));
             };
+            if let Err(e) = guard.check_move() {
+                return Some(error_frame(&e));
+            }
             match app.play(id, viewer, &mv, msg.ply).await {
                 // Everyone, the sender included, gets the move from the broadcast.
                 Ok(_) => None,
