@@ -1,0 +1,546 @@
+//! The server's edge over real HTTP and WebSocket (issue 9.3-9.6): cross-site requests,
+//! Content-Type, rate limits, slow clients, the connection cap, compression, caching, the
+//! JSON form of every error, the HTML 404 page and the health check.
+
+mod common;
+
+use bao_server::edge::{EdgeConfig, Rates};
+use bao_server::{Config, Running};
+use common::*;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+async fn start_with(tag: &str, edge: EdgeConfig) -> Running {
+    bao_server::start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: sqlite_url(tag),
+        edge,
+        ..Config::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+/// A POST as a browser sends it: the seat cookie, and the given extra headers.
+async fn browser_post(
+    s: &Running,
+    path: &str,
+    cookie: Option<(&str, &str)>,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    let mut r = reqwest::Client::new()
+        .post(format!("http://{}{path}", s.addr))
+        .body(body.to_string());
+    if let Some((id, token)) = cookie {
+        r = r.header("cookie", format!("bao_{id}={token}"));
+    }
+    for (k, v) in headers {
+        r = r.header(*k, *v);
+    }
+    let a = r.send().await.unwrap();
+    let status = a.status().as_u16();
+    let h = a.headers().clone();
+    let text = a.text().await.unwrap();
+    (
+        status,
+        h,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+fn is_error(v: &Value, category: &str) -> bool {
+    v["error"] == category && v["message"].as_str().is_some_and(|m| !m.is_empty())
+}
+
+#[tokio::test]
+async fn cross_site_requests_are_refused_and_own_pages_and_scripts_work() {
+    let s = start_with("origin", EdgeConfig::default()).await;
+    let c = Client::new(&s);
+    let (id, t0, _t1) = c.two_player_game("kiswahili", "S", "single_game").await;
+    let own = format!("http://{}", s.addr);
+    let st = c.state(&id, Some(&t0)).await;
+    let mv = json!({"move": first_legal(&st), "ply": 0}).to_string();
+    let path = format!("/api/games/{id}/moves");
+    let json_ct = ("content-type", "application/json");
+
+    // A foreign page with the seat cookie: refused, the game unchanged.
+    for h in [
+        vec![json_ct, ("origin", "http://evil.example")],
+        vec![json_ct, ("origin", "null")],
+        vec![json_ct, ("sec-fetch-site", "cross-site")],
+        vec![
+            ("content-type", "text/plain"),
+            ("origin", "http://evil.example"),
+        ],
+    ] {
+        let (status, _, v) = browser_post(&s, &path, Some((&id, &t0)), &h, &mv).await;
+        assert_eq!(status, 403, "{h:?}: {v}");
+        assert!(is_error(&v, "forbidden"), "{v}");
+    }
+    let form = format!("/api/games/{id}/resign");
+    let (status, _, _) = browser_post(
+        &s,
+        &form,
+        Some((&id, &t0)),
+        &[
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("origin", "http://evil.example"),
+        ],
+        "x=1",
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert_eq!(c.state(&id, None).await["ply"], 0, "nothing was played");
+
+    // Our own page: a text/plain body is refused (415), JSON is played.
+    let (status, _, v) = browser_post(
+        &s,
+        &path,
+        Some((&id, &t0)),
+        &[("content-type", "text/plain"), ("origin", &own)],
+        &mv,
+    )
+    .await;
+    assert_eq!(status, 415, "{v}");
+    assert!(is_error(&v, "unsupported_media_type"), "{v}");
+    let (status, _, v) = browser_post(
+        &s,
+        &path,
+        Some((&id, &t0)),
+        &[json_ct, ("origin", &own), ("sec-fetch-site", "same-origin")],
+        &mv,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+
+    // A script with a bearer token needs no Origin (and a foreign one does not matter).
+    let st = c.state(&id, None).await;
+    let a = c.play(&id, &_t1, &first_legal(&st), 1).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+
+    // WebSocket: a foreign Origin is refused before the upgrade, our own is served.
+    let ws_url = format!("ws://{}/api/games/{id}/ws?token={t0}", s.addr);
+    let mut req = ws_url.as_str().into_client_request().unwrap();
+    req.headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        Err(e) => panic!("expected 403, got {e}"),
+        Ok(_) => panic!("a foreign page opened the game's socket"),
+    }
+    let mut req = ws_url.as_str().into_client_request().unwrap();
+    req.headers_mut().insert("origin", own.parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("own origin");
+    let first = next_json(&mut ws).await;
+    assert_eq!(first["type"], "state");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn public_url_decides_the_origin_and_secures_the_cookie() {
+    let edge = EdgeConfig {
+        public_url: Some("https://bao.example.org".parse().unwrap()),
+        ..EdgeConfig::default()
+    };
+    let s = start_with("public", edge).await;
+    let body = json!({"variant": "kiswahili", "opponent": {"kind": "human"}}).to_string();
+    let json_ct = ("content-type", "application/json");
+    let (status, _, _) = browser_post(
+        &s,
+        "/api/games",
+        None,
+        &[json_ct, ("origin", &format!("http://{}", s.addr))],
+        &body,
+    )
+    .await;
+    assert_eq!(
+        status, 403,
+        "behind the proxy, only the public origin is ours"
+    );
+    let (status, h, v) = browser_post(
+        &s,
+        "/api/games",
+        None,
+        &[json_ct, ("origin", "https://bao.example.org")],
+        &body,
+    )
+    .await;
+    assert_eq!(status, 201, "{v}");
+    let cookie = h["set-cookie"].to_str().unwrap();
+    assert!(cookie.ends_with("; Secure"), "{cookie}");
+    s.stop().await;
+
+    // Over plain http the cookie cannot be Secure (the browser would drop it).
+    let s = start_with("plain", EdgeConfig::default()).await;
+    let (status, h, _) = browser_post(&s, "/api/games", None, &[json_ct], &body).await;
+    assert_eq!(status, 201);
+    assert!(!h["set-cookie"].to_str().unwrap().contains("Secure"));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn rate_limits_answer_429_with_retry_after_per_client_address() {
+    let edge = EdgeConfig {
+        rates: Rates {
+            create: 3,
+            moves: 2,
+            ..Rates::NONE
+        },
+        trust_proxy: vec!["127.0.0.1".parse().unwrap()],
+        ..EdgeConfig::default()
+    };
+    let s = start_with("rates", edge).await;
+    let body = json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S"});
+    let create = |xff: &'static str| {
+        let url = format!("http://{}/api/games", s.addr);
+        let body = body.to_string();
+        async move {
+            reqwest::Client::new()
+                .post(url)
+                .header("content-type", "application/json")
+                .header("x-forwarded-for", xff)
+                .body(body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let mut game = None;
+    for _ in 0..3 {
+        let r = create("203.0.113.1").await;
+        assert_eq!(r.status(), 201);
+        game.get_or_insert(r.json::<Value>().await.unwrap());
+    }
+    let r = create("203.0.113.1").await;
+    assert_eq!(r.status(), 429);
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=20).contains(&retry), "Retry-After {retry}");
+    assert!(is_error(&r.json().await.unwrap(), "rate_limited"));
+    // Another client behind the same trusted proxy has its own allowance.
+    assert_eq!(create("203.0.113.2").await.status(), 201);
+
+    // Moves: over HTTP and WebSocket together.
+    let g = game.unwrap();
+    let (id, t0) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+    let c = Client::new(&s);
+    let invite = g["invite"].as_str().unwrap();
+    let j = c
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({"invite": invite}),
+        )
+        .await;
+    let t1 = j.json["token"].as_str().unwrap().to_string();
+    let st = c.state(id, None).await;
+    assert_eq!(c.play(id, t0, &first_legal(&st), 0).await.status, 200);
+    let addr = s.addr.to_string();
+    let mut ws = ws(&addr, id, Some(&t1)).await;
+    let st = next_of(&mut ws, "state", None).await;
+    send(
+        &mut ws,
+        json!({"type": "move", "move": first_legal(&st["state"]), "ply": 1}),
+    )
+    .await;
+    let m = next_of(&mut ws, "move", Some(2)).await;
+    let st = c.state(id, None).await;
+    assert_eq!(m["move"]["ply"], 2);
+    let a = c.play(id, t0, &first_legal(&st), 2).await;
+    assert_eq!(a.status, 429, "{}", a.text);
+    assert!(is_error(&a.json, "rate_limited"));
+    send(&mut ws, json!({"type": "move", "move": "A1R", "ply": 2})).await;
+    let e = next_of(&mut ws, "error", None).await;
+    assert_eq!(e["error"], "rate_limited", "{e}");
+    assert_eq!(c.state(id, None).await["ply"], 2);
+    s.stop().await;
+}
+
+/// Reads until the server closes the connection; the bytes read.
+async fn read_to_close(t: &mut TcpStream) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(60), t.read_to_end(&mut out))
+        .await
+        .expect("the server closes the connection");
+    out
+}
+
+#[tokio::test]
+async fn slow_headers_are_cut_off_and_connections_are_capped() {
+    let edge = EdgeConfig {
+        header_timeout: Duration::from_secs(1),
+        max_connections: 3,
+        ..EdgeConfig::default()
+    };
+    let s = start_with("slow", edge).await;
+    // Slowloris: headers begun, never finished. Each is closed after the timeout.
+    let mut slow = Vec::new();
+    for _ in 0..3 {
+        let mut t = TcpStream::connect(s.addr).await.unwrap();
+        t.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            .await
+            .unwrap();
+        slow.push(t);
+    }
+    // The cap is reached: a fourth client waits until a slow one is gone.
+    let t0 = Instant::now();
+    let mut fourth = TcpStream::connect(s.addr).await.unwrap();
+    fourth
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut closed_at = Vec::new();
+    for t in &mut slow {
+        let rest = read_to_close(t).await;
+        closed_at.push(Instant::now());
+        assert!(
+            !String::from_utf8_lossy(&rest).contains("200 OK"),
+            "a request without its end of headers is not answered"
+        );
+    }
+    let answer = read_to_close(&mut fourth).await;
+    let answered_at = Instant::now();
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    assert!(
+        closed_at[0] - t0 >= Duration::from_millis(900),
+        "closed by the timeout"
+    );
+    assert!(answered_at >= closed_at[0]);
+    // The fourth was not served while three connections were open: it was answered only
+    // once the first slow one closed (they all started together).
+    assert!(answered_at - t0 >= Duration::from_millis(900));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn compression_for_json_and_pages_not_for_websockets() {
+    let s = start_with("gzip", EdgeConfig::default()).await;
+    let http = reqwest::Client::new();
+    let base = format!("http://{}", s.addr);
+    let plain = http
+        .get(format!("{base}/api/variants"))
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = plain.bytes().await.unwrap().len();
+    for enc in ["gzip", "br"] {
+        for path in ["/api/variants", "/", "/static/game.js"] {
+            let r = http
+                .get(format!("{base}{path}"))
+                .header("accept-encoding", enc)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            assert_eq!(r.headers()["content-encoding"], enc, "{path}");
+            if path == "/api/variants" {
+                let n = r.bytes().await.unwrap().len();
+                assert!(n * 3 < plain_len, "{enc}: {n} of {plain_len} bytes");
+            }
+        }
+    }
+    let c = Client::new(&s);
+    let (id, _, _) = c.human_game("kiswahili", "S", "single_game").await;
+    let mut req = format!("ws://{}/api/games/{id}/ws", s.addr)
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("accept-encoding", "gzip, br".parse().unwrap());
+    let (mut ws, resp) = tokio_tungstenite::connect_async(req).await.unwrap();
+    assert!(resp.headers().get("content-encoding").is_none());
+    assert_eq!(next_json(&mut ws).await["type"], "state");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn static_files_have_etags_and_versioned_urls_are_immutable() {
+    let s = start_with("cache", EdgeConfig::default()).await;
+    let http = reqwest::Client::new();
+    let base = format!("http://{}", s.addr);
+    let page = http.get(format!("{base}/g/abc")).send().await.unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let etag = page.headers()["etag"].clone();
+    let html = page.text().await.unwrap();
+    let again = http
+        .get(format!("{base}/g/abc"))
+        .header("if-none-match", etag.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert!(again.bytes().await.unwrap().is_empty());
+    // The page links its script by a versioned URL, cached for good.
+    let start = html.find("/static/game.js?v=").expect("versioned script");
+    let url: String = html[start..].chars().take_while(|c| *c != '"').collect();
+    let js = http.get(format!("{base}{url}")).send().await.unwrap();
+    assert_eq!(js.status(), 200);
+    assert!(js.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    // Its imports are versioned too, and resolve.
+    let text = js.text().await.unwrap();
+    let i = text.find("'./app.js?v=").expect("versioned import");
+    let import: String = text[i + 3..].chars().take_while(|c| *c != '\'').collect();
+    let app = http
+        .get(format!("{base}/static/{import}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(app.status(), 200);
+    assert!(app.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    // A stale or missing version is revalidated, not cached for a year.
+    for u in ["/static/game.js", "/static/game.js?v=000000000000"] {
+        let r = http.get(format!("{base}{u}")).send().await.unwrap();
+        assert_eq!(r.headers()["cache-control"], "no-cache", "{u}");
+        assert!(r.headers().contains_key("etag"));
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn every_error_is_json_and_browsers_get_a_page() {
+    let s = start_with("errors", EdgeConfig::default()).await;
+    let http = reqwest::Client::new();
+    let base = format!("http://{}", s.addr);
+    let c = Client::new(&s);
+    let (id, _, _) = c.human_game("kiswahili", "S", "single_game").await;
+    let cases: Vec<(reqwest::Method, String, u16, &str)> = vec![
+        (
+            reqwest::Method::GET,
+            format!("/api/games/{id}/moves"),
+            405,
+            "method_not_allowed",
+        ),
+        (
+            reqwest::Method::DELETE,
+            "/api/games".into(),
+            405,
+            "method_not_allowed",
+        ),
+        (reqwest::Method::PUT, "/".into(), 405, "method_not_allowed"),
+        (
+            reqwest::Method::GET,
+            "/api/nothing".into(),
+            404,
+            "not_found",
+        ),
+        (
+            reqwest::Method::GET,
+            "/api/games/%FF%FE".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            reqwest::Method::GET,
+            format!("/api/games/{id}?game_no=x"),
+            400,
+            "bad_request",
+        ),
+        (
+            reqwest::Method::GET,
+            "/api/games?status=dead".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            reqwest::Method::GET,
+            "/static/nothing.js".into(),
+            404,
+            "not_found",
+        ),
+    ];
+    for (m, path, status, category) in cases {
+        let r = http
+            .request(m.clone(), format!("{base}{path}"))
+            .header("content-type", "application/json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), status, "{m} {path}");
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{m} {path}"
+        );
+        let v: Value = r.json().await.unwrap();
+        assert!(is_error(&v, category), "{m} {path}: {v}");
+    }
+    // A browser that mistypes an address gets a page with a way home; the API stays JSON.
+    let html = "text/html,application/xhtml+xml,*/*;q=0.8";
+    let r = http
+        .get(format!("{base}/gmae/abc"))
+        .header("accept", html)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(r.text().await.unwrap().contains("href=\"/\""));
+    let r = http
+        .get(format!("{base}/api/nothing"))
+        .header("accept", html)
+        .send()
+        .await
+        .unwrap();
+    assert!(is_error(&r.json().await.unwrap(), "not_found"));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn health_asks_the_database() {
+    let s = start_with("health", EdgeConfig::default()).await;
+    let c = Client::new(&s);
+    assert_eq!(c.get("/api/health", None).await.json, json!({"ok": true}));
+    s.app.store.close().await;
+    let a = c.get("/api/health", None).await;
+    assert_eq!(a.status, 503, "{}", a.text);
+    assert!(is_error(&a.json, "unavailable"), "{}", a.text);
+}
+
+#[tokio::test]
+async fn shutdown_closes_sockets_with_a_reason_and_finishes_requests() {
+    let s = start_with("stop", EdgeConfig::default()).await;
+    let c = Client::new(&s);
+    let (id, t0, _) = c.two_player_game("kiswahili", "S", "single_game").await;
+    let addr = s.addr.to_string();
+    let mut w = ws(&addr, &id, Some(&t0)).await;
+    next_of(&mut w, "state", None).await;
+    let app = s.app.clone();
+    s.stop().await;
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(20), w.next())
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(f))) => break f.expect("a close frame with a reason"),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(close.code), 1001);
+    assert!(close.reason.contains("restarting"), "{}", close.reason);
+    drop(app);
+    // Nothing listens any more.
+    assert!(TcpStream::connect(&addr).await.is_err());
+}
