@@ -1,0 +1,182 @@
+//! `bao serve` as an operator runs it (issue 9.6, 12): configuration from the environment,
+//! a usage error for an unsupported database, SIGTERM and Ctrl-C (SIGINT) end it cleanly
+//! (WebSockets closed with a reason, exit status 0), and the request log has no colour codes
+//! when standard error is a file.
+
+use futures_util::StreamExt;
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("bao-ops-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// One HTTP/1.1 request with a JSON body; (status, body as JSON or Null).
+fn http(port: u16, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn wait_up(port: u16, child: &mut Child) {
+    let t0 = Instant::now();
+    loop {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok()
+            && http(port, "GET", "/api/health", None).0 == 200
+        {
+            return;
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("bao serve ended early: {st}");
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "bao serve did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits for the process to end (at most `limit`); its exit status.
+fn wait_exit(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return st;
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            panic!("bao serve still running {limit:?} after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_unsupported_database_is_a_usage_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", "mysql://x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sqlite://") && err.contains("postgres://"),
+        "{err}"
+    );
+    // The same from DATABASE_URL.
+    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("DATABASE_URL", "mysql://x")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+async fn shutdown_on(signal: &str) {
+    let dir = temp_dir(signal);
+    let port = free_port();
+    let log = dir.join("stderr.log");
+    // Address and database from the environment only.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .arg("serve")
+        .env("BAO_ADDR", format!("127.0.0.1:{port}"))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.join("env.db").display()),
+        )
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    wait_up(port, &mut child);
+    assert!(dir.join("env.db").exists(), "DATABASE_URL was used");
+    let (st, game) = http(
+        port,
+        "POST",
+        "/api/games",
+        Some(r#"{"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S"}"#),
+    );
+    assert_eq!(st, 201, "{game}");
+    let id = game["id"].as_str().unwrap();
+    let url = format!("ws://127.0.0.1:{port}/api/games/{id}/ws");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let first = ws.next().await.unwrap().unwrap();
+    assert!(matches!(first, Message::Text(_)));
+
+    let t0 = Instant::now();
+    let kill = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    // The socket is closed by the server with a reason (not just dropped).
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a close frame in time")
+        {
+            Some(Ok(Message::Close(f))) => break f.expect("a close frame with a reason"),
+            Some(Ok(_)) => continue,
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(close.code), 1001);
+    let status = wait_exit(&mut child, Duration::from_secs(15));
+    assert_eq!(status.code(), Some(0), "exit status after {signal}");
+    assert!(t0.elapsed() < Duration::from_secs(15));
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        !text.contains('\x1b'),
+        "colour codes in a log file:\n{text}"
+    );
+    assert!(
+        text.contains("GET /api/health 200") && text.contains("POST /api/games 201"),
+        "request log:\n{text}"
+    );
+    assert!(text.contains("stopped"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn sigterm_shuts_down_cleanly() {
+    shutdown_on("-TERM").await;
+}
+
+#[tokio::test]
+async fn ctrl_c_shuts_down_cleanly() {
+    shutdown_on("-INT").await;
+}
