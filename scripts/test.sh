@@ -3,7 +3,7 @@
 #
 #   scripts/test.sh
 #
-# 1. Installs Chromium (browser tests) and PostgreSQL (storage tests) from Debian's packages
+# 1. Installs Chromium (browser tests), nginx (deploy test) and PostgreSQL (storage tests) from Debian's packages
 #    when they are missing, and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh).
 # 2. Checks formatting and clippy (warnings are errors).
 # 3. Runs every Rust test of the workspace (unit, integration, doc tests; the spec fixtures,
@@ -19,6 +19,7 @@ need_apt=()
 command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v node >/dev/null || need_apt+=(nodejs npm)
 command -v script >/dev/null || need_apt+=(bsdutils)   # the pseudo-terminal test of bao play
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)   # the deploy test (crates/bao-cli/tests/deploy_nginx.rs)
 if [ ${#need_apt[@]} -gt 0 ]; then
     step "installing ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
