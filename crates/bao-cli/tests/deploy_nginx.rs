@@ -31,7 +31,7 @@ fn free_port() -> u16 {
 }
 
 /// Kills its process when dropped (also when the test fails half-way).
-struct Proc(Child, &'static str);
+struct Proc(Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {
@@ -151,7 +151,7 @@ fn serve(port: u16, db: &str, public: &str, log: &Path) -> Proc {
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .expect("bao serve starts");
-    Proc(child, "bao serve")
+    Proc(child)
 }
 
 fn nginx_conf(dir: &Path, port: u16, a: u16, b: u16) -> String {
@@ -288,7 +288,6 @@ async fn two_instances_behind_nginx_survive_kill_9() {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("nginx starts"),
-        "nginx",
     );
     wait_health(pn, "a", "nginx -> a");
     wait_health(pn, "b", "nginx -> b");
