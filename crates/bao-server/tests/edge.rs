@@ -544,3 +544,30 @@ async fn shutdown_closes_sockets_with_a_reason_and_finishes_requests() {
     // Nothing listens any more.
     assert!(TcpStream::connect(&addr).await.is_err());
 }
+
+#[tokio::test]
+async fn a_body_that_never_arrives_gets_408_json() {
+    let edge = EdgeConfig {
+        request_timeout: Duration::from_secs(1),
+        ..EdgeConfig::default()
+    };
+    let s = start_with("body", edge).await;
+    let mut t = TcpStream::connect(s.addr).await.unwrap();
+    let t0 = Instant::now();
+    // Headers complete, body promised but only begun.
+    t.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"variant\"",
+    )
+    .await
+    .unwrap();
+    let mut buf = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(30), t.read(&mut buf))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let text = String::from_utf8_lossy(&buf[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("\"error\":\"timeout\""), "{text}");
+    assert!(t0.elapsed() >= Duration::from_millis(900));
+    s.stop().await;
+}
