@@ -136,6 +136,44 @@ async fn shutdown_on(signal: &str) {
     let first = ws.next().await.unwrap().unwrap();
     assert!(matches!(first, Message::Text(_)));
 
+    // A move in flight when the signal comes: its headers are read and the server waits for
+    // its body (it said "100 Continue"), so the request is being handled.
+    let south = game["token"].as_str().unwrap();
+    let (st, _) = http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(&format!(
+            r#"{{"invite": "{}"}}"#,
+            game["invite"].as_str().unwrap()
+        )),
+    );
+    assert_eq!(st, 200);
+    let (_, state) = http(port, "GET", &format!("/api/games/{id}"), None);
+    let mv = state["legal"][0]["move"].as_str().unwrap().to_string();
+    let body = format!(r#"{{"move": "{mv}", "ply": 0}}"#);
+    let mut inflight = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    inflight
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        inflight,
+        "POST /api/games/{id}/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {south}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    let mut byte = [0u8; 1];
+    while !got.ends_with(b"\r\n\r\n") {
+        inflight.read_exact(&mut byte).expect("100 Continue");
+        got.push(byte[0]);
+    }
+    assert!(
+        String::from_utf8_lossy(&got).starts_with("HTTP/1.1 100"),
+        "{}",
+        String::from_utf8_lossy(&got)
+    );
+
     let t0 = Instant::now();
     let kill = Command::new("kill")
         .args([signal, &child.id().to_string()])
@@ -154,9 +192,33 @@ async fn shutdown_on(signal: &str) {
         }
     };
     assert_eq!(u16::from(close.code), 1001);
+    // The move in flight is finished, committed and answered.
+    inflight.write_all(body.as_bytes()).unwrap();
+    let mut answer = String::new();
+    inflight.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let status = wait_exit(&mut child, Duration::from_secs(15));
     assert_eq!(status.code(), Some(0), "exit status after {signal}");
     assert!(t0.elapsed() < Duration::from_secs(15));
+
+    // And it is in the database: a new server on the same file has it.
+    let mut again = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .arg("serve")
+        .env("BAO_ADDR", format!("127.0.0.1:{port}"))
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.join("env.db").display()),
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_up(port, &mut again);
+    let (_, after) = http(port, "GET", &format!("/api/games/{id}"), None);
+    let _ = again.kill();
+    let _ = again.wait();
+    assert_eq!(after["ply"], 1, "{after}");
+    assert_eq!(after["moves"][0]["move"], mv.as_str());
 
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(
