@@ -115,7 +115,7 @@ pub enum StartError {
 }
 
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
-pub async fn start(config: Config) -> Result<Running, StartError> {
+pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
     let app = App::new(store);
     let resumed = app.resume().await?;
@@ -137,6 +137,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         source,
     })?;
     let (stop, stop_rx) = tokio::sync::watch::channel(false);
+    config.edge.max_connections = config.edge.max_connections.clamp(1, u32::MAX as usize);
     let edge = edge::Edge::new(config.edge.clone(), stop_rx.clone());
     let router = http::router(app.clone())
         .layer(axum::middleware::from_fn_with_state(
