@@ -16,6 +16,10 @@ pub struct ServeArgs {
     /// faster and survives a crash of the program but not of the machine.
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// A live game without a move for this many days ends as abandoned: the side to move
+    /// loses (a game without any move is closed).
+    #[arg(long, default_value_t = 14.0)]
+    abandon_days: f64,
 }
 
 /// `bao loadtest` arguments.
@@ -59,6 +63,13 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         addr: a.addr,
         database: a.database,
         durability: durability(&a.sync),
+        lifecycle: bao_server::lifecycle::Lifecycle {
+            abandon_after: Some(a.abandon_days)
+                .filter(|d| *d > 0.0)
+                .and_then(|d| std::time::Duration::try_from_secs_f64(d * 86_400.0).ok())
+                .ok_or_else(|| CliError::usage("--abandon-days is a positive number of days"))?,
+            ..Default::default()
+        },
     })
     .map_err(CliError::internal)
 }

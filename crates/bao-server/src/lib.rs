@@ -16,8 +16,10 @@ pub mod app;
 pub mod assets;
 pub mod error;
 pub mod http;
+pub mod lifecycle;
 pub mod loadtest;
 pub mod model;
+pub mod names;
 pub mod record;
 pub mod store;
 pub mod util;
@@ -37,6 +39,8 @@ pub struct Config {
     pub database: String,
     /// SQLite commit durability.
     pub durability: Durability,
+    /// Abandonment, "Watch live" and eviction timings.
+    pub lifecycle: lifecycle::Lifecycle,
 }
 
 /// A started server.
@@ -48,6 +52,7 @@ pub struct Running {
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     listener_task: Option<tokio::task::JoinHandle<()>>,
+    sweeper: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
@@ -59,6 +64,7 @@ impl Running {
         if let Some(l) = self.listener_task.take() {
             l.abort();
         }
+        self.sweeper.abort();
         let _ = tokio::time::timeout(std::time::Duration::from_secs(5), &mut self.task).await;
         self.task.abort();
         self.app.store.close().await;
@@ -92,7 +98,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(store);
+    let app = App::with_lifecycle(store, config.lifecycle.clone());
     let resumed = app.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
@@ -112,6 +118,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         addr: config.addr,
         source,
     })?;
+    let sweeper = lifecycle::spawn(&app);
     let router = http::router(app.clone())
         .layer(tower_http::catch_panic::CatchPanicLayer::new())
         .layer(tower_http::trace::TraceLayer::new_for_http());
@@ -129,6 +136,7 @@ pub async fn start(config: Config) -> Result<Running, StartError> {
         shutdown: Some(tx),
         task,
         listener_task,
+        sweeper,
     })
 }
 

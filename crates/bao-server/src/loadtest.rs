@@ -155,6 +155,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                 addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
                 database: db,
                 durability: opts.durability,
+                lifecycle: Default::default(),
             })
             .await
             .map_err(|e| e.to_string())?;
