@@ -500,6 +500,8 @@ impl App {
         let token = util::new_token();
         let hash = util::hash_token(&token);
         let name = name.unwrap_or_else(|| "Guest".into());
+        // Memory and database hold the same time (the abandonment sweep compares them).
+        let now = util::now_ms();
         let mut after = m.players.clone();
         after[1].name = name.clone();
         let s0 = m.side_of(0);
@@ -516,6 +518,7 @@ impl App {
                 &name,
                 m.game_no,
                 (&south, &north),
+                now,
                 &self.instance,
             )
             .await
@@ -532,7 +535,7 @@ impl App {
         m.invite = None;
         m.current.south = south;
         m.current.north = north;
-        m.updated = util::now_ms();
+        m.updated = now;
         let seat = side_str(m.side_of(1));
         self.broadcast_state(&slot, &m);
         Ok((seat, token))

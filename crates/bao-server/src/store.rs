@@ -341,6 +341,7 @@ impl Store {
 
     /// Gives player 1's open seat to a person: succeeds only while the seat is still open
     /// in the database (so two servers cannot hand it out twice).
+    #[allow(clippy::too_many_arguments)] // one per column the join changes
     pub async fn commit_join(
         &self,
         id: &str,
@@ -348,9 +349,11 @@ impl Store {
         name: &str,
         game_no: u32,
         south_north: (&str, &str),
+        updated: i64,
         instance: &str,
     ) -> Result<(), StoreError> {
         self.submit(Job::Join {
+            updated,
             id: id.to_string(),
             token_hash: token_hash.to_string(),
             name: name.to_string(),
@@ -722,6 +725,7 @@ enum Job {
         instance: String,
     },
     Join {
+        updated: i64,
         id: String,
         token_hash: String,
         name: String,
@@ -913,6 +917,7 @@ async fn run_job(
             notify(tx, backend, id, instance).await
         }
         Job::Join {
+            updated,
             id,
             token_hash,
             name,
@@ -927,7 +932,7 @@ async fn run_job(
             )
             .bind(token_hash)
             .bind(name)
-            .bind(crate::util::now_ms())
+            .bind(*updated)
             .bind(id)
             .execute(&mut **tx)
             .await?;

@@ -2,6 +2,7 @@
 //! client and WebSocket clients.
 #![allow(dead_code)]
 
+pub mod life;
 pub mod storage;
 
 use bao_server::{Config, Durability, Running};
