@@ -1001,3 +1001,27 @@ async fn notify(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_read_back_and_refuse_the_rest() {
+        let k = ListKey {
+            time: 1_764_000_000_123,
+            id: "ab12cd34".into(),
+        };
+        assert_eq!(ListKey::parse(&k.cursor()), Some(k));
+        for bad in [
+            "",
+            "zz",
+            "41",
+            &hex::encode("12.AB"),
+            &hex::encode("x.ab"),
+            &hex::encode("12."),
+        ] {
+            assert_eq!(ListKey::parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -426,7 +426,6 @@ pub async fn abandoned_games_end(url: &str) {
     assert!(!live.text.contains(&one));
     let fin = c.get("/api/games?status=finished&limit=200", None).await;
     assert!(fin.text.contains(&one) && fin.text.contains(&empty));
-    // A game that is moved in stays live.
     s.stop().await;
 }
 
