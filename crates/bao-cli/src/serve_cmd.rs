@@ -47,6 +47,10 @@ pub struct ServeArgs {
     /// Moves per minute from one address, HTTP and WebSocket together (0: no limit).
     #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().moves)]
     limit_moves: u32,
+    /// A live game without a move for this many days ends as abandoned: the side to move
+    /// loses (a game without any move is closed).
+    #[arg(long, default_value_t = 14.0)]
+    abandon_days: f64,
 }
 
 fn parse_public_url(s: &str) -> Result<bao_server::edge::PublicUrl, String> {
@@ -114,6 +118,13 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
                 upload: a.limit_upload,
                 moves: a.limit_moves,
             },
+            ..Default::default()
+        },
+        lifecycle: bao_server::lifecycle::Lifecycle {
+            abandon_after: Some(a.abandon_days)
+                .filter(|d| *d > 0.0)
+                .and_then(|d| std::time::Duration::try_from_secs_f64(d * 86_400.0).ok())
+                .ok_or_else(|| CliError::usage("--abandon-days is a positive number of days"))?,
             ..Default::default()
         },
     })

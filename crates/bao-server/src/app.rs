@@ -8,7 +8,7 @@ use crate::util;
 use axum::extract::ws::Utf8Bytes;
 use bao_rules::{find_move, LegalMove, MatchFormat, Position, Rules, Side, Variant};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
@@ -33,9 +33,20 @@ pub struct Slot {
     pub tx: broadcast::Sender<Arc<Update>>,
     /// Open WebSocket connections per player.
     pub conns: [AtomicUsize; 2],
+    /// When a request last took this slot (ms since the epoch): idle games leave memory.
+    touched: AtomicI64,
 }
 
 impl Slot {
+    fn new(m: Match) -> Slot {
+        Slot {
+            m: Mutex::new(m),
+            tx: broadcast::channel(64).0,
+            conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            touched: AtomicI64::new(util::now_ms()),
+        }
+    }
+
     fn connected(&self) -> [bool; 2] {
         [
             self.conns[0].load(Ordering::Relaxed) > 0,
@@ -51,7 +62,11 @@ pub struct App {
     /// This process's id in NOTIFY payloads.
     pub instance: String,
     games: StdMutex<HashMap<String, Arc<Slot>>>,
+    /// Counts evictions, so that a load that raced one can tell (see [`App::slot`]).
+    evictions: AtomicU64,
     engine: Semaphore,
+    /// Timings of the game lifecycle (abandonment, "Watch live", eviction).
+    pub lifecycle: crate::lifecycle::Lifecycle,
 }
 
 /// What creating a game answers.
@@ -141,51 +156,111 @@ pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg
 }
 
 impl App {
-    /// A server on `store`.
+    /// A server on `store` with the default lifecycle timings.
     pub fn new(store: Store) -> Arc<App> {
+        App::with_lifecycle(store, crate::lifecycle::Lifecycle::default())
+    }
+
+    /// A server on `store` with the given lifecycle timings.
+    pub fn with_lifecycle(store: Store, lifecycle: crate::lifecycle::Lifecycle) -> Arc<App> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(App {
             store,
             instance: util::random_code(12),
             games: StdMutex::new(HashMap::new()),
+            evictions: AtomicU64::new(0),
             engine: Semaphore::new(cores.max(1)),
+            lifecycle,
         })
     }
 
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        match self.games.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        }
+    }
+
     fn cached(&self, id: &str) -> Option<Arc<Slot>> {
-        self.games.lock().ok()?.get(id).cloned()
+        self.map().get(id).cloned()
     }
 
     /// The game `id`, from memory or the database; 404 when unknown.
     pub async fn slot(&self, id: &str) -> ApiResult<Arc<Slot>> {
+        let slot = self.slot_untouched(id).await?;
+        slot.touched.store(util::now_ms(), Ordering::Relaxed);
+        Ok(slot)
+    }
+
+    async fn slot_untouched(&self, id: &str) -> ApiResult<Arc<Slot>> {
         if let Some(s) = self.cached(id) {
             return Ok(s);
         }
         if id.len() > 64 {
             return Err(ApiError::not_found("there is no such game"));
         }
-        let m = self.store.load(id).await?.ok_or_else(|| {
-            ApiError::not_found(format!("there is no game '{}'", bao_rules::printable(id)))
-        })?;
-        Ok(self.insert(m))
+        let not_found =
+            || ApiError::not_found(format!("there is no game '{}'", bao_rules::printable(id)));
+        // A game evicted while we read it may have changed after our read (through the
+        // evicted slot): then our copy could be stale, so read again. Evictions come in
+        // sweeps, seconds apart, so this ends at once in practice.
+        loop {
+            let epoch = self.evictions.load(Ordering::SeqCst);
+            let m = self.store.load(id).await?.ok_or_else(not_found)?;
+            let mut games = self.map();
+            if let Some(s) = games.get(id) {
+                return Ok(s.clone());
+            }
+            if self.evictions.load(Ordering::SeqCst) != epoch {
+                continue;
+            }
+            let slot = Arc::new(Slot::new(m));
+            games.insert(id.to_string(), slot.clone());
+            return Ok(slot);
+        }
     }
 
+    /// Puts a match just created into memory (or returns the one already there).
     fn insert(&self, m: Match) -> Arc<Slot> {
         let id = m.id.clone();
-        let mut games = match self.games.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        games
+        self.map()
             .entry(id)
-            .or_insert_with(|| {
-                Arc::new(Slot {
-                    m: Mutex::new(m),
-                    tx: broadcast::channel(64).0,
-                    conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
-                })
-            })
+            .or_insert_with(|| Arc::new(Slot::new(m)))
             .clone()
+    }
+
+    /// Number of games in memory.
+    pub fn in_memory(&self) -> usize {
+        self.map().len()
+    }
+
+    /// Drops from memory every game nobody uses: no request or task holds it (the map holds
+    /// the only reference, so no WebSocket is open and no computer move is being searched),
+    /// its lock is free, nothing is pending (the computer is not to move), and it is over or
+    /// untouched for [`crate::lifecycle::Lifecycle::idle_after`]. It comes back from the
+    /// database on the next request. Runs under the map's lock, so nobody can take the slot
+    /// meanwhile and two copies of one game can never exist. Returns how many left.
+    pub fn evict_idle(&self) -> usize {
+        let idle_before = util::now_ms() - self.lifecycle.idle_after.as_millis() as i64;
+        let mut games = self.map();
+        let before = games.len();
+        games.retain(|_, slot| {
+            if Arc::strong_count(slot) > 1 || slot.tx.receiver_count() > 0 {
+                return true;
+            }
+            let Ok(m) = slot.m.try_lock() else {
+                return true;
+            };
+            let over = m.read_only || m.finished;
+            let idle = slot.touched.load(Ordering::Relaxed) < idle_before;
+            let pending = m.thinking || m.computer_to_move().is_some();
+            !((over || idle) && !pending)
+        });
+        let gone = before - games.len();
+        if gone > 0 {
+            self.evictions.fetch_add(1, Ordering::SeqCst);
+        }
+        gone
     }
 
     /// The player a token belongs to.
@@ -384,10 +459,9 @@ impl App {
             updated: now,
             thinking: false,
         };
+        // A record is finished: it is read from the database when someone opens it.
         self.store.create(&m, &rounds).await?;
-        let id = m.id.clone();
-        self.insert(m);
-        Ok(id)
+        Ok(m.id)
     }
 
     /// Gives the open seat to the holder of the invite code.
@@ -426,6 +500,8 @@ impl App {
         let token = util::new_token();
         let hash = util::hash_token(&token);
         let name = name.unwrap_or_else(|| "Guest".into());
+        // Memory and database hold the same time (the abandonment sweep compares them).
+        let now = util::now_ms();
         let mut after = m.players.clone();
         after[1].name = name.clone();
         let s0 = m.side_of(0);
@@ -442,6 +518,7 @@ impl App {
                 &name,
                 m.game_no,
                 (&south, &north),
+                now,
                 &self.instance,
             )
             .await
@@ -458,7 +535,7 @@ impl App {
         m.invite = None;
         m.current.south = south;
         m.current.north = north;
-        m.updated = util::now_ms();
+        m.updated = now;
         let seat = side_str(m.side_of(1));
         self.broadcast_state(&slot, &m);
         Ok((seat, token))
@@ -492,6 +569,16 @@ impl App {
                     "this game is a stored record; nobody moves in it",
                 ));
             }
+            // A move names the ply it was made in: a retried request whose ply was already
+            // played is refused as stale before anything else is judged (issue 9, point 1).
+            let now_ply = m.game.position().ply();
+            if let Some(q) = ply {
+                if q != now_ply {
+                    return Err(ApiError::conflict(format!(
+                        "the move was made for ply {q}, but the game is at ply {now_ply}"
+                    )));
+                }
+            }
             if m.game_over() {
                 let why = m.result().1.unwrap_or_default();
                 return Err(ApiError::game_over(format!("the game is over: {why}")));
@@ -503,14 +590,6 @@ impl App {
                     side.name(),
                     m.side_of(p).name()
                 )));
-            }
-            let now_ply = m.game.position().ply();
-            if let Some(q) = ply {
-                if q != now_ply {
-                    return Err(ApiError::conflict(format!(
-                        "the move was made for ply {q}, but the game is at ply {now_ply}"
-                    )));
-                }
             }
             if text.len() > 32 {
                 return Err(ApiError::new(
@@ -577,8 +656,16 @@ impl App {
         Ok(ev)
     }
 
-    /// Resigns the current game for `player`.
-    pub async fn resign(self: &Arc<Self>, id: &str, player: Option<usize>) -> ApiResult<String> {
+    /// Resigns game `game_no` of the match for `player`, at ply `ply`: a resignation names
+    /// the game and position it was made in, so one sent while the opponent's move ended that
+    /// game is refused (409 `conflict`) instead of landing on the next game of the match.
+    pub async fn resign(
+        self: &Arc<Self>,
+        id: &str,
+        player: Option<usize>,
+        game_no: u32,
+        ply: u32,
+    ) -> ApiResult<String> {
         let slot = self.slot(id).await?;
         let out = {
             let mut m = slot.m.lock().await;
@@ -587,8 +674,23 @@ impl App {
                     "only a player of this game may resign: your seat token is missing or wrong",
                 ));
             };
-            if m.read_only || m.game_over() {
+            if m.read_only {
                 return Err(ApiError::game_over("the game is already over"));
+            }
+            if game_no != m.game_no {
+                return Err(ApiError::conflict(format!(
+                    "the resignation was for game {game_no} of the match, but game {} is being played; nothing was changed",
+                    m.game_no
+                )));
+            }
+            if m.game_over() {
+                return Err(ApiError::game_over("the game is already over"));
+            }
+            let now_ply = m.game.position().ply();
+            if ply != now_ply {
+                return Err(ApiError::conflict(format!(
+                    "the resignation was made at ply {ply}, but the game is at ply {now_ply}; nothing was changed"
+                )));
             }
             let loser = m.side_of(p);
             let result = side_str(loser.other());
@@ -665,10 +767,8 @@ impl App {
         view.game = game;
         view.moves = events;
         view.game_no = game_no;
-        view.forced = match (&view.current.termination, view.current.result.as_str()) {
-            (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.clone())),
-            _ => None,
-        };
+        view.forced =
+            crate::record::forced_of(&view.current.result, view.current.termination.as_deref());
         // Nobody moves in a finished game.
         view.read_only = true;
         view.past.retain(|r| r.game_no < game_no);
@@ -797,17 +897,19 @@ impl App {
         });
     }
 
-    /// Start-up: loads every unfinished game and lets the computer move where it is to move.
+    /// Start-up: lets the computer move in every unfinished game where it is to move. Only
+    /// those stay in memory (until the move is made); the others load on demand.
     pub async fn resume(self: &Arc<Self>) -> Result<usize, StoreError> {
         let ids = self.store.live_ids().await?;
         let mut n = 0;
         for id in ids {
             match self.store.load(&id).await {
-                Ok(Some(m)) => {
+                Ok(Some(m)) if m.computer_to_move().is_some() => {
                     let slot = self.insert(m);
                     self.clone().schedule_computer(slot);
                     n += 1;
                 }
+                Ok(Some(_)) => {}
                 Ok(None) => {}
                 Err(e) => tracing::error!("game {id} could not be loaded: {e}"),
             }
@@ -890,21 +992,7 @@ impl Match {
     }
 }
 
-/// Checks a player's name: trimmed, at most 40 characters, no control characters.
-pub fn clean_name(name: Option<&str>, default: &str) -> String {
-    let n: String = name
-        .unwrap_or("")
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(40)
-        .collect();
-    let n = n.trim();
-    if n.is_empty() {
-        default.to_string()
-    } else {
-        n.to_string()
-    }
-}
+pub use crate::names::clean_name;
 
 /// Parses the variant id.
 pub fn parse_variant(s: &str) -> ApiResult<Variant> {

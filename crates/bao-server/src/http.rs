@@ -378,34 +378,76 @@ async fn make_move(
     ))
 }
 
+/// `POST /api/games/{id}/resign`: both fields are required, so a resignation can only act
+/// on the game and position the player saw.
+#[derive(Deserialize)]
+struct ResignReq {
+    game_no: Option<u32>,
+    ply: Option<u32>,
+}
+
 async fn resign(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let slot = app.slot(&id).await?;
     let player = {
         let m = slot.m.lock().await;
         App::auth(&m, token_from(&headers, &id).as_deref())
     };
-    let text = app.resign(&id, player).await?;
+    drop(slot);
+    let req: ResignReq = json_body(body)?;
+    let game_no = req.game_no.ok_or_else(|| {
+        ApiError::bad_request(
+            "a resignation needs \"game_no\": the number of the game in the match",
+        )
+    })?;
+    let ply = req.ply.ok_or_else(|| {
+        ApiError::bad_request("a resignation needs \"ply\": the ply of the position it was made in")
+    })?;
+    let text = app.resign(&id, player, game_no, ply).await?;
     Ok(json_text(StatusCode::OK, text))
 }
 
+/// Games per page of `GET /api/games` unless `limit` says otherwise.
+pub const LIST_DEFAULT: i64 = 50;
+/// Most games per page.
+pub const LIST_MAX: i64 = 200;
+
+/// `GET /api/games?status=live|finished&limit=N&cursor=C` -> `{"games": [...], "next": C|null}`.
 async fn list(
     State(app): State<Arc<App>>,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
+    use crate::store::{ListKey, ListStatus};
     let status = match q.get("status").map(String::as_str) {
-        None | Some("live") => "live",
-        Some("finished") => "finished",
+        None | Some("live") => ListStatus::Live,
+        Some("finished") => ListStatus::Finished,
         Some(_) => return Err(ApiError::bad_request("status is live or finished")),
     };
-    let rows = app.store.list(status, 100).await?;
-    Ok(json_text(
-        StatusCode::OK,
-        serde_json::to_string(&rows).map_err(ApiError::internal)?,
-    ))
+    let limit = match q.get("limit") {
+        None => LIST_DEFAULT,
+        Some(s) => match s.parse::<i64>() {
+            Ok(n) if (1..=LIST_MAX).contains(&n) => n,
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "limit is a number of games from 1 to {LIST_MAX}"
+                )))
+            }
+        },
+    };
+    let after = match q.get("cursor").filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(ListKey::parse(c).ok_or_else(|| {
+            ApiError::bad_request("cursor is not one this server gave (use the list's \"next\")")
+        })?),
+    };
+    let since = crate::util::now_ms() - app.lifecycle.live_window.as_millis() as i64;
+    let (games, next) = app.store.list(status, since, after.as_ref(), limit).await?;
+    let body = serde_json::json!({"games": games, "next": next.map(|k| k.cursor())});
+    Ok(json_text(StatusCode::OK, body.to_string()))
 }
 
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {

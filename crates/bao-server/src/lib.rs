@@ -17,8 +17,10 @@ pub mod assets;
 pub mod edge;
 pub mod error;
 pub mod http;
+pub mod lifecycle;
 pub mod loadtest;
 pub mod model;
+pub mod names;
 pub mod record;
 mod server;
 pub mod store;
@@ -41,6 +43,8 @@ pub struct Config {
     pub durability: Durability,
     /// Timeouts, the connection cap, rate limits and the cross-site rules (docs/api.md).
     pub edge: edge::EdgeConfig,
+    /// Abandonment, "Watch live" and eviction timings.
+    pub lifecycle: lifecycle::Lifecycle,
 }
 
 impl Default for Config {
@@ -51,6 +55,7 @@ impl Default for Config {
             database: "sqlite://bao.db".into(),
             durability: Durability::Full,
             edge: edge::EdgeConfig::default(),
+            lifecycle: lifecycle::Lifecycle::default(),
         }
     }
 }
@@ -117,7 +122,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(store);
+    let app = App::with_lifecycle(store, config.lifecycle.clone());
     let resumed = app.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
@@ -156,6 +161,7 @@ pub async fn start(mut config: Config) -> Result<Running, StartError> {
         config.edge.header_timeout,
         stop_rx,
     ));
+    background.push(lifecycle::spawn(&app));
     let limits = edge.clone();
     background.push(tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));

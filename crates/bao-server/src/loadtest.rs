@@ -160,6 +160,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                     rates: crate::edge::Rates::NONE,
                     ..Default::default()
                 },
+                lifecycle: Default::default(),
             })
             .await
             .map_err(|e| e.to_string())?;

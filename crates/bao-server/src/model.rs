@@ -325,7 +325,8 @@ impl Match {
 
     /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or null.
     fn match_winner(&self) -> Value {
-        if !self.finished {
+        // A match closed before any move (abandoned, Result `-`) has no winner.
+        if !self.finished || self.forced.as_ref().is_some_and(|(r, _)| r == "-") {
             return Value::Null;
         }
         match self.wins[0].cmp(&self.wins[1]) {

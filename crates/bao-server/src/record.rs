@@ -69,8 +69,9 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedRecord>, RecordError> {
         out.push(ParsedRecord {
             rules: r.rules,
             start: r.start_position(),
-            south: r.south.clone(),
-            north: r.north.clone(),
+            // The same gate as every other name (issue 9, point 2); `?` is NOT-6.2's unknown.
+            south: crate::names::clean_name(Some(&r.south), "?"),
+            north: crate::names::clean_name(Some(&r.north), "?"),
             date: r.date.clone(),
             result: r.result.token().to_string(),
             termination: r.termination.map(|t| t.as_str().to_string()),
@@ -132,12 +133,34 @@ pub fn write_record(r: &RecordOut) -> String {
     rec.to_string()
 }
 
+/// The forced end of a game (result, termination) from its stored result and Termination
+/// tag: `None` when the rules ended it or it goes on. A match abandoned before any move is
+/// closed with Result `-` and Termination `abandoned` (issue 9).
+pub fn forced_of(result: &str, termination: Option<&str>) -> Option<(String, String)> {
+    match termination {
+        Some(t) if t != "rules" && (result != "-" || t == "abandoned") => {
+            Some((result.to_string(), t.to_string()))
+        }
+        _ => None,
+    }
+}
+
 /// The sentence for a game that ended with `result` by `termination` (not by the rules).
 pub fn forced_text(result: &str, termination: &str) -> String {
     let winner = Side::from_letter(result);
     match (winner, termination) {
         (Some(w), "resignation") => {
             format!("{} resigned: {} has won", w.other().name(), w.name())
+        }
+        (Some(w), "abandoned") => {
+            format!(
+                "{} did not move for too long: {} has won (abandoned)",
+                w.other().name(),
+                w.name()
+            )
+        }
+        (None, "abandoned") if result == "-" => {
+            "closed: nobody moved for too long (abandoned)".to_string()
         }
         (Some(w), t) => format!("{} has won ({t})", w.name()),
         (None, t) if result == "draw" => format!("drawn ({t})"),

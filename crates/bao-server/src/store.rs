@@ -105,6 +105,51 @@ pub struct Listed {
     pub updated: i64,
 }
 
+/// Which list.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ListStatus {
+    /// Matches being played, with a recent move.
+    Live,
+    /// Finished matches and uploaded records.
+    Finished,
+}
+
+/// Where a page of the game list ends: the sort time and id of its last row. Clients see it
+/// as an opaque cursor ([`ListKey::cursor`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListKey {
+    /// `moved` (live) or `updated` (finished), ms.
+    pub time: i64,
+    /// Game id.
+    pub id: String,
+}
+
+impl ListKey {
+    /// The cursor text: hex of `time.id` (ids are `[a-z0-9]`).
+    pub fn cursor(&self) -> String {
+        hex::encode(format!("{}.{}", self.time, self.id))
+    }
+
+    /// Reads a cursor made by [`ListKey::cursor`]; `None` for anything else.
+    pub fn parse(cursor: &str) -> Option<ListKey> {
+        if cursor.len() > 200 {
+            return None;
+        }
+        let text = String::from_utf8(hex::decode(cursor).ok()?).ok()?;
+        let (t, id) = text.split_once('.')?;
+        let ok_id = !id.is_empty()
+            && id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        let time = t.parse().ok()?;
+        ok_id.then(|| ListKey {
+            time,
+            id: id.to_string(),
+        })
+    }
+}
+
 /// The summary columns of `games` that change with every move.
 struct Snapshot {
     game_no: i64,
@@ -262,8 +307,47 @@ impl Store {
         .await
     }
 
+    /// Ends a match nobody moved in (issue 9, point 6): succeeds only if the match is still
+    /// live and unchanged since `seen` (its `updated` as the caller read it), so that of
+    /// several instances sweeping at once exactly one ends it, and never after a move.
+    pub async fn commit_abandon(
+        &self,
+        game_no: u32,
+        seen: i64,
+        t: &Transition,
+        after: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        self.submit(Job::Abandon {
+            id: after.id.clone(),
+            game_no,
+            seen,
+            t: t.clone(),
+            snap: snapshot(after),
+            instance: instance.to_string(),
+        })
+        .await
+    }
+
+    /// Ids of the live matches unchanged since `before` (ms since the epoch), oldest first,
+    /// at most `limit`.
+    pub async fn stale_ids(&self, before: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND updated < $1
+             ORDER BY updated LIMIT $2",
+        )
+        .bind(before)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
     /// Gives player 1's open seat to a person: succeeds only while the seat is still open
     /// in the database (so two servers cannot hand it out twice).
+    #[allow(clippy::too_many_arguments)] // one per column the join changes
     pub async fn commit_join(
         &self,
         id: &str,
@@ -271,9 +355,11 @@ impl Store {
         name: &str,
         game_no: u32,
         south_north: (&str, &str),
+        updated: i64,
         instance: &str,
     ) -> Result<(), StoreError> {
         self.submit(Job::Join {
+            updated,
             id: id.to_string(),
             token_hash: token_hash.to_string(),
             name: name.to_string(),
@@ -352,10 +438,7 @@ impl Store {
         let current = current.ok_or_else(|| corrupt(format!("no round {game_no}")))?;
         let moves = self.round_moves(id, game_no).await?;
         let (game, events) = Match::replay(current.start, rules, &moves).map_err(corrupt)?;
-        let forced = match (&current.termination, current.result.as_str()) {
-            (Some(t), r) if t != "rules" && r != "-" => Some((r.to_string(), t.clone())),
-            _ => None,
-        };
+        let forced = crate::record::forced_of(&current.result, current.termination.as_deref());
         let read_only = row.try_get::<i64, _>("read_only")? != 0;
         let status: String = row.try_get("status")?;
         let m = Match {
@@ -422,19 +505,45 @@ impl Store {
             .collect()
     }
 
-    /// The most recently changed games with `status` (`live` or `finished`).
-    pub async fn list(&self, status: &str, limit: i64) -> Result<Vec<Listed>, StoreError> {
-        let rows = sqlx::query(
+    /// One page of the game list (docs/api.md): `live` games with a move since `moved_since`
+    /// (ms), most recent move first, or `finished` games, most recently finished first. Keyset
+    /// pagination: the order is (time, id) descending and a page starts strictly after
+    /// `after`, so games added meanwhile (which sort first) never shift later pages: no
+    /// duplicates, no gaps. Returns the page and the key of its last row when more follow.
+    pub async fn list(
+        &self,
+        status: ListStatus,
+        moved_since: i64,
+        after: Option<&ListKey>,
+        limit: i64,
+    ) -> Result<(Vec<Listed>, Option<ListKey>), StoreError> {
+        let (col, filter) = match status {
+            ListStatus::Live => ("moved", "status = 'live' AND moved >= $1"),
+            // $1 = $1 keeps the numbering of the binds the same for both.
+            ListStatus::Finished => ("updated", "status = 'finished' AND $1 = $1"),
+        };
+        let page = if after.is_some() {
+            format!("AND ({col} < $2 OR ({col} = $2 AND id < $3))")
+        } else {
+            "AND $2 = $2 AND $3 = $3".to_string()
+        };
+        let sql = format!(
             "SELECT id, variant, first_side, game_no, p0_kind, p0_name, p0_level, p1_kind,
-               p1_name, p1_level, ply, result, status, updated
-             FROM games WHERE status = $1 ORDER BY updated DESC LIMIT $2",
-        )
-        .bind(status)
-        .bind(limit)
-        .fetch_all(&self.read)
-        .await?;
+               p1_name, p1_level, ply, result, status, updated, {col} AS k
+             FROM games WHERE {filter} {page} ORDER BY {col} DESC, id DESC LIMIT $4"
+        );
+        let (k, id) = after.map_or((0, ""), |a| (a.time, a.id.as_str()));
+        let rows = sqlx::query(&sql)
+            .bind(moved_since)
+            .bind(k)
+            .bind(id.to_string())
+            .bind(limit + 1)
+            .fetch_all(&self.read)
+            .await?;
+        let more = rows.len() as i64 > limit;
         let mut out = Vec::with_capacity(rows.len());
-        for r in rows {
+        let mut last = None;
+        for r in rows.iter().take(limit.max(0) as usize) {
             let first =
                 Side::from_letter(&r.try_get::<String, _>("first_side")?).unwrap_or(Side::South);
             let game_no: i64 = r.try_get("game_no")?;
@@ -455,8 +564,13 @@ impl Store {
             } else {
                 (p("p1")?, p("p0")?)
             };
+            let id: String = r.try_get("id")?;
+            last = Some(ListKey {
+                time: r.try_get::<Option<i64>, _>("k")?.unwrap_or(0),
+                id: id.clone(),
+            });
             out.push(Listed {
-                id: r.try_get("id")?,
+                id,
                 variant: r.try_get("variant")?,
                 players: serde_json::json!({"S": south, "N": north}),
                 ply: r.try_get("ply")?,
@@ -466,7 +580,7 @@ impl Store {
                 updated: r.try_get("updated")?,
             });
         }
-        Ok(out)
+        Ok((out, if more { last } else { None }))
     }
 
     /// The finished games before the current one, with their moves (for records and replays).
@@ -608,7 +722,16 @@ enum Job {
         snap: Snapshot,
         instance: String,
     },
+    Abandon {
+        id: String,
+        game_no: u32,
+        seen: i64,
+        t: Transition,
+        snap: Snapshot,
+        instance: String,
+    },
     Join {
+        updated: i64,
         id: String,
         token_hash: String,
         name: String,
@@ -749,7 +872,43 @@ async fn run_job(
             if let Some(t) = ended {
                 end_round(tx, id, *game_no, t).await?;
             }
-            update_snapshot(tx, id, snap).await?;
+            update_snapshot(tx, id, snap, Some(snap.updated)).await?;
+            notify(tx, backend, id, instance).await
+        }
+        Job::Abandon {
+            id,
+            game_no,
+            seen,
+            t,
+            snap,
+            instance,
+        } => {
+            // Exactly once, whatever the number of instances sweeping: only the match as the
+            // sweeper saw it (still live, unchanged since `seen`) is ended. On PostgreSQL a
+            // second sweeper's UPDATE waits for the first to commit and then matches no row.
+            let r = sqlx::query(
+                "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
+                   position = $6, result = $7, updated = $8
+                 WHERE id = $9 AND status = 'live' AND updated = $10",
+            )
+            .bind(snap.game_no)
+            .bind(snap.wins0)
+            .bind(snap.wins1)
+            .bind(snap.status)
+            .bind(snap.ply)
+            .bind(&snap.position)
+            .bind(&snap.result)
+            .bind(snap.updated)
+            .bind(id)
+            .bind(*seen)
+            .execute(&mut **tx)
+            .await?;
+            if r.rows_affected() != 1 {
+                return Err(StoreError::Conflict(
+                    "the match changed or ended before it could be closed".into(),
+                ));
+            }
+            end_round(tx, id, *game_no, t).await?;
             notify(tx, backend, id, instance).await
         }
         Job::End {
@@ -760,10 +919,11 @@ async fn run_job(
             instance,
         } => {
             end_round(tx, id, *game_no, t).await?;
-            update_snapshot(tx, id, snap).await?;
+            update_snapshot(tx, id, snap, None).await?;
             notify(tx, backend, id, instance).await
         }
         Job::Join {
+            updated,
             id,
             token_hash,
             name,
@@ -778,7 +938,7 @@ async fn run_job(
             )
             .bind(token_hash)
             .bind(name)
-            .bind(crate::util::now_ms())
+            .bind(*updated)
             .bind(id)
             .execute(&mut **tx)
             .await?;
@@ -799,14 +959,19 @@ async fn run_job(
     }
 }
 
+/// Writes the summary of a live match. Only a match still live in the database is changed:
+/// one that another instance (or the abandonment sweep) has ended refuses the change.
+/// `moved` is the time of the move being stored, if this change is a move.
 async fn update_snapshot(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     s: &Snapshot,
+    moved: Option<i64>,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    let r = sqlx::query(
         "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
-           position = $6, result = $7, updated = $8 WHERE id = $9",
+           position = $6, result = $7, updated = $8, moved = COALESCE($9, moved)
+         WHERE id = $10 AND status = 'live'",
     )
     .bind(s.game_no)
     .bind(s.wins0)
@@ -816,9 +981,13 @@ async fn update_snapshot(
     .bind(&s.position)
     .bind(&s.result)
     .bind(s.updated)
+    .bind(moved)
     .bind(id)
     .execute(&mut **tx)
     .await?;
+    if r.rows_affected() != 1 {
+        return Err(StoreError::Conflict("the match has already ended".into()));
+    }
     Ok(())
 }
 
@@ -837,4 +1006,28 @@ async fn notify(
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_read_back_and_refuse_the_rest() {
+        let k = ListKey {
+            time: 1_764_000_000_123,
+            id: "ab12cd34".into(),
+        };
+        assert_eq!(ListKey::parse(&k.cursor()), Some(k));
+        for bad in [
+            "",
+            "zz",
+            "41",
+            &hex::encode("12.AB"),
+            &hex::encode("x.ab"),
+            &hex::encode("12."),
+        ] {
+            assert_eq!(ListKey::parse(bad), None, "{bad}");
+        }
+    }
 }

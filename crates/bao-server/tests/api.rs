@@ -333,7 +333,12 @@ async fn moves_are_checked_by_the_rules_and_bad_input_harms_nothing() {
     assert_eq!(a.json["events"], json!(lines));
     // The same request again is a conflict (ply), never a second move.
     let again = c.play(&id, &south, "A7L*", 0).await;
-    assert_eq!(again.status, 409);
+    assert_eq!(
+        (again.status, again.json["error"].as_str()),
+        (409, Some("conflict")),
+        "a retried move is stale, not a turn error: {}",
+        again.text
+    );
     let st = c.state(&id, None).await;
     assert_eq!(st["ply"], 1);
     assert_eq!(st["moves"].as_array().unwrap().len(), 1);
@@ -341,8 +346,7 @@ async fn moves_are_checked_by_the_rules_and_bad_input_harms_nothing() {
     assert_eq!(st["position"], next.to_string());
     // Listing shows the live game.
     let live = c.get("/api/games?status=live", None).await;
-    assert!(live
-        .json
+    assert!(live.json["games"]
         .as_array()
         .unwrap()
         .iter()
@@ -511,7 +515,11 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
     );
     assert_eq!(st["match"]["format"], "best_of_three");
     let r = c
-        .post(&format!("/api/games/{id}/resign"), Some(&p0), json!({}))
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&p0),
+            json!({"game_no": 1, "ply": 0}),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     // Game 2 has started with the sides changed (BRD-8.2): player 0 is now North.
@@ -544,7 +552,11 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
     assert_eq!(c.play(&id, &p1, &first_legal(&st1), 0).await.status, 200);
     assert_eq!(c.play(&id, &p0, "a7L*", 0).await.status, 409, "stale ply");
     let r = c
-        .post(&format!("/api/games/{id}/resign"), Some(&p0), json!({}))
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&p0),
+            json!({"game_no": 2, "ply": 1}),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let st = c.state(&id, None).await;
@@ -555,7 +567,11 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
     assert_eq!(st["legal"], json!([]));
     // No more moves or resignations.
     let r = c
-        .post(&format!("/api/games/{id}/resign"), Some(&p1), json!({}))
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&p1),
+            json!({"game_no": 2, "ply": 1}),
+        )
         .await;
     assert_eq!(
         (r.status, r.json["error"].as_str()),
@@ -655,7 +671,11 @@ async fn records_upload_download_and_refusals() {
     assert_eq!(st["legal"], json!([]));
     // Finished records are listed as finished.
     let fin = c.get("/api/games?status=finished", None).await;
-    assert!(fin.json.as_array().unwrap().iter().any(|g| g["id"] == id));
+    assert!(fin.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|g| g["id"] == id));
     // Downloading gives the same moves back.
     let rec = c.get(&format!("/api/games/{id}/record"), None).await;
     let recs = parse_records(&rec.text).unwrap();

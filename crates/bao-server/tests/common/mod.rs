@@ -2,6 +2,7 @@
 //! client and WebSocket clients.
 #![allow(dead_code)]
 
+pub mod life;
 pub mod storage;
 
 use bao_server::{Config, Durability, Running};
@@ -40,10 +41,16 @@ pub fn postgres_url() -> String {
 
 /// Starts a server on a free loopback port.
 pub async fn start(database: &str) -> Running {
+    start_with(database, Default::default()).await
+}
+
+/// Starts a server with the given lifecycle timings.
+pub async fn start_with(database: &str, lifecycle: bao_server::lifecycle::Lifecycle) -> Running {
     bao_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: database.to_string(),
         durability: Durability::Full,
+        lifecycle,
         ..Config::default()
     })
     .await
