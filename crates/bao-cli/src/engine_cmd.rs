@@ -86,7 +86,8 @@ pub struct EngineArgs {}
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// First player: random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE (the
-    /// engine with weights written by `bao tune`) or cmd:"COMMAND ARGS".
+    /// engine with weights written by `bao tune`), time:MS or time:MS:THREADS (the engine
+    /// with a fixed time per move) or cmd:"COMMAND ARGS".
     a: String,
     /// Second player, in the same form.
     b: String,

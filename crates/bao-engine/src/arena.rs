@@ -21,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Who plays: parsed from `random`, `greedy`, `level:N`, `depth:N`, `nodes:N`,
+/// Who plays: parsed from `random`, `greedy`, `level:N`, `depth:N`, `nodes:N`, `time:MS[:T]`,
 /// `weights:FILE:nodes:N` (for tuning) or `cmd:COMMAND ARGS` (an external protocol engine).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -35,6 +35,9 @@ pub enum PlayerSpec {
     Depth(u32),
     /// The full engine with a fixed node budget.
     Nodes(u64),
+    /// The full engine with a fixed time per move in milliseconds, on a number of threads
+    /// (`time:MS` uses the match's `--threads`, `time:MS:T` T threads).
+    Time(u64, Option<usize>),
     /// The engine with given weights and a node budget (used by the tuner).
     Weighted(Box<Weights>, u64, String),
     /// An external program speaking the engine protocol; the words of its command line.
@@ -67,6 +70,13 @@ impl FromStr for PlayerSpec {
             }
             return Ok(PlayerSpec::Level(n as u8));
         }
+        if let Some(v) = s.strip_prefix("time:") {
+            let (ms, t) = match v.split_once(':') {
+                Some((ms, t)) => (ms, Some(num(t, "time:MS:")?.min(64) as usize)),
+                None => (v, None),
+            };
+            return Ok(PlayerSpec::Time(num(ms, "time:")?, t));
+        }
         if let Some(v) = s.strip_prefix("depth:") {
             return Ok(PlayerSpec::Depth(num(v, "depth:")?.min(64) as u32));
         }
@@ -91,7 +101,7 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Cmd(words));
         }
         Err(format!(
-            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE, cmd:\"COMMAND ARGS\")",
+            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE, time:MS, time:MS:THREADS, cmd:\"COMMAND ARGS\")",
             printable(s)
         ))
     }
@@ -105,6 +115,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
             PlayerSpec::Depth(n) => write!(f, "depth:{n}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
+            PlayerSpec::Time(ms, None) => write!(f, "time:{ms}"),
+            PlayerSpec::Time(ms, Some(t)) => write!(f, "time:{ms}:{t}"),
             PlayerSpec::Weighted(_, n, name) => write!(f, "nodes:{n}:{name}"),
             PlayerSpec::Cmd(w) => write!(f, "cmd:{}", w.join(" ")),
         }
@@ -276,6 +288,13 @@ impl Builtin {
                 };
                 Some((l.searcher(rules), l))
             }
+            PlayerSpec::Time(ms, _) => {
+                let l = Level {
+                    limits: Limits::time(*ms),
+                    ..Level::get(crate::MAX_LEVEL)
+                };
+                Some((l.searcher(rules), l))
+            }
             PlayerSpec::Weighted(w, n, _) => {
                 let l = Level {
                     limits: Limits::nodes(*n),
@@ -288,7 +307,10 @@ impl Builtin {
         };
         let mut searcher = searcher;
         if let Some((s, _)) = &mut searcher {
-            s.set_threads(threads);
+            s.set_threads(match spec {
+                PlayerSpec::Time(_, Some(t)) => t,
+                _ => threads,
+            });
         }
         Builtin { spec, searcher }
     }

@@ -3,10 +3,12 @@
 //! search stops at once). Used by `go wtime ... btime ...` in the engine protocol, by
 //! `bao match --tc`, and by the server's computer player through [`choose_move_clocked`].
 //!
-//! The rule that keeps the engine from losing on time: the hard limit never exceeds half
-//! of what is left after a safety margin for the driver's latency. With an increment I,
-//! the clock then never falls below about 2·I minus the margins, so an engine with at least
-//! one second left and an increment never flags (tested with a simulated clock under load).
+//! What keeps the engine from losing on time: the hard limit never exceeds half of what is
+//! left after a safety margin for the driver's latency, and the increment is spent in full
+//! only while the clock holds a reserve of twenty increments. The clock then settles where
+//! the time spent per move (search and driver latency) equals the increment, and an engine
+//! with at least a second left and an increment does not flag unless the driver's own
+//! latency per move exceeds the increment (tested with a simulated clock under CPU load).
 
 use crate::level::Level;
 use crate::search::Limits;
@@ -50,8 +52,18 @@ impl Clock {
         } else {
             avail / 2
         };
-        let hard = (avail / moves * 3 + self.increment).min(cap);
-        let soft = (avail / moves + self.increment * 3 / 4).min(hard / 2);
+        // The increment is spent in full only while the clock holds a reserve of twenty
+        // increments; below it, less and less of it, so that the clock fills up again
+        // unless every move costs the driver nearly a whole increment.
+        let reserve = self.increment * 20;
+        let share = if reserve.is_zero() {
+            0.0
+        } else {
+            (avail.as_secs_f64() / reserve.as_secs_f64()).min(1.0)
+        };
+        let inc = self.increment.mul_f64(0.75 * share);
+        let soft = (avail / moves + inc).min(cap / 2);
+        let hard = (soft * 3).min(cap);
         (
             soft.max(Duration::from_millis(1)),
             hard.max(Duration::from_millis(1)),

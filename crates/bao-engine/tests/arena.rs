@@ -69,14 +69,24 @@ fn check_record(g: &GameResult) {
 
 #[test]
 fn players_parse_and_print() {
-    for s in ["random", "greedy", "level:3", "depth:4", "nodes:500"] {
+    for s in [
+        "random",
+        "greedy",
+        "level:3",
+        "depth:4",
+        "nodes:500",
+        "time:100",
+        "time:100:2",
+    ] {
         assert_eq!(s.parse::<PlayerSpec>().unwrap().to_string(), s);
     }
     assert_eq!(
         "cmd:bao engine".parse::<PlayerSpec>().unwrap(),
         PlayerSpec::Cmd(vec!["bao".into(), "engine".into()])
     );
-    for bad in ["level:0", "level:9", "depth:x", "cmd:", "strong"] {
+    for bad in [
+        "level:0", "level:9", "depth:x", "cmd:", "strong", "time:0", "time:5:0", "time:x",
+    ] {
         assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
     }
 }
