@@ -436,7 +436,7 @@ impl Searcher {
                 h.game_len = self.game_len;
                 h.quiescence = quiescence;
                 // Varied depths: every other helper starts one ply ahead of the main thread.
-                let start = 1 + (k as u32 % 2 == 0) as u32;
+                let start = 1 + k.is_multiple_of(2) as u32;
                 sc.spawn(move || h.search_root_from(pos, hl, start, &mut |_| {}));
             }
             let r = f(self);
