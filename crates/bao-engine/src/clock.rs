@@ -151,4 +151,23 @@ mod tests {
         assert_eq!(l.time, Some(ms(10)));
         assert!(l.soft_time.unwrap() <= ms(10));
     }
+
+    #[test]
+    fn a_level_on_a_comfortable_clock_plays_as_without_one_and_a_short_clock_is_quick() {
+        use bao_rules::Variant;
+        let rules = Rules::new(Variant::Kete);
+        let pos = Position::start(&rules);
+        let roomy = Clock::new(Duration::from_secs(3600), ms(0));
+        for level in [2, 5] {
+            let a = crate::choose_move(&pos, &rules, level, 9).unwrap();
+            let b = choose_move_clocked(&pos, &rules, level, 9, &[], &roomy, 1).unwrap();
+            assert_eq!(a.mv, b.mv, "level {level}");
+        }
+        let short = Clock::new(ms(100), ms(0));
+        let t = std::time::Instant::now();
+        let m = choose_move_clocked(&pos, &rules, 8, 9, &[], &short, 2).unwrap();
+        assert!(bao_rules::legal_moves(&pos, &rules).as_slice().contains(&m));
+        // The hard limit is 30 ms; a busy machine may add some, not seconds.
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    }
 }
