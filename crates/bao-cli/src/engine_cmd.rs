@@ -334,6 +334,12 @@ fn summary(
         cfg.rules.variant.id(),
         cfg.rules
     )?;
+    if let Some(tc) = cfg.tc {
+        writeln!(o, "time control {tc} seconds")?;
+    }
+    if cfg.threads > 1 {
+        writeln!(o, "threads {} per built-in engine", cfg.threads)?;
+    }
     writeln!(
         o,
         "games {} wins {} draws {} losses {} score {:.1} %",

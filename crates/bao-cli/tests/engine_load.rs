@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// CPU-bound processes beside the test (bounded by `timeout`, killed when dropped).
 struct Load(Vec<Child>);
@@ -162,6 +162,9 @@ fn a_match_on_clocks_has_no_loss_on_time() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.lines().any(|l| l == "forfeits 0"), "{out}\n{err}");
+    assert!(
+        out.lines().any(|l| l == "time control 1+0.05 seconds"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
-    let _ = Duration::ZERO;
 }
