@@ -1,12 +1,13 @@
 //! `bao bestmove`, `bao analyse`, `bao engine` and `bao match`: thin glue over bao-engine.
 
 use crate::common::{load, out, variant_rules, CliError};
-use bao_engine::arena::{run_match, MatchConfig, PlayerSpec};
+use bao_engine::arena::{run_match, ForfeitReason, MatchConfig, PlayerSpec, TimeControl};
 use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::stats::{fmt_elo, Wdl};
 use bao_engine::{protocol, Weights};
-use bao_rules::status;
+use bao_rules::{status, Side};
 use clap::Args;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -24,9 +25,18 @@ pub struct LimitArgs {
     /// Rule options, name=value,...
     #[arg(long, value_name = "OPTS")]
     rules: Option<String>,
+    /// Search threads (1 is reproducible with --depth or --nodes; more use more cores).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
 }
 
 impl LimitArgs {
+    fn searcher(&self, rules: bao_rules::Rules) -> Result<Searcher, CliError> {
+        let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), 20);
+        s.set_threads(threads(self.threads)?);
+        Ok(s)
+    }
+
     /// The limits; with none given, the top level's node budget in `variant`.
     fn limits(&self, variant: bao_rules::Variant) -> Result<Limits, CliError> {
         for (name, v) in [
@@ -44,6 +54,7 @@ impl LimitArgs {
             depth: self.depth.map(|d| d.min(64)),
             nodes: self.nodes,
             time: self.time.map(Duration::from_millis),
+            soft_time: None,
         };
         Ok(if l == Limits::default() {
             bao_engine::Level::get(bao_engine::MAX_LEVEL).limits_for(variant)
@@ -75,7 +86,8 @@ pub struct EngineArgs {}
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// First player: random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE (the
-    /// engine with weights written by `bao tune`) or cmd:"COMMAND ARGS".
+    /// engine with weights written by `bao tune`), time:MS or time:MS:THREADS (the engine
+    /// with a fixed time per move) or cmd:"COMMAND ARGS".
     a: String,
     /// Second player, in the same form.
     b: String,
@@ -109,9 +121,31 @@ pub struct MatchArgs {
     /// Seconds to wait for an external engine's reply.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Play on clocks: INITIAL+INCREMENT in seconds, e.g. 10+0.1. External engines get
+    /// `go wtime .. btime .. winc .. binc ..`; a player whose clock runs out loses the game
+    /// (a forfeit for time).
+    #[arg(long, value_name = "INITIAL+INC")]
+    tc: Option<String>,
+    /// Search threads of each built-in engine player (external engines: add `threads N` to
+    /// --go).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// SPRT hypotheses ELO0,ELO1.
     #[arg(long, default_value = "0,50")]
     sprt: String,
+}
+
+/// The most search threads the commands accept.
+const MAX_THREADS: usize = 64;
+
+fn threads(n: usize) -> Result<usize, CliError> {
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(CliError::usage(format!(
+            "--threads must be 1..{MAX_THREADS}, not {n}"
+        )))
+    }
 }
 
 pub fn bestmove(a: BestmoveArgs) -> Result<(), CliError> {
@@ -123,7 +157,7 @@ pub fn bestmove(a: BestmoveArgs) -> Result<(), CliError> {
         writeln!(o, "result {}", status(&pos, &rules).token())?;
         return Ok(());
     }
-    let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), 20);
+    let mut s = a.limits.searcher(rules)?;
     let r = s.search_root(&pos, limits, &mut |_| {});
     let best = r.best.ok_or_else(|| CliError::internal("no move found"))?;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
@@ -152,7 +186,7 @@ pub fn analyse(a: AnalyseArgs) -> Result<(), CliError> {
         writeln!(o, "result {}", status(&pos, &rules).token())?;
         return Ok(());
     }
-    let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), 20);
+    let mut s = a.limits.searcher(rules)?;
     let (mut scored, depth, nodes) = s.analyse(&pos, limits);
     // Best first; equal scores keep the canonical order (stable sort).
     scored.sort_by_key(|x| std::cmp::Reverse(x.1));
@@ -186,6 +220,12 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         .and_then(|(x, y)| Some((x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?)))
         .filter(|(x, y)| x < y)
         .ok_or_else(|| CliError::usage("--sprt takes ELO0,ELO1 with ELO0 < ELO1, e.g. 0,50"))?;
+    let tc: Option<TimeControl> =
+        a.tc.as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(CliError::usage)?;
+    let threads = threads(a.threads)?;
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -200,6 +240,8 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         max_plies: a.max_plies.max(1),
         go: a.go.clone(),
         timeout: Duration::from_secs(a.timeout.max(1)),
+        tc,
+        threads,
     };
     let total = a.games.div_ceil(2) * 2;
     let mut file = std::fs::OpenOptions::new()
@@ -219,7 +261,27 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         None
     };
     let mut write_err = None;
+    let mut forfeits: BTreeMap<ForfeitReason, usize> = BTreeMap::new();
     let res = run_match(&cfg, |g, wdl| {
+        if let Some((side, f)) = &g.forfeit {
+            *forfeits.entry(f.reason).or_default() += 1;
+            let who = if (*side == Side::South) == g.a_south {
+                &cfg.a
+            } else {
+                &cfg.b
+            };
+            let line = format!(
+                "game {}: {who} ({}) forfeits for {}: {}",
+                g.index + 1,
+                side.name(),
+                f.reason,
+                f.detail
+            );
+            match &bar {
+                Some(b) => b.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
         // Records are written as games finish, so nothing is lost if the match is cut short.
         // A blank line separates records (NOT-6.1).
         if let Err(e) = writeln!(file, "{}", g.record).and_then(|_| file.flush()) {
@@ -246,6 +308,12 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     })?;
     let mut o = out();
     summary(&mut o, &cfg, &wdl, elo0, elo1, &a.records)?;
+    let total_forfeits: usize = forfeits.values().sum();
+    let mut line = format!("forfeits {total_forfeits}");
+    for (r, n) in &forfeits {
+        line.push_str(&format!(", {r} {n}"));
+    }
+    writeln!(o, "{line}")?;
     o.flush()?;
     Ok(())
 }
@@ -266,6 +334,12 @@ fn summary(
         cfg.rules.variant.id(),
         cfg.rules
     )?;
+    if let Some(tc) = cfg.tc {
+        writeln!(o, "time control {tc} seconds")?;
+    }
+    if cfg.threads > 1 {
+        writeln!(o, "threads {} per built-in engine", cfg.threads)?;
+    }
     writeln!(
         o,
         "games {} wins {} draws {} losses {} score {:.1} %",

@@ -4,6 +4,7 @@
 //! Paired openings: for each pair a random opening of a few plies is drawn from the seed,
 //! and played twice with the sides swapped, so neither player profits from a lucky start.
 
+use crate::clock::Clock;
 use crate::level::{greedy_move, random_move, Level};
 use crate::record::today;
 use crate::search::{Limits, Searcher};
@@ -20,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Who plays: parsed from `random`, `greedy`, `level:N`, `depth:N`, `nodes:N`,
+/// Who plays: parsed from `random`, `greedy`, `level:N`, `depth:N`, `nodes:N`, `time:MS[:T]`,
 /// `weights:FILE:nodes:N` (for tuning) or `cmd:COMMAND ARGS` (an external protocol engine).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
@@ -34,6 +35,9 @@ pub enum PlayerSpec {
     Depth(u32),
     /// The full engine with a fixed node budget.
     Nodes(u64),
+    /// The full engine with a fixed time per move in milliseconds, on a number of threads
+    /// (`time:MS` uses the match's `--threads`, `time:MS:T` T threads).
+    Time(u64, Option<usize>),
     /// The engine with given weights and a node budget (used by the tuner).
     Weighted(Box<Weights>, u64, String),
     /// An external program speaking the engine protocol; the words of its command line.
@@ -66,6 +70,13 @@ impl FromStr for PlayerSpec {
             }
             return Ok(PlayerSpec::Level(n as u8));
         }
+        if let Some(v) = s.strip_prefix("time:") {
+            let (ms, t) = match v.split_once(':') {
+                Some((ms, t)) => (ms, Some(num(t, "time:MS:")?.min(64) as usize)),
+                None => (v, None),
+            };
+            return Ok(PlayerSpec::Time(num(ms, "time:")?, t));
+        }
         if let Some(v) = s.strip_prefix("depth:") {
             return Ok(PlayerSpec::Depth(num(v, "depth:")?.min(64) as u32));
         }
@@ -90,7 +101,7 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Cmd(words));
         }
         Err(format!(
-            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE, cmd:\"COMMAND ARGS\")",
+            "unknown player '{}' (random, greedy, level:N, depth:N, nodes:N, nodes:N:WEIGHTS_FILE, time:MS, time:MS:THREADS, cmd:\"COMMAND ARGS\")",
             printable(s)
         ))
     }
@@ -104,18 +115,151 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
             PlayerSpec::Depth(n) => write!(f, "depth:{n}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
+            PlayerSpec::Time(ms, None) => write!(f, "time:{ms}"),
+            PlayerSpec::Time(ms, Some(t)) => write!(f, "time:{ms}:{t}"),
             PlayerSpec::Weighted(_, n, name) => write!(f, "nodes:{n}:{name}"),
             PlayerSpec::Cmd(w) => write!(f, "cmd:{}", w.join(" ")),
         }
     }
 }
 
+/// Why a player forfeited a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ForfeitReason {
+    /// An external engine gave no answer within the match's reply timeout.
+    Timeout,
+    /// An external engine ended or closed its input or output.
+    Crash,
+    /// The move played is not legal (or not a move).
+    IllegalMove,
+    /// An external engine answered with an error or out of protocol.
+    Protocol,
+    /// The player's clock ran out (`bao match --tc`).
+    Time,
+}
+
+impl ForfeitReason {
+    /// The reason in words, as printed in the summary.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitReason::Timeout => "timeout",
+            ForfeitReason::Crash => "crash",
+            ForfeitReason::IllegalMove => "illegal move",
+            ForfeitReason::Protocol => "protocol error",
+            ForfeitReason::Time => "time",
+        }
+    }
+}
+
+impl fmt::Display for ForfeitReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A forfeit: its reason and what happened, for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The reason.
+    pub reason: ForfeitReason,
+    /// What happened.
+    pub detail: String,
+}
+
+impl Forfeit {
+    fn new(reason: ForfeitReason, detail: impl Into<String>) -> Forfeit {
+        Forfeit {
+            reason,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.reason, self.detail)
+    }
+}
+
+/// The clocks of a game played with a time control: time left per side (South, North) and
+/// the increment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left, indexed by [`Side::index`].
+    pub left: [Duration; 2],
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+/// A time control `INITIAL+INC` in seconds, e.g. `10+0.1` (`bao match --tc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time on each clock at the start.
+    pub initial: Duration,
+    /// Added to the mover's clock after each move.
+    pub increment: Duration,
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        let secs = |v: &str| -> Option<Duration> {
+            let x: f64 = v.trim().parse().ok()?;
+            (x.is_finite() && (0.0..1e6).contains(&x)).then(|| Duration::from_secs_f64(x))
+        };
+        let (a, b) = s.split_once('+').unwrap_or((s, "0"));
+        match (secs(a), secs(b)) {
+            (Some(initial), Some(increment)) if !initial.is_zero() => {
+                Ok(TimeControl { initial, increment })
+            }
+            _ => Err(format!(
+                "time control '{}' is not INITIAL+INCREMENT in seconds, e.g. 10+0.1",
+                printable(s)
+            )),
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.initial.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+impl Clocks {
+    /// Both clocks at the start of a game.
+    pub fn start(tc: TimeControl) -> Clocks {
+        Clocks {
+            left: [tc.initial; 2],
+            increment: tc.increment,
+        }
+    }
+    /// The clock of `side`, for the engine's time budget.
+    pub fn clock(&self, side: Side) -> Clock {
+        Clock::new(self.left[side.index()], self.increment)
+    }
+}
+
 /// A player in a game.
 pub trait Player {
-    /// The move to play in the game's current position (not over). An error forfeits.
-    fn choose(&mut self, game: &Game, seed: u64) -> Result<LegalMove, String>;
-    /// A new game starts.
-    fn new_game(&mut self) {}
+    /// The move to play in the game's current position (not over), with `clocks` when the
+    /// game is played on a clock. An error forfeits the game.
+    fn choose(
+        &mut self,
+        game: &Game,
+        seed: u64,
+        clocks: Option<&Clocks>,
+    ) -> Result<LegalMove, Forfeit>;
+    /// A new game starts. An external engine is brought back in step here after a fault
+    /// (or restarted when it ended); an error forfeits the game.
+    fn new_game(&mut self) -> Result<(), Forfeit> {
+        Ok(())
+    }
 }
 
 struct Builtin {
@@ -124,7 +268,7 @@ struct Builtin {
 }
 
 impl Builtin {
-    fn new(spec: PlayerSpec, rules: &Rules) -> Builtin {
+    fn new(spec: PlayerSpec, rules: &Rules, threads: usize) -> Builtin {
         let searcher = match &spec {
             PlayerSpec::Level(n) => {
                 let l = Level::get(*n);
@@ -144,6 +288,13 @@ impl Builtin {
                 };
                 Some((l.searcher(rules), l))
             }
+            PlayerSpec::Time(ms, _) => {
+                let l = Level {
+                    limits: Limits::time(*ms),
+                    ..Level::get(crate::MAX_LEVEL)
+                };
+                Some((l.searcher(rules), l))
+            }
             PlayerSpec::Weighted(w, n, _) => {
                 let l = Level {
                     limits: Limits::nodes(*n),
@@ -154,12 +305,24 @@ impl Builtin {
             }
             _ => None,
         };
+        let mut searcher = searcher;
+        if let Some((s, _)) = &mut searcher {
+            s.set_threads(match spec {
+                PlayerSpec::Time(_, Some(t)) => t,
+                _ => threads,
+            });
+        }
         Builtin { spec, searcher }
     }
 }
 
 impl Player for Builtin {
-    fn choose(&mut self, game: &Game, seed: u64) -> Result<LegalMove, String> {
+    fn choose(
+        &mut self,
+        game: &Game,
+        seed: u64,
+        clocks: Option<&Clocks>,
+    ) -> Result<LegalMove, Forfeit> {
         let pos = game.position();
         let rules = game.rules();
         let m = match (&self.spec, &mut self.searcher) {
@@ -167,16 +330,21 @@ impl Player for Builtin {
             (PlayerSpec::Greedy, _) => greedy_move(pos, rules, seed),
             (_, Some((s, l))) => {
                 let p = game.positions();
-                l.choose(s, pos, &p[..p.len() - 1], seed)
+                let mut limits = l.limits_for(rules.variant);
+                if let Some(c) = clocks {
+                    limits = c.clock(pos.side()).limit(limits);
+                }
+                l.choose_with(s, pos, &p[..p.len() - 1], seed, limits)
             }
             _ => None,
         };
-        m.ok_or_else(|| "no legal move".to_string())
+        m.ok_or_else(|| Forfeit::new(ForfeitReason::IllegalMove, "no move chosen"))
     }
-    fn new_game(&mut self) {
+    fn new_game(&mut self) -> Result<(), Forfeit> {
         if let Some((s, _)) = &mut self.searcher {
             s.clear();
         }
+        Ok(())
     }
 }
 
@@ -188,19 +356,47 @@ pub struct External {
     go: String,
     timeout: Duration,
     name: String,
+    words: Vec<String>,
+    /// The last exchange failed: resynchronise (or restart) before the next game.
+    faulted: bool,
 }
+
+/// A process, its input, and its output lines on a channel.
+type Spawned = (Child, ChildStdin, Receiver<String>);
 
 impl External {
     /// Starts `words` (program and arguments) and waits for `baook`.
     pub fn start(words: &[String], go: &str, timeout: Duration) -> Result<External, String> {
         let name = words.join(" ");
+        let (child, stdin, lines) = Self::spawn(words, &name)?;
+        let mut e = External {
+            child,
+            stdin,
+            lines,
+            go: go.to_string(),
+            timeout,
+            name,
+            words: words.to_vec(),
+            faulted: false,
+        };
+        e.handshake().map_err(|f| f.to_string())?;
+        Ok(e)
+    }
+
+    fn handshake(&mut self) -> Result<(), Forfeit> {
+        self.send("bao")?;
+        self.wait_for(|l| l == "baook")?;
+        Ok(())
+    }
+
+    fn spawn(words: &[String], name: &str) -> Result<Spawned, String> {
         let mut child = Command::new(&words[0])
             .args(&words[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", printable(&name)))?;
+            .map_err(|e| format!("cannot start '{}': {e}", printable(name)))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = mpsc::channel();
@@ -212,50 +408,103 @@ impl External {
                 }
             }
         });
-        let mut e = External {
-            child,
-            stdin,
-            lines: rx,
-            go: go.to_string(),
-            timeout,
-            name,
-        };
-        e.send("bao")?;
-        e.wait_for(|l| l == "baook")?;
-        Ok(e)
+        Ok((child, stdin, rx))
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("'{}' stopped reading: {e}", printable(&self.name)))
+            .map_err(|e| {
+                self.faulted = true;
+                Forfeit::new(
+                    ForfeitReason::Crash,
+                    format!("'{}' stopped reading: {e}", printable(&self.name)),
+                )
+            })
     }
 
     /// Reads lines until one satisfies `want`; `error` lines fail.
-    fn wait_for(&mut self, want: impl Fn(&str) -> bool) -> Result<String, String> {
-        loop {
-            match self.lines.recv_timeout(self.timeout) {
-                Ok(l) if want(l.trim()) => return Ok(l.trim().to_string()),
+    fn wait_for(&mut self, want: impl Fn(&str) -> bool) -> Result<String, Forfeit> {
+        self.wait_until(want, self.timeout)
+    }
+
+    fn wait_until(
+        &mut self,
+        want: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> Result<String, Forfeit> {
+        let name = printable(&self.name);
+        let r = loop {
+            match self.lines.recv_timeout(timeout) {
+                Ok(l) if want(l.trim()) => break Ok(l.trim().to_string()),
                 Ok(l) if l.starts_with("error") => {
-                    return Err(format!(
-                        "'{}' said: {}",
-                        printable(&self.name),
-                        printable(&l)
+                    break Err(Forfeit::new(
+                        ForfeitReason::Protocol,
+                        format!("'{name}' said: {}", printable(&l)),
                     ))
                 }
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!(
-                        "'{}' did not answer within {:?}",
-                        printable(&self.name),
-                        self.timeout
+                    break Err(Forfeit::new(
+                        ForfeitReason::Timeout,
+                        format!("'{name}' did not answer within {timeout:?}"),
                     ))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("'{}' closed its output", printable(&self.name)))
+                    let how = match self.child.try_wait() {
+                        Ok(Some(st)) => format!(" ({st})"),
+                        _ => String::new(),
+                    };
+                    break Err(Forfeit::new(
+                        ForfeitReason::Crash,
+                        format!("'{name}' closed its output{how}"),
+                    ));
+                }
+            }
+        };
+        if r.is_err() {
+            self.faulted = true;
+        }
+        r
+    }
+
+    /// Brings the engine back in step after a fault: `stop`, then `isready` until
+    /// `readyok`, dropping whatever the engine still had to say (a late `bestmove`, errors).
+    /// An engine that ended, or does not answer, is restarted.
+    fn resync(&mut self) -> Result<(), Forfeit> {
+        let alive = matches!(self.child.try_wait(), Ok(None));
+        if alive && self.send("stop").is_ok() && self.send("isready").is_ok() {
+            let deadline = std::time::Instant::now() + self.timeout;
+            loop {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                match self.lines.recv_timeout(left) {
+                    Ok(l) if l.trim() == "readyok" => {
+                        self.faulted = false;
+                        return Ok(());
+                    }
+                    Ok(_) => {}
+                    Err(_) => break,
                 }
             }
         }
+        self.restart()
+    }
+
+    fn restart(&mut self) -> Result<(), Forfeit> {
+        self.kill();
+        let (child, stdin, lines) = Self::spawn(&self.words, &self.name)
+            .map_err(|e| Forfeit::new(ForfeitReason::Crash, e))?;
+        self.child = child;
+        self.stdin = stdin;
+        self.lines = lines;
+        self.handshake()?;
+        self.faulted = false;
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -275,7 +524,15 @@ impl Drop for External {
 }
 
 impl Player for External {
-    fn choose(&mut self, game: &Game, seed: u64) -> Result<LegalMove, String> {
+    fn choose(
+        &mut self,
+        game: &Game,
+        seed: u64,
+        clocks: Option<&Clocks>,
+    ) -> Result<LegalMove, Forfeit> {
+        if self.faulted {
+            self.resync()?;
+        }
         let rules = game.rules();
         self.send(&format!("variant {}", rules.variant.id()))?;
         self.send(&format!("rules {rules}"))?;
@@ -288,27 +545,56 @@ impl Player for External {
             line.truncate(line.len() - " moves".len());
         }
         self.send(&line)?;
-        self.send(&format!("go {} seed {}", self.go, seed % 1_000_000_007))?;
-        let l = self.wait_for(|l| l.starts_with("bestmove"))?;
+        let go = match clocks {
+            // The clocks replace the time limits of --go (KIS rules have no clock; NOT-6.2
+            // Termination "time" records a loss on it).
+            Some(c) => format!(
+                "go {} wtime {} btime {} winc {} binc {}",
+                self.go,
+                c.left[Side::South.index()].as_millis(),
+                c.left[Side::North.index()].as_millis(),
+                c.increment.as_millis(),
+                c.increment.as_millis()
+            ),
+            None => format!("go {}", self.go),
+        };
+        self.send(&format!("{} seed {}", go.trim_end(), seed % 1_000_000_007))?;
+        // With a clock, waiting longer than the time left is pointless.
+        let timeout = match clocks {
+            Some(c) => self
+                .timeout
+                .min(c.left[game.side().index()] + Duration::from_secs(1)),
+            None => self.timeout,
+        };
+        let l = self.wait_until(|l| l.starts_with("bestmove"), timeout)?;
         let mv = l.split_whitespace().nth(1).unwrap_or("none");
-        find_move(game.position(), rules, mv)
-            .map_err(|e| format!("'{}' played {}: {e}", printable(&self.name), printable(mv)))
+        find_move(game.position(), rules, mv).map_err(|e| {
+            Forfeit::new(
+                ForfeitReason::IllegalMove,
+                format!("'{}' played {}: {e}", printable(&self.name), printable(mv)),
+            )
+        })
     }
-    fn new_game(&mut self) {
-        let _ = self.send("newgame");
+    fn new_game(&mut self) -> Result<(), Forfeit> {
+        if self.faulted {
+            self.resync()?;
+        }
+        self.send("newgame")
     }
 }
 
-/// Makes a player from its spec; `go` is the `go` argument string for external engines.
+/// Makes a player from its spec; `go` is the `go` argument string for external engines,
+/// `threads` the search threads of the built-in engine players.
 pub fn make_player(
     spec: &PlayerSpec,
     rules: &Rules,
     go: &str,
     timeout: Duration,
+    threads: usize,
 ) -> Result<Box<dyn Player>, String> {
     match spec {
         PlayerSpec::Cmd(words) => Ok(Box::new(External::start(words, go, timeout)?)),
-        s => Ok(Box::new(Builtin::new(s.clone(), rules))),
+        s => Ok(Box::new(Builtin::new(s.clone(), rules, threads))),
     }
 }
 
@@ -335,6 +621,10 @@ pub struct MatchConfig {
     pub go: String,
     /// How long to wait for an external engine's answer.
     pub timeout: Duration,
+    /// Play on clocks with this time control; a player whose clock runs out forfeits.
+    pub tc: Option<TimeControl>,
+    /// Search threads of the built-in engine players (external ones: `threads N` in `go`).
+    pub threads: usize,
 }
 
 /// One finished game.
@@ -350,6 +640,8 @@ pub struct GameResult {
     pub record: Record,
     /// Why it ended, for people.
     pub why: String,
+    /// The forfeit that ended it, with the side that forfeited.
+    pub forfeit: Option<(Side, Forfeit)>,
 }
 
 /// The random opening of pair `pair`: `plies` random legal moves that neither end the game
@@ -395,36 +687,72 @@ pub fn play_game(
 ) -> GameResult {
     let rules = cfg.rules;
     let mut game = Game::new(Position::start(&rules), rules);
-    a.new_game();
-    b.new_game();
     for m in open {
         game.play(m);
     }
-    let mut forfeit: Option<(Side, String)> = None;
+    let a_side = if a_south { Side::South } else { Side::North };
+    let mut forfeit: Option<(Side, Forfeit)> = None;
+    // Both players get ready (an engine that failed in the last game is resynchronised);
+    // one that cannot forfeits this game, and the match goes on.
+    if let Err(f) = a.new_game() {
+        forfeit = Some((a_side, f));
+    }
+    if let Err(f) = b.new_game() {
+        forfeit.get_or_insert((a_side.other(), f));
+    }
+    let mut clocks = cfg.tc.map(Clocks::start);
     let mut n = 0u64;
-    while !game.outcome().is_over() && (game.moves().len() as u32) < cfg.max_plies {
+    while forfeit.is_none()
+        && !game.outcome().is_over()
+        && (game.moves().len() as u32) < cfg.max_plies
+    {
         let side = game.side();
-        let a_moves = (side == Side::South) == a_south;
+        let a_moves = side == a_side;
         let seed = cfg.seed ^ (index as u64) << 20 ^ n;
         n += 1;
+        let t0 = std::time::Instant::now();
         let r = if a_moves {
-            a.choose(&game, seed)
+            a.choose(&game, seed, clocks.as_ref())
         } else {
-            b.choose(&game, seed)
+            b.choose(&game, seed, clocks.as_ref())
         };
-        match r {
-            Ok(m) => game.play(&m),
-            Err(e) => {
-                forfeit = Some((side, e));
-                break;
+        // The mover is charged the wall time from asking to answer.
+        let used = t0.elapsed();
+        let flagged = clocks.as_mut().and_then(|c| {
+            let left = &mut c.left[side.index()];
+            if used > *left {
+                Some(Forfeit::new(
+                    ForfeitReason::Time,
+                    format!(
+                        "used {} ms with {} ms left",
+                        used.as_millis(),
+                        left.as_millis()
+                    ),
+                ))
+            } else {
+                *left = *left - used + c.increment;
+                None
             }
+        });
+        match (r, flagged) {
+            (_, Some(f)) | (Err(f), None) => forfeit = Some((side, f)),
+            (Ok(m), None) => game.play(&m),
         }
     }
     let (result, termination, why) = match (&forfeit, game.outcome()) {
-        (Some((side, e)), _) => (
+        // NOT-6.2: a loss on time is "time"; any other forfeit (the engine crashed, hung,
+        // broke the protocol or played an illegal move) ends the game "abandoned".
+        (Some((side, f)), _) => (
             side.other().letter().to_string(),
-            Some("adjudication".to_string()),
-            format!("{} forfeits: {e}", side.name()),
+            Some(
+                if f.reason == ForfeitReason::Time {
+                    "time"
+                } else {
+                    "abandoned"
+                }
+                .to_string(),
+            ),
+            format!("{} forfeits ({f})", side.name()),
         ),
         (None, Outcome::Ongoing) => (
             "draw".into(),
@@ -433,7 +761,6 @@ pub fn play_game(
         ),
         (None, o) => (o.token().to_string(), None, o.describe()),
     };
-    let a_side = if a_south { Side::South } else { Side::North };
     let score_a = match result.as_str() {
         "draw" => 0,
         r if r == a_side.letter().to_string() => 1,
@@ -458,6 +785,7 @@ pub fn play_game(
         score_a,
         record,
         why,
+        forfeit,
     }
 }
 
@@ -478,7 +806,9 @@ pub fn run_match(
         let next = next.clone();
         let tx = tx.clone();
         handles.push(std::thread::spawn(move || {
-            let mk = |s: &PlayerSpec| make_player(s, &cfg.rules, &cfg.go, cfg.timeout);
+            let mk = |s: &PlayerSpec| {
+                make_player(s, &cfg.rules, &cfg.go, cfg.timeout, cfg.threads.max(1))
+            };
             let (mut a, mut b) = match (mk(&cfg.a), mk(&cfg.b)) {
                 (Ok(a), Ok(b)) => (a, b),
                 (Err(e), _) | (_, Err(e)) => {

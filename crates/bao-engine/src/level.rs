@@ -94,9 +94,23 @@ impl Level {
         history: &[Position],
         seed: u64,
     ) -> Option<LegalMove> {
+        let limits = self.limits_for(searcher.rules().variant);
+        self.choose_with(searcher, pos, history, seed, limits)
+    }
+
+    /// [`Self::choose`] with other limits than the level's (a clock's, see [`crate::clock`]);
+    /// the style (noise) stays the level's.
+    pub fn choose_with(
+        &self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &[Position],
+        seed: u64,
+        limits: Limits,
+    ) -> Option<LegalMove> {
         searcher.set_history(history);
         if self.noise > 0 {
-            let (scored, _, _) = searcher.analyse(pos, self.limits_for(searcher.rules().variant));
+            let (scored, _, _) = searcher.analyse(pos, limits);
             let mut rng = Rng::new(seed ^ pos.repetition_key());
             let span = (2 * self.noise + 1) as usize;
             return scored
@@ -118,9 +132,7 @@ impl Level {
                 .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
                 .map(|(_, (m, _))| m);
         }
-        searcher
-            .search_root(pos, self.limits_for(searcher.rules().variant), &mut |_| {})
-            .best
+        searcher.search_root(pos, limits, &mut |_| {}).best
     }
 }
 

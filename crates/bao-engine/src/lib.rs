@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod clock;
 pub mod eval;
 pub mod level;
 pub mod protocol;
@@ -29,6 +30,7 @@ pub mod zobrist;
 
 use bao_rules::{LegalMove, Position, Rules};
 
+pub use clock::{choose_move_clocked, Clock};
 pub use eval::Weights;
 pub use level::{Level, LEVELS};
 pub use search::{Info, Limits, Score, SearchResult, Searcher};

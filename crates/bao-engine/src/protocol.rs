@@ -5,10 +5,11 @@
 //! a search runs. Bad input gets one `error <category>: <detail>` line and never ends the
 //! session.
 
+use crate::clock::Clock;
 use crate::level::Level;
 use crate::search::{Info, Limits, Searcher};
 use crate::Weights;
-use bao_rules::{printable, Game, Position, Rules, Variant};
+use bao_rules::{printable, Game, Position, Rules, Side, Variant};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -58,6 +59,9 @@ pub fn info_line(i: &Info) -> String {
 
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it writes `bestmove`: from then on the session
+    /// is ready for the next command (the join only waits for that last line).
+    done: Arc<AtomicBool>,
     handle: JoinHandle<Searcher>,
     /// The searcher is the session's main one (not a level's), kept for the next search.
     keep: bool,
@@ -81,7 +85,29 @@ struct Go {
     level: Option<u8>,
     infinite: bool,
     seed: u64,
+    /// Search threads; 0: not given (one).
+    threads: usize,
+    /// Clock times left in milliseconds, South (`wtime`, the side that moves first) and
+    /// North (`btime`), then the increments and the moves to go.
+    time: [Option<u64>; 2],
+    inc: [u64; 2],
+    moves_to_go: Option<u32>,
 }
+
+impl Go {
+    /// The clock of `side`, when the driver gave its time.
+    fn clock(&self, side: Side) -> Option<Clock> {
+        let i = side.index();
+        self.time[i].map(|t| Clock {
+            remaining: Duration::from_millis(t),
+            increment: Duration::from_millis(self.inc[i]),
+            moves_to_go: self.moves_to_go,
+        })
+    }
+}
+
+/// The most threads `go threads N` accepts.
+const MAX_THREADS: u64 = 64;
 
 fn parse_go(args: &[&str]) -> Result<Go, String> {
     let mut g = Go::default();
@@ -99,7 +125,8 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
         let n: u64 = val
             .parse()
             .ok()
-            .filter(|&n| n >= 1 || key == "seed")
+            // Times and increments may be 0 (a clock that ran out, no increment).
+            .filter(|&n| n >= 1 || matches!(key, "seed" | "wtime" | "btime" | "winc" | "binc"))
             .ok_or_else(|| {
                 format!(
                     "'{}' after '{key}' is not a positive integer",
@@ -121,9 +148,20 @@ fn parse_go(args: &[&str]) -> Result<Go, String> {
                 g.level = Some(n as u8);
             }
             "seed" => g.seed = n,
+            "threads" => {
+                if n > MAX_THREADS {
+                    return Err(format!("threads must be 1..{MAX_THREADS}, not {n}"));
+                }
+                g.threads = n as usize;
+            }
+            "wtime" => g.time[Side::South.index()] = Some(n),
+            "btime" => g.time[Side::North.index()] = Some(n),
+            "winc" => g.inc[Side::South.index()] = n,
+            "binc" => g.inc[Side::North.index()] = n,
+            "movestogo" => g.moves_to_go = Some(n.min(u32::MAX as u64) as u32),
             _ => {
                 return Err(format!(
-                    "unknown go parameter '{}' (depth, nodes, movetime, level, seed, infinite)",
+                    "unknown go parameter '{}' (depth, nodes, movetime, wtime, btime, winc, binc, movestogo, level, threads, seed, infinite)",
                     printable(key)
                 ))
             }
@@ -153,7 +191,7 @@ impl Session {
 
     fn searching(&mut self) -> bool {
         if let Some(r) = &self.running {
-            if r.handle.is_finished() {
+            if r.done.load(Ordering::Acquire) || r.handle.is_finished() {
                 self.join();
                 return false;
             }
@@ -308,26 +346,37 @@ impl Session {
         let stop = searcher.stop_flag();
         stop.store(false, Ordering::Relaxed);
         let out = self.out.clone();
+        searcher.set_threads(g.threads.max(1));
+        let clock = g.clock(pos.side()).filter(|_| !g.infinite);
         let limits = match (level, g.infinite) {
             (Some(l), false) if g.limits == Limits::default() => l.limits_for(self.rules.variant),
-            (None, false) if g.limits == Limits::default() => {
+            // With a clock and no other limit, the clock alone decides.
+            (None, false) if g.limits == Limits::default() && clock.is_none() => {
                 Level::get(crate::MAX_LEVEL).limits_for(self.rules.variant)
             }
             _ => g.limits,
         };
+        let limits = match clock {
+            Some(c) => c.limit(limits),
+            None => limits,
+        };
         let seed = g.seed;
+        let done = Arc::new(AtomicBool::new(false));
+        let done_thread = done.clone();
         let handle = std::thread::spawn(move || {
             searcher.set_history(&history);
             let best = match level {
-                Some(l) if l.noise > 0 => {
-                    let l = Level { limits, ..l };
-                    l.choose(&mut searcher, &pos, &history, seed).map(|m| m.mv)
-                }
+                Some(l) if l.noise > 0 => l
+                    .choose_with(&mut searcher, &pos, &history, seed, limits)
+                    .map(|m| m.mv),
                 _ => {
                     let r = searcher.search_root(&pos, limits, &mut |i| out.line(&info_line(i)));
                     r.best.map(|m| m.mv)
                 }
             };
+            // The driver may send its next command as soon as it reads `bestmove`: mark the
+            // search done first, so that command is never answered `busy` (issue 13).
+            done_thread.store(true, Ordering::Release);
             match best {
                 Some(m) => out.line(&format!("bestmove {m}")),
                 None => out.line("bestmove none"),
@@ -337,6 +386,7 @@ impl Session {
         // A level's searcher is not kept: the main searcher stays for plain searches.
         self.running = Some(Running {
             stop,
+            done,
             handle,
             keep: level.is_none(),
             infinite: g.infinite,

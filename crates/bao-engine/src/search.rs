@@ -2,10 +2,19 @@
 //! transposition table, move ordering (hash move, captures by seeds taken, killers,
 //! history), quiescence over capturing moves, and win/loss scores by distance.
 //!
-//! Single-threaded and deterministic: with a depth or node limit, the same position, rules,
-//! weights and history always give the same move, score and node count.
+//! With one thread (the default) the search is deterministic: with a depth or node limit, the
+//! same position, rules, weights and history always give the same move, score and node count.
 //!
-//! A node is one legal move executed by the rules crate and the position it reaches.
+//! With N threads ([`Searcher::set_threads`]) it is a Lazy SMP search: N-1 helper searchers
+//! run the same iterative deepening beside the main one, alternately one ply ahead, each with
+//! its own killers, history and evaluation cache, all sharing one lock-free transposition
+//! table; they help by filling the table. The move, score and PV are the main thread's. The
+//! result is then not reproducible (thread timing decides what the table holds).
+//!
+//! A node is one legal move executed by the rules crate and the position it reaches. With N
+//! threads the node counts (reported and limited) are the sum over all threads; the threads
+//! add their counts to a shared total every few nodes, so a node limit may be overshot by a
+//! few hundred nodes per thread.
 //!
 //! Never-ending moves (BRD-6.2) are decided exactly at the root, so the move played is
 //! always legal. Inside the tree, moves are generated with a lap budget
@@ -19,7 +28,7 @@ use bao_rules::{
     legal_moves, legal_moves_within, LegalMove, Move, NeverEnding, Position, Repetition, Rules,
     Side,
 };
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -75,8 +84,11 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
-    /// Maximum time.
+    /// Maximum time (the hard limit: the search stops at once).
     pub time: Option<Duration>,
+    /// No new iteration starts after this time (the soft limit); by default half of `time`
+    /// (a new iteration started later is mostly wasted). Ignored with a depth limit.
+    pub soft_time: Option<Duration>,
 }
 
 impl Limits {
@@ -86,6 +98,7 @@ impl Limits {
             depth: Some(d),
             nodes: None,
             time: None,
+            soft_time: None,
         }
     }
     /// A node limit.
@@ -94,6 +107,7 @@ impl Limits {
             depth: None,
             nodes: Some(n),
             time: None,
+            soft_time: None,
         }
     }
     /// A time limit.
@@ -158,7 +172,7 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 struct Entry {
     key: u64,
     score: i32,
@@ -172,9 +186,31 @@ const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 
-/// A transposition table (always-replace buckets of two: depth-preferred and newest).
+impl Entry {
+    fn data(&self) -> u64 {
+        (self.score as u32 as u64)
+            | (self.depth as u16 as u64) << 32
+            | (self.bound as u64) << 48
+            | (self.mv as u64) << 56
+    }
+    fn from_parts(key: u64, d: u64) -> Entry {
+        Entry {
+            key,
+            score: d as u32 as i32,
+            depth: (d >> 32) as u16 as i16,
+            bound: (d >> 48) as u8,
+            mv: (d >> 56) as u8,
+        }
+    }
+}
+
+/// A transposition table (always-replace buckets of two: depth-preferred and newest),
+/// shared without locks by the threads of a search: each entry is two atomic words, the
+/// key xor the data and the data, so an entry torn by two threads writing at once does not
+/// match its key and is ignored (the "lockless hashing" of Hyatt and Mann).
 struct Table {
-    entries: Vec<Entry>,
+    /// Entry i is words 2i (key ^ data) and 2i+1 (data).
+    words: Box<[AtomicU64]>,
     mask: usize,
 }
 
@@ -182,28 +218,37 @@ impl Table {
     fn new(bits: u32) -> Table {
         let n = 1usize << bits;
         Table {
-            entries: vec![Entry::default(); n],
+            words: (0..2 * n).map(|_| AtomicU64::new(0)).collect(),
             mask: n - 2,
         }
     }
+    fn get(&self, i: usize) -> Entry {
+        let x = self.words[2 * i].load(Ordering::Relaxed);
+        let d = self.words[2 * i + 1].load(Ordering::Relaxed);
+        Entry::from_parts(x ^ d, d)
+    }
     fn probe(&self, key: u64) -> Option<Entry> {
         let i = (key as usize) & self.mask;
-        self.entries[i..i + 2]
-            .iter()
+        [self.get(i), self.get(i + 1)]
+            .into_iter()
             .find(|e| e.key == key && e.bound != 0)
-            .copied()
     }
-    fn store(&mut self, e: Entry) {
+    fn store(&self, e: Entry) {
         let i = (e.key as usize) & self.mask;
-        let slot = if self.entries[i].key == e.key || self.entries[i].depth <= e.depth {
+        let first = self.get(i);
+        let slot = if first.key == e.key || first.depth <= e.depth {
             i
         } else {
             i + 1
         };
-        self.entries[slot] = e;
+        let d = e.data();
+        self.words[2 * slot].store(e.key ^ d, Ordering::Relaxed);
+        self.words[2 * slot + 1].store(d, Ordering::Relaxed);
     }
-    fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+    fn clear(&self) {
+        for w in self.words.iter() {
+            w.store(0, Ordering::Relaxed);
+        }
     }
 }
 
@@ -231,7 +276,14 @@ fn from_tt(s: i32, ply: usize) -> i32 {
 pub struct Searcher {
     rules: Rules,
     weights: Weights,
-    tt: Table,
+    tt: Arc<Table>,
+    /// Helper searchers of a multi-threaded search (Lazy SMP), sharing `tt`.
+    helpers: Vec<Searcher>,
+    /// Multi-threaded: the node total of all threads, and how much of `nodes` is in it.
+    shared_nodes: Option<Arc<AtomicU64>>,
+    flushed: u64,
+    /// A helper: its stop flag belongs to the main searcher, which it must not reset.
+    helper: bool,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 2]>,
     nodes: u64,
@@ -293,7 +345,11 @@ impl Searcher {
         Searcher {
             rules,
             weights,
-            tt: Table::new(tt_bits.clamp(4, 28)),
+            tt: Arc::new(Table::new(tt_bits.clamp(4, 28))),
+            helpers: Vec::new(),
+            shared_nodes: None,
+            flushed: 0,
+            helper: false,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 2]),
             nodes: 0,
@@ -324,6 +380,79 @@ impl Searcher {
         self.eval_cache.fill((0, 0));
         self.killers = [[None; 2]; MAX_PLY];
         *self.history = [[0; 64]; 2];
+        for h in &mut self.helpers {
+            h.clear();
+        }
+    }
+
+    /// Searches with `n` threads (1..=64, clamped): the calling thread and `n - 1` helpers
+    /// (Lazy SMP, see the module documentation). One thread is deterministic.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, 64);
+        self.helpers.truncate(n - 1);
+        while self.helpers.len() < n - 1 {
+            let mut h = Searcher::new(self.rules, self.weights, 4);
+            h.tt = self.tt.clone();
+            h.quiescence = self.quiescence;
+            h.helper = true;
+            self.helpers.push(h);
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Runs `f` on this searcher while the helpers search `pos` beside it, sharing the
+    /// table; stops and joins them when `f` returns. Without helpers, just `f`.
+    fn with_helpers<R>(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        f: impl FnOnce(&mut Searcher) -> R,
+    ) -> R {
+        if self.helpers.is_empty() {
+            self.shared_nodes = None;
+            return f(self);
+        }
+        let total = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        self.shared_nodes = Some(total.clone());
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let quiescence = self.quiescence;
+        // Helpers run until the main search ends; a node limit counts their nodes too.
+        let hl = Limits {
+            depth: None,
+            nodes: limits.nodes,
+            time: None,
+            soft_time: None,
+        };
+        let r = std::thread::scope(|sc| {
+            for (k, h) in helpers.iter_mut().enumerate() {
+                h.stop = stop.clone();
+                h.shared_nodes = Some(total.clone());
+                h.path.clone_from(&self.path);
+                h.game_len = self.game_len;
+                h.quiescence = quiescence;
+                // Varied depths: every other helper starts one ply ahead of the main thread.
+                let start = 1 + k.is_multiple_of(2) as u32;
+                sc.spawn(move || h.search_root_from(pos, hl, start, &mut |_| {}));
+            }
+            let r = f(self);
+            stop.store(true, Ordering::Relaxed);
+            r
+        });
+        self.helpers = helpers;
+        r
+    }
+
+    /// Nodes of all threads so far (this thread's alone when single-threaded).
+    fn total_nodes(&self) -> u64 {
+        match &self.shared_nodes {
+            Some(t) => t.load(Ordering::Relaxed) + (self.nodes - self.flushed),
+            None => self.nodes,
+        }
     }
 
     /// The rules searched under.
@@ -348,13 +477,21 @@ impl Searcher {
             return true;
         }
         if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
+            if self.shared_nodes.is_none() && self.nodes >= n {
                 self.aborted = true;
                 return true;
             }
         }
         self.calls += 1;
         if self.calls & 7 == 0 {
+            if let Some(t) = &self.shared_nodes {
+                let all = t.fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                    + (self.nodes - self.flushed);
+                self.flushed = self.nodes;
+                if self.limits.nodes.is_some_and(|n| all >= n) {
+                    self.aborted = true;
+                }
+            }
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             } else if let Some(t) = self.limits.time {
@@ -678,6 +815,12 @@ impl Searcher {
     /// playing styles that choose among near-best moves). Returns (move, score) pairs in
     /// canonical order, plus the depth completed.
     pub fn analyse(&mut self, pos: &Position, limits: Limits) -> (Vec<(LegalMove, i32)>, u32, u64) {
+        let mut r = self.with_helpers(pos, limits, |s| s.analyse_one(pos, limits));
+        r.2 = self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>();
+        r
+    }
+
+    fn analyse_one(&mut self, pos: &Position, limits: Limits) -> (Vec<(LegalMove, i32)>, u32, u64) {
         self.begin(limits);
         let moves = self.gen_exact(pos);
         let mut scores: Vec<i32> = vec![0; moves.len()];
@@ -726,7 +869,10 @@ impl Searcher {
         self.seldepth = 0;
         self.aborted = false;
         self.start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
+        self.flushed = 0;
+        if !self.helper {
+            self.stop.store(false, Ordering::Relaxed);
+        }
         self.killers = [[None; 2]; MAX_PLY];
         for h in self.history.iter_mut() {
             for x in h.iter_mut() {
@@ -735,19 +881,35 @@ impl Searcher {
         }
     }
 
-    /// With a time limit, starting a new iteration after half the time is mostly wasted.
+    /// With a time limit, starting a new iteration after the soft limit (by default half
+    /// the time) is mostly wasted.
     fn limits_reached_soft(&self) -> bool {
-        self.limits
-            .time
-            .is_some_and(|t| self.start.elapsed() * 2 >= t)
-            && self.limits.depth.is_none()
+        let soft = self.limits.soft_time.or(self.limits.time.map(|t| t / 2));
+        soft.is_some_and(|t| self.start.elapsed() >= t) && self.limits.depth.is_none()
     }
 
-    /// Searches `pos` within `limits`, calling `info` after each completed iteration.
+    /// Searches `pos` within `limits`, calling `info` after each completed iteration, on
+    /// [`Self::threads`] threads.
     pub fn search_root(
         &mut self,
         pos: &Position,
         limits: Limits,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut r = self.with_helpers(pos, limits, |s| s.search_root_from(pos, limits, 1, info));
+        if !self.helpers.is_empty() {
+            r.nodes = self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>();
+            r.visited = self.visited + self.helpers.iter().map(|h| h.visited).sum::<u64>();
+        }
+        r
+    }
+
+    /// Iterative deepening from depth `start` on this thread.
+    fn search_root_from(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        start: u32,
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.begin(limits);
@@ -774,7 +936,7 @@ impl Searcher {
             .into_iter()
             .map(|x| x.1)
             .collect();
-        for depth in 1..=max_depth {
+        for depth in start.clamp(1, max_depth)..=max_depth {
             let mut alpha = -INF;
             let mut best_i = None;
             let mut best = -INF;
@@ -838,7 +1000,7 @@ impl Searcher {
                 depth,
                 seldepth: self.seldepth,
                 score: result.score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 time: result.time,
                 pv: result.pv.clone(),
             });
@@ -848,6 +1010,14 @@ impl Searcher {
             }
         }
         self.path.truncate(self.game_len);
+        // Stopped before the first move was searched (a tiny time budget): the first move in
+        // the static order is still a legal move, better than none.
+        if result.best.is_none() {
+            result.best = Some(moves[order[0]]);
+            result.pv = vec![moves[order[0]].mv];
+            result.raw_score = 0;
+            result.score = Score::Cp(0);
+        }
         result.seldepth = self.seldepth;
         result.nodes = self.nodes;
         result.visited = self.visited;

@@ -134,6 +134,8 @@ pub fn tune(cfg: &TuneConfig, mut progress: impl FnMut(&Iteration)) -> Result<We
             max_plies: 400,
             go: String::new(),
             timeout: Duration::from_secs(60),
+            tc: None,
+            threads: 1,
         };
         let wdl = run_match(&match_cfg, |_, _| {})?;
         // Score difference plus - minus, in [-1, 1].

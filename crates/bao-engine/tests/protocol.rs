@@ -162,3 +162,51 @@ fn levels_and_seeds_are_reproducible() {
     };
     assert_eq!(run(), run());
 }
+
+/// Issue 13: the next command, sent the moment `bestmove` is read, is never answered
+/// `busy` (the search is marked done before `bestmove` is written).
+#[test]
+fn commands_right_after_bestmove_are_accepted() {
+    let (mut s, b) = session();
+    for i in 0..200 {
+        s.handle("position startpos");
+        s.handle(if i % 2 == 0 {
+            "go nodes 50"
+        } else {
+            "go movetime 1"
+        });
+        b.wait_for("bestmove");
+        let l = b.lines();
+        assert!(
+            !l.iter().any(|l| l.starts_with("error")),
+            "search {i}: {l:?}"
+        );
+        b.clear();
+    }
+}
+
+/// `go` takes clocks and threads; bad values get one error line.
+#[test]
+fn go_takes_clocks_and_threads() {
+    let (mut s, b) = session();
+    s.handle("position kete");
+    s.handle("go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5 threads 2");
+    assert!(b.wait_for("bestmove").starts_with("bestmove A"));
+    b.clear();
+    s.handle("go wtime 0 btime 0");
+    assert!(b.wait_for("bestmove").starts_with("bestmove A"));
+    for bad in [
+        "go threads 0",
+        "go threads 65",
+        "go wtime x",
+        "go movestogo 0",
+    ] {
+        b.clear();
+        s.handle(bad);
+        let l = b.lines();
+        assert!(
+            l.len() == 1 && l[0].starts_with("error usage:"),
+            "{bad}: {l:?}"
+        );
+    }
+}

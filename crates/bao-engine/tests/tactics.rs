@@ -136,6 +136,7 @@ fn the_engine_solves_every_case_at_modest_limits() {
                 depth: Some(3),
                 nodes: Some(20_000),
                 time: None,
+                soft_time: None,
             },
             &mut |_| {},
         );
