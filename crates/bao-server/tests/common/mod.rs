@@ -51,6 +51,12 @@ pub async fn start_with(database: &str, lifecycle: bao_server::lifecycle::Lifecy
         database: database.to_string(),
         durability: Durability::Full,
         lifecycle,
+        // Every request of these tests comes from one address; the rate limits have tests of
+        // their own (tests/edge.rs), so they stay out of the way here.
+        edge: bao_server::edge::EdgeConfig {
+            rates: bao_server::edge::Rates::NONE,
+            ..Default::default()
+        },
         ..Config::default()
     })
     .await
