@@ -43,6 +43,9 @@ pub struct LoadtestArgs {
     /// SQLite durability of the in-process server (see `bao serve --sync`).
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// Spectator sockets per game, besides the two players (they only read).
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
 }
 
 fn durability(s: &str) -> bao_server::Durability {
@@ -59,6 +62,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         addr: a.addr,
         database: a.database,
         durability: durability(&a.sync),
+        ws: Default::default(),
     })
     .map_err(CliError::internal)
 }
@@ -73,6 +77,7 @@ pub fn loadtest(a: LoadtestArgs) -> Result<(), CliError> {
         variant: a.variant,
         ramp_ms: a.ramp_ms,
         durability: durability(&a.sync),
+        spectators: a.spectators,
     })
     .map_err(CliError::internal)?;
     println!("{report}");

@@ -16,7 +16,9 @@ pub mod app;
 pub mod assets;
 pub mod error;
 pub mod http;
+#[cfg(feature = "loadtest")]
 pub mod loadtest;
+pub mod lobby;
 pub mod model;
 pub mod record;
 pub mod store;
@@ -37,6 +39,8 @@ pub struct Config {
     pub database: String,
     /// SQLite commit durability.
     pub durability: Durability,
+    /// WebSocket keep-alive: ping interval and idle timeout.
+    pub ws: ws::WsConfig,
 }
 
 /// A started server.
@@ -92,7 +96,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(store);
+    let app = App::new(store, config.ws);
     let resumed = app.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
@@ -199,6 +203,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
     rt.block_on(serve(config)).map_err(|e| e.to_string())
 }
 
+#[cfg(feature = "loadtest")]
 /// `bao loadtest` from synchronous code.
 pub fn loadtest_blocking(opts: loadtest::LoadOptions) -> Result<loadtest::LoadReport, String> {
     let rt = tokio::runtime::Builder::new_multi_thread()

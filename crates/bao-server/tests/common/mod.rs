@@ -44,6 +44,7 @@ pub async fn start(database: &str) -> Running {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: database.to_string(),
         durability: Durability::Full,
+        ws: Default::default(),
     })
     .await
     .expect("server starts")
