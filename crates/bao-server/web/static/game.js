@@ -475,7 +475,8 @@ async function send(move) {
   }
   // The live socket brings the move to everyone, us included; without it, ask.
   if (!socket || socket.readyState !== WebSocket.OPEN) await refresh();
-  if (shown === s && !board.animating) renderChooser(s);
+  // Frames that came while the move was on its way were drawn without a chooser.
+  if (shown && !board.animating) renderChooser(shown);
 }
 
 $('resign').addEventListener('click', async () => {
