@@ -108,7 +108,7 @@ pub fn board_svg(m: &Match) -> String {
 
 /// A GameState as JSON text (HTTP answers).
 fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
-    json_text(&m.state(viewer, connected, svg))
+    json_text(&m.state(viewer, connected, Some(svg.to_string())))
 }
 
 /// Serialises a message type of ours; they hold only strings, numbers and lists, so this
@@ -117,17 +117,11 @@ fn json_text<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "{}".into())
 }
 
-/// `{"type":"state","v":V,"state":...}` for `viewer`.
-pub fn state_message(
-    m: &Match,
-    viewer: Option<usize>,
-    connected: [bool; 2],
-    svg: &str,
-    v: u64,
-) -> String {
+/// `{"type":"state","v":V,"state":...}` for `viewer`, without the picture.
+pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], v: u64) -> String {
     json_text(&ServerMsg::State {
         v,
-        state: &m.state(viewer, connected, svg),
+        state: &m.state(viewer, connected, None),
     })
 }
 
@@ -734,7 +728,7 @@ impl App {
             return;
         }
         let v = slot.version.fetch_add(1, Ordering::Relaxed) + 1;
-        let mut state = m.state(None, slot.connected(), &board_svg(m));
+        let mut state = m.state(None, slot.connected(), None);
         let mut view = |p: Option<usize>| {
             state.you = p.map(|p| crate::model::side_json(m.side_of(p)));
             state.invite = if p == Some(0) { m.invite.clone() } else { None };

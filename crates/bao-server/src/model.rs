@@ -181,8 +181,10 @@ pub struct GameState {
     pub moves: Vec<MoveEvent>,
     /// Legal moves of the side to move.
     pub legal: Vec<LegalView>,
-    /// The board picture (bao-render), last move marked.
-    pub svg: String,
+    /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
+    /// page keeps its board from positions (a big first message would also stay allocated
+    /// in the socket's write buffer for as long as the socket lives).
+    pub svg: Option<String>,
     /// Last change (ms since the epoch).
     pub updated: i64,
 }
@@ -545,7 +547,12 @@ impl Match {
 
     /// The contract's GameState for `viewer` (player index, or `None` for a spectator).
     /// `connected` tells, per player, whether a browser of theirs is connected.
-    pub fn state(&self, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> GameState {
+    pub fn state(
+        &self,
+        viewer: Option<usize>,
+        connected: [bool; 2],
+        svg: Option<String>,
+    ) -> GameState {
         let pos = self.game.position();
         let (result, result_text) = self.result();
         let player = |p: usize| {
@@ -586,7 +593,7 @@ impl Match {
             must: pos.must().map(|s| s.to_string()),
             moves: self.moves.clone(),
             legal: self.legal_views(),
-            svg: svg.to_string(),
+            svg,
             updated: self.updated,
         }
     }

@@ -129,7 +129,7 @@ fn error_frame(e: &ApiError) -> Message {
 async fn full_state(slot: &Slot, viewer: Option<usize>) -> String {
     let m = slot.m.lock().await;
     let v = slot.version.load(Ordering::Relaxed);
-    state_message(&m, viewer, slot.connected(), &crate::app::board_svg(&m), v)
+    state_message(&m, viewer, slot.connected(), v)
 }
 
 async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, socket: WebSocket) {
@@ -150,7 +150,7 @@ async fn run(app: Arc<App>, slot: Arc<Slot>, id: String, viewer: Option<usize>, 
             updates.try_recv()
         {}
         let v = slot.version.load(Ordering::Relaxed);
-        state_message(&m, viewer, slot.connected(), &crate::app::board_svg(&m), v)
+        state_message(&m, viewer, slot.connected(), v)
     };
     if tx.send(Message::Text(first.into())).await.is_err() {
         return leave(&app, &slot, viewer).await;

@@ -74,6 +74,11 @@ async fn a_spectator_rebuilds_a_whole_game_from_lean_move_frames() {
     let mut ws_v = ws(&s.addr.to_string(), &id, None).await;
     let (first, _) = next_sized(&mut ws_v).await;
     assert_eq!(first["type"], "state");
+    // The picture comes over HTTP only; the socket's state has none.
+    assert_eq!(first["state"]["svg"], Value::Null);
+    assert!(c.state(&id, None).await["svg"]
+        .as_str()
+        .is_some_and(|t| t.contains("<svg")));
     let mut v = first["v"].as_u64().expect("the state has a version");
     // What the spectator knows, rebuilt from the frames only.
     let mut position = first["state"]["position"].as_str().unwrap().to_string();

@@ -70,6 +70,27 @@ function sameGame(a, b) {
 }
 
 let drawnSvg = null; // the server picture the board was last built from
+let fetchingPicture = false;
+
+/** Draws the board from /api/render/svg when no state brought a picture. */
+async function fetchPicture(s) {
+  if (fetchingPicture) return;
+  fetchingPicture = true;
+  try {
+    const q = new URLSearchParams({ position: s.position, rules: s.rules || '-' });
+    const r = await fetch(`/api/render/svg?${q}`);
+    if (!r.ok) return;
+    const text = await r.text();
+    if (drawnSvg) return; // a state with a picture came first
+    drawnSvg = text;
+    board.setSvg(text);
+    if (shown) render(shown);
+  } catch {
+    /* the next state tries again */
+  } finally {
+    fetchingPicture = false;
+  }
+}
 let carry = null; // the last move of a match game that has just ended (the state shows the next game)
 
 /** Every GameState (from the socket, a POST answer or polling) goes through here. */
@@ -165,10 +186,13 @@ function render(s) {
 
   if (flipChoice === null) $('flip').checked = s.you === 'N';
   board.setFlipped($('flip').checked);
-  // The picture comes with a full state only; after that the board follows the positions.
+  // The picture comes with an HTTP state only; after that the board follows the positions.
+  // Without one yet (the first answer came from the socket), ask the renderer once.
   if (s.svg && s.svg !== drawnSvg) {
     board.setSvg(s.svg);
     drawnSvg = s.svg;
+  } else if (!drawnSvg) {
+    fetchPicture(s);
   }
   const lastMove = (s.moves || []).length ? s.moves[s.moves.length - 1].move : null;
   board.setPosition(s.position, lastMove);
