@@ -82,6 +82,9 @@ pub struct LoadtestArgs {
     /// SQLite durability of the in-process server (see `bao serve --sync`).
     #[arg(long, default_value = "full", value_parser = ["full", "normal"])]
     sync: String,
+    /// Spectator sockets per game, besides the two players (they only read).
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
 }
 
 fn durability(s: &str) -> bao_server::Durability {
@@ -127,6 +130,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
                 .ok_or_else(|| CliError::usage("--abandon-days is a positive number of days"))?,
             ..Default::default()
         },
+        ws: Default::default(),
     })
     .map_err(CliError::internal)
 }
@@ -141,6 +145,7 @@ pub fn loadtest(a: LoadtestArgs) -> Result<(), CliError> {
         variant: a.variant,
         ramp_ms: a.ramp_ms,
         durability: durability(&a.sync),
+        spectators: a.spectators,
     })
     .map_err(CliError::internal)?;
     println!("{report}");

@@ -5,6 +5,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::model::{move_event, Match, MoveEvent, Player, PlayerKind, Round};
 use crate::store::{Store, StoreError};
 use crate::util;
+use crate::ws::ServerMsg;
 use axum::extract::ws::Utf8Bytes;
 use bao_rules::{find_move, LegalMove, MatchFormat, Position, Rules, Side, Variant};
 use std::collections::HashMap;
@@ -35,6 +36,9 @@ pub struct Slot {
     pub conns: [AtomicUsize; 2],
     /// When a request last took this slot (ms since the epoch): idle games leave memory.
     touched: AtomicI64,
+    /// Version of the last message broadcast; only changed under the match lock, so the
+    /// channel carries versions in order (docs/api.md, WebSocket).
+    pub version: AtomicU64,
 }
 
 impl Slot {
@@ -44,10 +48,12 @@ impl Slot {
             tx: broadcast::channel(64).0,
             conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
             touched: AtomicI64::new(util::now_ms()),
+            version: AtomicU64::new(0),
         }
     }
 
-    fn connected(&self) -> [bool; 2] {
+    /// Per player, whether a browser of theirs is connected.
+    pub fn connected(&self) -> [bool; 2] {
         [
             self.conns[0].load(Ordering::Relaxed) > 0,
             self.conns[1].load(Ordering::Relaxed) > 0,
@@ -67,6 +73,10 @@ pub struct App {
     engine: Semaphore,
     /// Timings of the game lifecycle (abandonment, "Watch live", eviction).
     pub lifecycle: crate::lifecycle::Lifecycle,
+    /// Keep-alive of WebSockets.
+    pub ws: crate::ws::WsConfig,
+    /// The home page's live lists.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// What creating a game answers.
@@ -112,66 +122,54 @@ pub fn board_svg(m: &Match) -> String {
     bao_render::svg(m.game.position(), &opts)
 }
 
-/// A GameState without `you` and `invite`, serialized once per change; the move list is
-/// spliced in as text so that the JSON tree stays small.
-fn state_base(m: &Match, connected: [bool; 2], svg: &str) -> String {
-    let mut v = m.state(None, connected, svg);
-    if let Some(o) = v.as_object_mut() {
-        o.remove("you");
-        o.remove("invite");
-        o.insert("moves".into(), serde_json::Value::Null);
-    }
-    let s = v.to_string();
-    let moves = serde_json::to_string(&m.moves).unwrap_or_else(|_| "[]".into());
-    s.replacen("\"moves\":null", &format!("\"moves\":{moves}"), 1)
-}
-
-/// The GameState for `viewer` from [`state_base`]: only `you` and `invite` differ.
-fn with_viewer(base: &str, m: &Match, viewer: Option<usize>) -> String {
-    let you = viewer.map(|p| m.side_of(p).letter().to_string());
-    let invite = if viewer == Some(0) {
-        m.invite.clone()
-    } else {
-        None
-    };
-    format!(
-        "{{\"you\":{},\"invite\":{},{}",
-        serde_json::json!(you),
-        serde_json::json!(invite),
-        base.strip_prefix('{').unwrap_or(base)
-    )
-}
-
-/// A GameState as JSON text.
+/// A GameState as JSON text (HTTP answers).
 fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
-    with_viewer(&state_base(m, connected, svg), m, viewer)
+    json_text(&m.state(viewer, connected, Some(svg.to_string())))
 }
 
-/// `{"type":"state","state":...}` for `viewer`.
-pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
-    format!(
-        "{{\"type\":\"state\",\"state\":{}}}",
-        state_string(m, viewer, connected, svg)
-    )
+/// Serialises a message type of ours; they hold only strings, numbers and lists, so this
+/// cannot fail, but a failure would still give valid JSON (an empty object).
+fn json_text<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "{}".into())
+}
+
+/// `{"type":"state","v":V,"state":...}` for `viewer`, without the picture.
+pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], v: u64) -> String {
+    json_text(&ServerMsg::State {
+        v,
+        state: &m.state(viewer, connected, None),
+    })
 }
 
 impl App {
-    /// A server on `store` with the default lifecycle timings.
+    /// A server on `store` with the default lifecycle and WebSocket timings.
     pub fn new(store: Store) -> Arc<App> {
-        App::with_lifecycle(store, crate::lifecycle::Lifecycle::default())
+        App::with_lifecycle(
+            store,
+            crate::lifecycle::Lifecycle::default(),
+            crate::ws::WsConfig::default(),
+        )
     }
 
-    /// A server on `store` with the given lifecycle timings.
-    pub fn with_lifecycle(store: Store, lifecycle: crate::lifecycle::Lifecycle) -> Arc<App> {
+    /// A server on `store` with the given lifecycle and WebSocket timings.
+    pub fn with_lifecycle(
+        store: Store,
+        lifecycle: crate::lifecycle::Lifecycle,
+        ws: crate::ws::WsConfig,
+    ) -> Arc<App> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Arc::new(App {
+        let app = Arc::new(App {
             store,
             instance: util::random_code(12),
             games: StdMutex::new(HashMap::new()),
             evictions: AtomicU64::new(0),
             engine: Semaphore::new(cores.max(1)),
             lifecycle,
-        })
+            ws,
+            lobby: Default::default(),
+        });
+        crate::lobby::spawn_ticker(Arc::downgrade(&app));
+        app
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
@@ -359,6 +357,7 @@ impl App {
             }
         }
         let id = m.id.clone();
+        self.lobby.mark(&m);
         let slot = self.insert(m);
         self.clone().schedule_computer(slot);
         Ok(Created {
@@ -810,38 +809,56 @@ impl App {
         Ok(out)
     }
 
+    /// Tells every client of the game about a committed move: only what changed
+    /// (docs/api.md, "Lean messages"); the next legal moves go to the player to move only.
+    /// Called under the match lock.
     fn broadcast_move(&self, slot: &Slot, m: &Match, ev: &MoveEvent) {
+        self.lobby.mark(m);
         if slot.tx.receiver_count() == 0 {
             return;
         }
-        let svg = &board_svg(m);
-        let evs = serde_json::to_string(ev).unwrap_or_default();
-        let base = state_base(m, slot.connected(), svg);
-        let view = |v: Option<usize>| {
-            Utf8Bytes::from(format!(
-                "{{\"type\":\"move\",\"move\":{evs},\"state\":{}}}",
-                with_viewer(&base, m, v)
-            ))
-        };
-        let _ = slot.tx.send(Arc::new(Update {
-            views: [view(None), view(Some(0)), view(Some(1))],
-        }));
+        let v = slot.version.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut frame = m.move_frame(ev, v);
+        let plain = Utf8Bytes::from(json_text(&ServerMsg::Move(&frame)));
+        let mut views = [plain.clone(), plain.clone(), plain];
+        if let Some(p) = m.to_move() {
+            frame.legal = m.legal_moves_text();
+            views[p + 1] = Utf8Bytes::from(json_text(&ServerMsg::Move(&frame)));
+        }
+        let _ = slot.tx.send(Arc::new(Update { views }));
     }
 
-    /// Sends the full state to every client of the game.
+    /// Sends the full state to every client of the game (a seat taken, a resignation, the
+    /// next game of a match, another instance's change). Called under the match lock.
     pub fn broadcast_state(&self, slot: &Slot, m: &Match) {
+        self.lobby.mark(m);
         if slot.tx.receiver_count() == 0 {
             return;
         }
-        let base = state_base(m, slot.connected(), &board_svg(m));
-        let view = |v: Option<usize>| {
-            Utf8Bytes::from(format!(
-                "{{\"type\":\"state\",\"state\":{}}}",
-                with_viewer(&base, m, v)
-            ))
+        let v = slot.version.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut state = m.state(None, slot.connected(), None);
+        let mut view = |p: Option<usize>| {
+            state.you = p.map(|p| crate::model::side_json(m.side_of(p)));
+            state.invite = if p == Some(0) { m.invite.clone() } else { None };
+            Utf8Bytes::from(json_text(&ServerMsg::State { v, state: &state }))
         };
+        let views = [view(None), view(Some(0)), view(Some(1))];
+        let _ = slot.tx.send(Arc::new(Update { views }));
+    }
+
+    /// Tells every client that a player's browser connected or left. Called under the
+    /// match lock.
+    pub fn broadcast_presence(&self, slot: &Slot, m: &Match) {
+        if slot.tx.receiver_count() == 0 {
+            return;
+        }
+        let v = slot.version.fetch_add(1, Ordering::Relaxed) + 1;
+        let text = Utf8Bytes::from(json_text(&ServerMsg::Presence {
+            v,
+            connected: m.presence(slot.connected()),
+        }));
         let _ = slot.tx.send(Arc::new(Update {
-            views: [view(None), view(Some(0)), view(Some(1))],
+            views: [text.clone(), text.clone(), text],
         }));
     }
 

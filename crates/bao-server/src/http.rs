@@ -31,6 +31,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/lobby/ws", get(crate::lobby::upgrade))
         .route("/api/render/svg", get(render_svg))
         .layer(DefaultBodyLimit::max(MAX_JSON));
     let records = Router::new()

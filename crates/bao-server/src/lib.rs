@@ -18,7 +18,9 @@ pub mod edge;
 pub mod error;
 pub mod http;
 pub mod lifecycle;
+#[cfg(feature = "loadtest")]
 pub mod loadtest;
+pub mod lobby;
 pub mod model;
 pub mod names;
 pub mod record;
@@ -45,6 +47,8 @@ pub struct Config {
     pub edge: edge::EdgeConfig,
     /// Abandonment, "Watch live" and eviction timings.
     pub lifecycle: lifecycle::Lifecycle,
+    /// WebSocket keep-alive: ping interval and idle timeout.
+    pub ws: ws::WsConfig,
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             durability: Durability::Full,
             edge: edge::EdgeConfig::default(),
             lifecycle: lifecycle::Lifecycle::default(),
+            ws: ws::WsConfig::default(),
         }
     }
 }
@@ -122,7 +127,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::with_lifecycle(store, config.lifecycle.clone());
+    let app = App::with_lifecycle(store, config.lifecycle.clone(), config.ws);
     let resumed = app.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
@@ -264,6 +269,7 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
     rt.block_on(serve(config)).map_err(|e| e.to_string())
 }
 
+#[cfg(feature = "loadtest")]
 /// `bao loadtest` from synchronous code.
 pub fn loadtest_blocking(opts: loadtest::LoadOptions) -> Result<loadtest::LoadReport, String> {
     let rt = tokio::runtime::Builder::new_multi_thread()

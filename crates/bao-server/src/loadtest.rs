@@ -1,7 +1,12 @@
 //! `bao loadtest`: many concurrent person-against-person games over WebSockets on loopback,
 //! both seats driven by this tool with random legal moves from the server's own legal list.
 //! Measures the move round-trip: from sending `{"type":"move"}` to receiving the broadcast
-//! `{"type":"move"}` of that ply on the mover's socket (the move is committed by then).
+//! `{"type":"move"}` of that ply on the mover's socket (the move is committed by then), the
+//! bytes every socket receives (per move frame and per viewer over a game), and the CPU time
+//! of this process per move.
+//!
+//! It speaks both the lean protocol (a move frame carries only what changed) and the older
+//! one (a move frame carries the whole state), so it can measure a server of either kind.
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -27,6 +32,8 @@ pub struct LoadOptions {
     pub ramp_ms: u64,
     /// Durability of the in-process server's SQLite file.
     pub durability: crate::Durability,
+    /// Spectator sockets per game, besides the two players.
+    pub spectators: usize,
 }
 
 /// What was measured.
@@ -52,6 +59,17 @@ pub struct LoadReport {
     pub seconds: f64,
     /// Errors seen (first few).
     pub error_samples: Vec<String>,
+    /// Move frames received, on all sockets.
+    pub move_frames: usize,
+    /// Their bytes (JSON text).
+    pub move_frame_bytes: usize,
+    /// Sockets that followed a game to its end (players and spectators).
+    pub viewers: usize,
+    /// Bytes those sockets received, all messages.
+    pub viewer_bytes: usize,
+    /// CPU time of this process (user + system), seconds; with `addr: None` that includes
+    /// the server's.
+    pub cpu_seconds: f64,
 }
 
 impl std::fmt::Display for LoadReport {
@@ -69,6 +87,23 @@ impl std::fmt::Display for LoadReport {
             f,
             "move round-trip ms p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",
             self.p50_ms, self.p90_ms, self.p99_ms, self.max_ms
+        )?;
+        writeln!(
+            f,
+            "bytes per move frame {:.0} (over {} frames)",
+            self.move_frame_bytes as f64 / self.move_frames.max(1) as f64,
+            self.move_frames
+        )?;
+        writeln!(
+            f,
+            "bytes per viewer per game {:.0} (over {} sockets)",
+            self.viewer_bytes as f64 / self.viewers.max(1) as f64,
+            self.viewers
+        )?;
+        writeln!(
+            f,
+            "CPU ms per move    {:.3} (this process, server included when it runs in-process)",
+            self.cpu_seconds * 1000.0 / self.moves.max(1) as f64,
         )?;
         write!(f, "seconds            {:.1}", self.seconds)?;
         for e in &self.error_samples {
@@ -108,6 +143,7 @@ struct State {
 #[derive(Deserialize)]
 struct MoveEv {
     ply: u32,
+    result: String,
 }
 
 #[derive(Deserialize)]
@@ -118,6 +154,60 @@ struct Msg {
     #[serde(rename = "move")]
     mv: Option<MoveEv>,
     message: Option<String>,
+    /// Lean move frames: the side to move after the move.
+    side_to_move: Option<String>,
+    /// Lean move frames: the next legal moves, to the player to move only.
+    legal: Option<Vec<String>>,
+}
+
+/// What a seat knows of its game, from full states and move frames.
+#[derive(Default)]
+struct Seen {
+    ply: u32,
+    side_to_move: String,
+    result: String,
+    you: Option<String>,
+    legal: Vec<String>,
+}
+
+impl Seen {
+    /// Takes in one message; false when it was not understood.
+    fn update(&mut self, m: &Msg) -> bool {
+        if let Some(st) = &m.state {
+            self.ply = st.ply;
+            self.side_to_move = st.side_to_move.clone();
+            self.result = st.result.clone();
+            self.you = st.you.clone();
+            self.legal = st.legal.iter().map(|l| l.mv.clone()).collect();
+            return true;
+        }
+        match (&m.mv, &m.side_to_move) {
+            (Some(ev), Some(side)) if m.kind == "move" => {
+                self.ply = ev.ply;
+                self.result = ev.result.clone();
+                self.side_to_move = side.clone();
+                self.legal = m.legal.clone().unwrap_or_default();
+                true
+            }
+            _ => m.kind != "move",
+        }
+    }
+}
+
+/// User plus system CPU time of this process, in seconds (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; the
+    // kernel counts them in USER_HZ, 100 on Linux.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 struct Shared {
@@ -127,6 +217,10 @@ struct Shared {
     held: AtomicUsize,
     max_held: AtomicUsize,
     moves: AtomicUsize,
+    move_frames: AtomicUsize,
+    move_frame_bytes: AtomicUsize,
+    viewers: AtomicUsize,
+    viewer_bytes: AtomicUsize,
 }
 
 impl Shared {
@@ -161,6 +255,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                     ..Default::default()
                 },
                 lifecycle: Default::default(),
+                ws: Default::default(),
             })
             .await
             .map_err(|e| e.to_string())?;
@@ -181,8 +276,13 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         held: AtomicUsize::new(0),
         max_held: AtomicUsize::new(0),
         moves: AtomicUsize::new(0),
+        move_frames: AtomicUsize::new(0),
+        move_frame_bytes: AtomicUsize::new(0),
+        viewers: AtomicUsize::new(0),
+        viewer_bytes: AtomicUsize::new(0),
     });
     let t0 = Instant::now();
+    let cpu0 = cpu_seconds();
     let started = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();
     for i in 0..opts.games {
@@ -209,6 +309,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         let _ = t.await;
     }
     let seconds = t0.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu0;
     if let Some(r) = own {
         r.stop().await;
     }
@@ -235,6 +336,11 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
         max_ms: rtts.last().copied().unwrap_or(0.0),
         seconds,
         error_samples: shared.samples.lock().map(|s| s.clone()).unwrap_or_default(),
+        move_frames: shared.move_frames.load(Ordering::Relaxed),
+        move_frame_bytes: shared.move_frame_bytes.load(Ordering::Relaxed),
+        viewers: shared.viewers.load(Ordering::Relaxed),
+        viewer_bytes: shared.viewer_bytes.load(Ordering::Relaxed),
+        cpu_seconds: cpu,
     })
 }
 
@@ -280,14 +386,67 @@ async fn one_game(
     let (b, _) = tokio_tungstenite::connect_async(url(&j.token))
         .await
         .map_err(|e| format!("ws: {e}"))?;
+    let mut watchers = Vec::new();
+    for _ in 0..opts.spectators {
+        let (w, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{}/ws", c.id))
+            .await
+            .map_err(|e| format!("ws: {e}"))?;
+        watchers.push(w);
+    }
     let held = shared.held.fetch_add(1, Ordering::Relaxed) + 1;
     shared.max_held.fetch_max(held, Ordering::Relaxed);
-    let (ra, rb) = tokio::join!(
+    let watching =
+        futures_util::future::join_all(watchers.into_iter().map(|w| spectator(w, opts, shared)));
+    let (ra, rb, rs) = tokio::join!(
         seat(a, opts, shared, seed * 2),
-        seat(b, opts, shared, seed * 2 + 1)
+        seat(b, opts, shared, seed * 2 + 1),
+        watching
     );
     shared.held.fetch_sub(1, Ordering::Relaxed);
-    ra.and(rb)
+    rs.into_iter().fold(ra.and(rb), |acc, r| acc.and(r))
+}
+
+/// Counts one received text frame.
+fn count(shared: &Shared, kind: &str, bytes: usize, total: &mut usize) {
+    *total += bytes;
+    if kind == "move" {
+        shared.move_frames.fetch_add(1, Ordering::Relaxed);
+        shared.move_frame_bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+}
+
+/// A socket that has followed its game to the end.
+fn done(shared: &Shared, total: usize) {
+    shared.viewers.fetch_add(1, Ordering::Relaxed);
+    shared.viewer_bytes.fetch_add(total, Ordering::Relaxed);
+}
+
+/// A spectator: reads until the game ends or reaches the ply limit.
+async fn spectator(mut ws: Ws, opts: &LoadOptions, shared: &Shared) -> Result<(), String> {
+    let mut seen = Seen::default();
+    let mut total = 0;
+    loop {
+        let msg = match tokio::time::timeout(Duration::from_secs(60), ws.next()).await {
+            Err(_) => return Err("spectator: no message for 60 s".into()),
+            Ok(None) => return Err("spectator: socket closed by the server".into()),
+            Ok(Some(Err(e))) => return Err(format!("spectator: ws read: {e}")),
+            Ok(Some(Ok(m))) => m,
+        };
+        let Message::Text(t) = msg else { continue };
+        let m: Msg = serde_json::from_str(t.as_str()).map_err(|e| format!("bad message: {e}"))?;
+        count(shared, &m.kind, t.len(), &mut total);
+        if !seen.update(&m) {
+            return Err(format!(
+                "spectator: a move frame not understood: {}",
+                t.as_str()
+            ));
+        }
+        if seen.result != "-" && !seen.result.is_empty() || seen.ply as usize >= opts.plies {
+            done(shared, total);
+            let _ = ws.close(None).await;
+            return Ok(());
+        }
+    }
 }
 
 type Ws =
@@ -298,6 +457,8 @@ async fn seat(mut ws: Ws, opts: &LoadOptions, shared: &Shared, seed: u64) -> Res
     let mut rng = bao_rules::Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5eed);
     let mut pending: Option<(u32, Instant)> = None;
     let mut last_ply_sent = None;
+    let mut seen = Seen::default();
+    let mut total = 0;
     loop {
         let msg = match tokio::time::timeout(Duration::from_secs(60), ws.next()).await {
             Err(_) => return Err("no message for 60 s".into()),
@@ -307,9 +468,13 @@ async fn seat(mut ws: Ws, opts: &LoadOptions, shared: &Shared, seed: u64) -> Res
         };
         let Message::Text(t) = msg else { continue };
         let m: Msg = serde_json::from_str(t.as_str()).map_err(|e| format!("bad message: {e}"))?;
+        count(shared, &m.kind, t.len(), &mut total);
         match m.kind.as_str() {
             "error" => {
-                shared.error(format!("server: {}", m.message.unwrap_or_default()));
+                shared.error(format!(
+                    "server: {}",
+                    m.message.as_deref().unwrap_or_default()
+                ));
                 pending = None;
             }
             "move" => {
@@ -326,8 +491,15 @@ async fn seat(mut ws: Ws, opts: &LoadOptions, shared: &Shared, seed: u64) -> Res
             }
             _ => {}
         }
-        let Some(st) = m.state else { continue };
+        if !seen.update(&m) {
+            return Err(format!("a move frame not understood: {}", t.as_str()));
+        }
+        if m.kind != "move" && m.kind != "state" {
+            continue;
+        }
+        let st = &seen;
         if st.result != "-" || st.ply as usize >= opts.plies {
+            done(shared, total);
             let _ = ws.close(None).await;
             return Ok(());
         }
@@ -337,7 +509,7 @@ async fn seat(mut ws: Ws, opts: &LoadOptions, shared: &Shared, seed: u64) -> Res
                 let jitter = rng.below(opts.think_ms as usize + 1) as u64;
                 tokio::time::sleep(Duration::from_millis(opts.think_ms / 2 + jitter)).await;
             }
-            let mv = &st.legal[rng.below(st.legal.len())].mv;
+            let mv = &st.legal[rng.below(st.legal.len())];
             let text = serde_json::json!({"type": "move", "move": mv, "ply": st.ply}).to_string();
             pending = Some((st.ply, Instant::now()));
             last_ply_sent = Some(st.ply);

@@ -5,8 +5,7 @@
 
 use crate::record::forced_text;
 use bao_rules::{legal_moves, trace, Game, LegalMove, MatchFormat, Position, Rules, Side, Variant};
-use serde::Serialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// Who plays a seat.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,7 +48,7 @@ pub struct Player {
 }
 
 /// One move as the clients see it (docs/api.md, MoveEvent).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MoveEvent {
     /// Ply of the position after the move.
     pub ply: u32,
@@ -64,6 +63,160 @@ pub struct MoveEvent {
     pub position: String,
     /// The game's result after the move, with repetition: `-`, `S`, `N`, `draw`.
     pub result: String,
+}
+
+/// A pair keyed by the sides of the current game: `{"S": .., "N": ..}`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct BySide<T> {
+    /// South's.
+    #[serde(rename = "S")]
+    pub south: T,
+    /// North's.
+    #[serde(rename = "N")]
+    pub north: T,
+}
+
+/// A player as the GameState shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// Display name.
+    pub name: String,
+    /// The computer's level.
+    pub level: Option<u8>,
+    /// A browser of this player is connected (always true for the computer).
+    pub connected: bool,
+}
+
+/// A finished game of the match.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameSummary {
+    /// 1-based number in the match.
+    pub game_no: u32,
+    /// `S`, `N`, `draw` (or `-` for an unfinished uploaded record).
+    pub result: String,
+    /// How it ended, for people.
+    pub result_text: Option<String>,
+    /// South's name in that game.
+    pub south: String,
+    /// North's name in that game.
+    pub north: String,
+}
+
+/// The match part of a GameState (BRD-8).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MatchView {
+    /// `single_game` or `best_of_three`.
+    pub format: &'static str,
+    /// The current game's number.
+    pub game_no: u32,
+    /// Wins per side of the current game.
+    pub wins: BySide<u32>,
+    /// The match is decided.
+    pub over: bool,
+    /// `S`, `N` or `draw` once the match is over.
+    pub winner: Option<&'static str>,
+    /// The finished games (with the current one once it is over).
+    pub games: Vec<GameSummary>,
+}
+
+/// One legal move of the side to move, with the parts the page's chooser needs.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LegalView {
+    /// Canonical move (NOT-1).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Start pit in the mover's case.
+    pub pit: String,
+    /// `L`, `R`, or `None` (kimasai).
+    pub letter: Option<String>,
+    /// Plays the house (NOT-1.3).
+    pub safari: bool,
+    /// A takasa move.
+    pub takasa: bool,
+}
+
+/// The contract's GameState (docs/api.md).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameState {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: &'static str,
+    /// Option string (OPT-1).
+    pub rules: String,
+    /// Start position of the current game.
+    pub start: String,
+    /// Current position (NOT-3).
+    pub position: String,
+    /// Its ply.
+    pub ply: u32,
+    /// `S` or `N`.
+    pub side_to_move: &'static str,
+    /// `-`, `S`, `N`, `draw`.
+    pub result: String,
+    /// How the game ended, for people.
+    pub result_text: Option<String>,
+    /// `resignation`, ...; `None` when the rules ended the game.
+    pub termination: Option<String>,
+    /// Nobody moves (uploaded records, earlier games).
+    pub read_only: bool,
+    /// The players, by their side in the current game.
+    pub players: BySide<PlayerView>,
+    /// The viewer's side.
+    pub you: Option<&'static str>,
+    /// Invite code, only to the creator while the seat is open.
+    pub invite: Option<String>,
+    /// The match.
+    #[serde(rename = "match")]
+    pub match_: MatchView,
+    /// `namua`, `mtaji`, `nemo`, `phase1`, `phase2`.
+    pub stage: &'static str,
+    /// The blocked pit (takasia), if any.
+    pub block: Option<String>,
+    /// The pit the first capture must take, if any.
+    pub must: Option<String>,
+    /// The current game's moves.
+    pub moves: Vec<MoveEvent>,
+    /// Legal moves of the side to move.
+    pub legal: Vec<LegalView>,
+    /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
+    /// page keeps its board from positions (a big first message would also stay allocated
+    /// in the socket's write buffer for as long as the socket lives).
+    pub svg: Option<String>,
+    /// Last change (ms since the epoch).
+    pub updated: i64,
+}
+
+/// What a committed move changes, as every viewer gets it over the WebSocket: no picture,
+/// no move list (docs/api.md, "Lean messages").
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveFrame {
+    /// Version: one more than the message before it.
+    pub v: u64,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: MoveEvent,
+    /// `S` or `N` after the move.
+    pub side_to_move: &'static str,
+    /// Stage after the move.
+    pub stage: &'static str,
+    /// Blocked pit after the move.
+    pub block: Option<String>,
+    /// Pit the next first capture must take.
+    pub must: Option<String>,
+    /// The next legal moves in canonical notation, only to the player now to move (empty
+    /// for everyone else): pit, letter, safari and takasa follow from NOT-1.
+    pub legal: Vec<String>,
+    /// Last change (ms).
+    pub updated: i64,
+    /// Only when the move ended the game: how, for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_text: Option<String>,
+    /// Only when the move ended the game: the match with its new score.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_: Option<MatchView>,
 }
 
 /// A game of the match.
@@ -174,7 +327,8 @@ pub fn move_event(before: &Position, rules: &Rules, m: &LegalMove, result: &str)
     }
 }
 
-fn side_json(s: Side) -> &'static str {
+/// `S` or `N`.
+pub fn side_json(s: Side) -> &'static str {
     match s {
         Side::South => "S",
         Side::North => "N",
@@ -323,91 +477,158 @@ impl Match {
         self.forced = None;
     }
 
-    /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or null.
-    fn match_winner(&self) -> Value {
+    /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or `None`.
+    fn match_winner(&self) -> Option<&'static str> {
         // A match closed before any move (abandoned, Result `-`) has no winner.
         if !self.finished || self.forced.as_ref().is_some_and(|(r, _)| r == "-") {
-            return Value::Null;
+            return None;
         }
-        match self.wins[0].cmp(&self.wins[1]) {
-            std::cmp::Ordering::Greater => json!(side_json(self.side_of(0))),
-            std::cmp::Ordering::Less => json!(side_json(self.side_of(1))),
-            std::cmp::Ordering::Equal => json!("draw"),
+        Some(match self.wins[0].cmp(&self.wins[1]) {
+            std::cmp::Ordering::Greater => side_json(self.side_of(0)),
+            std::cmp::Ordering::Less => side_json(self.side_of(1)),
+            std::cmp::Ordering::Equal => "draw",
+        })
+    }
+
+    /// Per side of the current game, whether its player is connected (the computer always is).
+    pub fn presence(&self, connected: [bool; 2]) -> BySide<bool> {
+        let on = |p: usize| self.players[p].kind == PlayerKind::Computer || connected[p];
+        let ps = self.player_on(Side::South);
+        BySide {
+            south: on(ps),
+            north: on(1 - ps),
         }
+    }
+
+    /// The match part of the GameState (score keyed by the current game's sides).
+    pub fn match_view(&self) -> MatchView {
+        let ps = self.player_on(Side::South);
+        MatchView {
+            format: self.format.as_str(),
+            game_no: self.game_no,
+            wins: BySide {
+                south: self.wins[ps],
+                north: self.wins[1 - ps],
+            },
+            over: self.finished,
+            winner: self.match_winner(),
+            games: self
+                .past
+                .iter()
+                .chain(self.game_over().then_some(&self.current))
+                .map(|r| GameSummary {
+                    game_no: r.game_no,
+                    result: r.result.clone(),
+                    result_text: r.result_text.clone(),
+                    south: r.south.clone(),
+                    north: r.north.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The legal moves of the side to move as the GameState lists them; empty when nobody
+    /// may move (over, read-only).
+    pub fn legal_views(&self) -> Vec<LegalView> {
+        if self.to_move().is_none() {
+            return Vec::new();
+        }
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| LegalView {
+                mv: m.mv.to_string(),
+                pit: m.mv.pit().name(m.mv.side()).to_string(),
+                letter: m.mv.letter().map(|l| l.as_char().to_string()),
+                safari: m.mv.is_safari(),
+                takasa: m.mv.is_takasa(),
+            })
+            .collect()
     }
 
     /// The contract's GameState for `viewer` (player index, or `None` for a spectator).
     /// `connected` tells, per player, whether a browser of theirs is connected.
-    pub fn state(&self, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> Value {
+    pub fn state(
+        &self,
+        viewer: Option<usize>,
+        connected: [bool; 2],
+        svg: Option<String>,
+    ) -> GameState {
         let pos = self.game.position();
         let (result, result_text) = self.result();
         let player = |p: usize| {
             let pl = &self.players[p];
-            json!({
-                "kind": pl.kind.as_str(),
-                "name": pl.name,
-                "level": pl.level,
-                "connected": pl.kind == PlayerKind::Computer || connected[p],
-            })
+            PlayerView {
+                kind: pl.kind.as_str(),
+                name: pl.name.clone(),
+                level: pl.level,
+                connected: pl.kind == PlayerKind::Computer || connected[p],
+            }
         };
         let ps = self.player_on(Side::South);
-        let legal: Vec<Value> = if self.to_move().is_some() {
-            self.game
-                .legal_moves()
-                .iter()
-                .map(|m| {
-                    json!({
-                        "move": m.mv.to_string(),
-                        "pit": m.mv.pit().name(m.mv.side()).to_string(),
-                        "letter": m.mv.letter().map(|l| l.as_char().to_string()),
-                        "safari": m.mv.is_safari(),
-                        "takasa": m.mv.is_takasa(),
-                    })
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let games: Vec<Value> = self
-            .past
-            .iter()
-            .chain(self.game_over().then_some(&self.current))
-            .map(|r| {
-                json!({"game_no": r.game_no, "result": r.result, "result_text": r.result_text,
-                       "south": r.south, "north": r.north})
-            })
-            .collect();
-        json!({
-            "id": self.id,
-            "variant": self.rules.variant.id(),
-            "rules": self.rules.to_string(),
-            "start": self.game.start().to_string(),
-            "position": pos.to_string(),
-            "ply": pos.ply(),
-            "side_to_move": side_json(pos.side()),
-            "result": result,
-            "result_text": result_text,
-            "termination": self.forced.as_ref().map(|f| f.1.clone()),
-            "read_only": self.read_only,
-            "players": {"S": player(ps), "N": player(1 - ps)},
-            "you": viewer.map(|p| side_json(self.side_of(p))),
-            "invite": if viewer == Some(0) { self.invite.clone() } else { None },
-            "match": {
-                "format": self.format.as_str(),
-                "game_no": self.game_no,
-                "wins": {"S": self.wins[ps], "N": self.wins[1 - ps]},
-                "over": self.finished,
-                "winner": self.match_winner(),
-                "games": games,
+        GameState {
+            id: self.id.clone(),
+            variant: self.rules.variant.id(),
+            rules: self.rules.to_string(),
+            start: self.game.start().to_string(),
+            position: pos.to_string(),
+            ply: pos.ply(),
+            side_to_move: side_json(pos.side()),
+            result,
+            result_text,
+            termination: self.forced.as_ref().map(|f| f.1.clone()),
+            read_only: self.read_only,
+            players: BySide {
+                south: player(ps),
+                north: player(1 - ps),
             },
-            "stage": stage(pos),
-            "block": pos.block().map(|s| s.to_string()),
-            "must": pos.must().map(|s| s.to_string()),
-            "moves": self.moves,
-            "legal": legal,
-            "svg": svg,
-            "updated": self.updated,
-        })
+            you: viewer.map(|p| side_json(self.side_of(p))),
+            invite: if viewer == Some(0) {
+                self.invite.clone()
+            } else {
+                None
+            },
+            match_: self.match_view(),
+            stage: stage(pos),
+            block: pos.block().map(|s| s.to_string()),
+            must: pos.must().map(|s| s.to_string()),
+            moves: self.moves.clone(),
+            legal: self.legal_views(),
+            svg,
+            updated: self.updated,
+        }
+    }
+
+    /// The move frame of `ev`, the last move played, as the match stands now (a game it
+    /// ended is recorded, the next game of a match not yet started). `legal` is left empty:
+    /// only the player to move gets it ([`Match::legal_moves_text`]).
+    pub fn move_frame(&self, ev: &MoveEvent, v: u64) -> MoveFrame {
+        let pos = self.game.position();
+        let over = self.game_over();
+        MoveFrame {
+            v,
+            mv: ev.clone(),
+            side_to_move: side_json(pos.side()),
+            stage: stage(pos),
+            block: pos.block().map(|s| s.to_string()),
+            must: pos.must().map(|s| s.to_string()),
+            legal: Vec::new(),
+            updated: self.updated,
+            result_text: if over { self.result().1 } else { None },
+            match_: over.then(|| self.match_view()),
+        }
+    }
+
+    /// The legal moves of the side to move in canonical notation (empty when nobody moves).
+    pub fn legal_moves_text(&self) -> Vec<String> {
+        if self.to_move().is_none() {
+            return Vec::new();
+        }
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| m.mv.to_string())
+            .collect()
     }
 
     /// Rebuilds the current game from stored canonical moves (start-up, other instances).

@@ -1,24 +1,94 @@
-//! Live games over WebSocket (docs/api.md): the full state on connect, every move as it is
-//! committed, and moves from the players. Bad messages get an error frame and never touch
-//! the game; messages over 16 KiB close the socket with code 1009.
+//! Live games over WebSocket (docs/api.md): the full state on connect and on request, then
+//! small versioned messages (a move, a player connecting or leaving), and moves from the
+//! players. Bad messages get an error frame and never touch the game; messages over 16 KiB
+//! close the socket with code 1009. The server pings; a socket silent for longer than the
+//! idle timeout is closed (code 1001).
 
 use crate::app::{state_message, App, Slot};
 use crate::error::ApiError;
 use crate::http::token_from;
+use crate::model::{BySide, GameState, MoveFrame};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
 /// Largest client message handled (bytes).
 pub const MAX_MESSAGE: usize = 16 * 1024;
 /// Largest message the socket reads at all; between the two, the client is told and closed.
 const HARD_LIMIT: usize = 256 * 1024;
+/// Read and write buffer sizes of a socket. Our messages are small (a move frame is well
+/// under 1 KiB, a full state about 20 KiB, written out in pieces): tungstenite's default of
+/// 128 KiB each made an idle spectator cost ~156 KiB.
+pub const BUFFER: usize = 4 * 1024;
+
+/// Keep-alive of live sockets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WsConfig {
+    /// The server sends a ping after this long without a message from the client.
+    pub ping_every: Duration,
+    /// A socket from which nothing (not even a pong) arrived for this long is closed.
+    pub idle_timeout: Duration,
+}
+
+impl Default for WsConfig {
+    /// Ping after 30 s of silence, close after 75 s: a browser answers pings by itself, and
+    /// the page also sends its own `ping` every 25 s.
+    fn default() -> Self {
+        WsConfig {
+            ping_every: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(75),
+        }
+    }
+}
+
+/// A message from the server (docs/api.md, WebSocket). Every one but `pong` and `error`
+/// carries the version `v`: one more than the message before it on the same socket, so a
+/// client that sees a gap knows it missed something and asks for the state (`sync`).
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerMsg<'a> {
+    /// The full state: on connect, on `sync`, and after a change that is not a move.
+    State {
+        /// Version.
+        v: u64,
+        /// The GameState for this viewer.
+        state: &'a GameState,
+    },
+    /// A committed move, with only what it changed.
+    Move(&'a MoveFrame),
+    /// A player's browser connected or left.
+    Presence {
+        /// Version.
+        v: u64,
+        /// Per side, whether its player is connected.
+        connected: BySide<bool>,
+    },
+    /// The answer to `ping`.
+    Pong,
+    /// A bad message from this client.
+    Error {
+        /// Error category.
+        error: &'a str,
+        /// For people.
+        message: &'a str,
+    },
+}
+
+impl ServerMsg<'_> {
+    /// The message as a text frame.
+    pub fn frame(&self) -> Message {
+        Message::Text(serde_json::to_string(self).unwrap_or_default().into())
+    }
+}
 
 /// `GET /api/games/{id}/ws`.
 pub async fn upgrade(
@@ -43,15 +113,24 @@ pub async fn upgrade(
     };
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
         .on_upgrade(move |socket| run(app, slot, id, viewer, socket, guard))
 }
 
 fn error_frame(e: &ApiError) -> Message {
-    Message::Text(
-        serde_json::json!({"type": "error", "error": e.category, "message": e.message})
-            .to_string()
-            .into(),
-    )
+    ServerMsg::Error {
+        error: e.category,
+        message: &e.message,
+    }
+    .frame()
+}
+
+/// The full state for `viewer` with the current version, under the match lock.
+async fn full_state(slot: &Slot, viewer: Option<usize>) -> String {
+    let m = slot.m.lock().await;
+    let v = slot.version.load(Ordering::Relaxed);
+    state_message(&m, viewer, slot.connected(), v)
 }
 
 async fn run(
@@ -71,27 +150,46 @@ async fn run(
     let first = {
         let m = slot.m.lock().await;
         if viewer.is_some() {
-            app.broadcast_state(&slot, &m);
+            app.broadcast_presence(&slot, &m);
         }
         // Everything sent so far (our own presence broadcast included) is in the first
         // state; every change is broadcast under this lock, so nothing is lost in between.
         while let Ok(_) | Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) =
             updates.try_recv()
         {}
-        let c = [
-            slot.conns[0].load(Ordering::Relaxed) > 0,
-            slot.conns[1].load(Ordering::Relaxed) > 0,
-        ];
-        state_message(&m, viewer, c, &crate::app::board_svg(&m))
+        let v = slot.version.load(Ordering::Relaxed);
+        state_message(&m, viewer, slot.connected(), v)
     };
     if tx.send(Message::Text(first.into())).await.is_err() {
         return leave(&app, &slot, viewer).await;
     }
+    let cfg = app.ws;
+    let mut heard = Instant::now();
+    let mut pinged = false;
     loop {
+        // Silence first earns a ping, then, past the idle timeout, the close.
+        let deadline = if pinged {
+            heard + cfg.idle_timeout
+        } else {
+            heard + cfg.ping_every.min(cfg.idle_timeout)
+        };
         tokio::select! {
             _ = guard.stopping() => {
                 let _ = tx.send(crate::edge::going_away()).await;
                 break;
+            }
+            _ = tokio::time::sleep_until(deadline) => {
+                if heard.elapsed() >= cfg.idle_timeout {
+                    let _ = tx.send(Message::Close(Some(CloseFrame {
+                        code: 1001,
+                        reason: "no answer from the client".into(),
+                    }))).await;
+                    break;
+                }
+                pinged = true;
+                if tx.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
             }
             msg = rx.next() => {
                 let msg = match msg {
@@ -106,6 +204,8 @@ async fn run(
                         break;
                     }
                 };
+                heard = Instant::now();
+                pinged = false;
                 match msg {
                     Message::Text(t) => {
                         if t.len() > MAX_MESSAGE {
@@ -114,7 +214,7 @@ async fn run(
                             let _ = tx.send(close_too_big()).await;
                             break;
                         }
-                        if let Some(reply) = handle(&app, &id, viewer, t.as_str(), &guard).await {
+                        if let Some(reply) = handle(&app, &slot, &id, viewer, t.as_str(), &guard).await {
                             if tx.send(reply).await.is_err() {
                                 break;
                             }
@@ -133,15 +233,8 @@ async fn run(
             u = updates.recv() => {
                 let text = match u {
                     Ok(u) => u.view(viewer),
-                    Err(RecvError::Lagged(_)) => {
-                        // Too slow to follow every move: catch up with the full state.
-                        let m = slot.m.lock().await;
-                        let c = [
-                            slot.conns[0].load(Ordering::Relaxed) > 0,
-                            slot.conns[1].load(Ordering::Relaxed) > 0,
-                        ];
-                        state_message(&m, viewer, c, &crate::app::board_svg(&m)).into()
-                    }
+                    // Too slow to follow every move: catch up with the full state.
+                    Err(RecvError::Lagged(_)) => full_state(&slot, viewer).await.into(),
                     Err(RecvError::Closed) => break,
                 };
                 if tx.send(Message::Text(text)).await.is_err() {
@@ -164,7 +257,7 @@ async fn leave(app: &Arc<App>, slot: &Arc<Slot>, viewer: Option<usize>) {
     if let Some(p) = viewer {
         slot.conns[p].fetch_sub(1, Ordering::Relaxed);
         let m = slot.m.lock().await;
-        app.broadcast_state(slot, &m);
+        app.broadcast_presence(slot, &m);
     }
 }
 
@@ -180,6 +273,7 @@ struct ClientMsg {
 /// Handles one client message; returns the reply for this client only, if any.
 async fn handle(
     app: &Arc<App>,
+    slot: &Slot,
     id: &str,
     viewer: Option<usize>,
     text: &str,
@@ -194,7 +288,9 @@ async fn handle(
         }
     };
     match msg.kind.as_str() {
-        "ping" => Some(Message::Text("{\"type\":\"pong\"}".into())),
+        "ping" => Some(ServerMsg::Pong.frame()),
+        // A client that saw a gap in the versions asks for the whole state again.
+        "sync" => Some(Message::Text(full_state(slot, viewer).await.into())),
         "move" => {
             let Some(mv) = msg.mv else {
                 return Some(error_frame(&ApiError::bad_request(
@@ -211,7 +307,7 @@ async fn handle(
             }
         }
         other => Some(error_frame(&ApiError::bad_request(format!(
-            "unknown message type '{}' (move, ping)",
+            "unknown message type '{}' (move, sync, ping)",
             bao_rules::printable(other)
         )))),
     }

@@ -413,10 +413,25 @@ async fn websocket_live_updates_errors_and_reconnect() {
     assert_eq!(m_s["move"]["move"], mv.as_str());
     assert_eq!(m_s["move"], m_n["move"]);
     assert_eq!(m_s["move"], m_v["move"]);
-    assert_eq!(m_n["state"]["you"], "N");
-    assert_eq!(m_n["state"]["side_to_move"], "N");
-    assert!(!m_n["state"]["legal"].as_array().unwrap().is_empty());
-    assert_eq!(m_v["state"]["ply"], 1);
+    // Lean frames (issue 9): what changed, no picture, no state; the next legal moves only
+    // to the player now to move, the same list the full state gives.
+    assert_eq!(m_n["side_to_move"], "N");
+    assert_eq!(m_v["move"]["ply"], 1);
+    let north_state = c.state(&id, Some(&north)).await;
+    let listed: Vec<Value> = north_state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["move"].clone())
+        .collect();
+    assert!(!listed.is_empty());
+    assert_eq!(m_n["legal"].as_array().unwrap(), &listed);
+    assert_eq!(m_s["legal"], json!([]));
+    assert_eq!(m_v["legal"], json!([]));
+    for m in [&m_s, &m_n, &m_v] {
+        assert!(m.get("state").is_none() && m.get("svg").is_none(), "{m}");
+        assert!(m.to_string().len() < 1024, "{m}");
+    }
 
     // An oversized message: an error frame, then close code 1009; the game is unharmed.
     let big = json!({"type": "move", "move": "x".repeat(20 * 1024)}).to_string();

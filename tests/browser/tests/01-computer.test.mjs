@@ -99,7 +99,11 @@ test('best of three against the computer: after game 1 the sides change and the 
         return (Number(b.dataset.ply) > p || !b.dataset.position.endsWith(` ${p}`)) && !b.classList.contains('animating');
       }, ply, { timeout: 30000 });
     } else {
-      await page.waitForTimeout(300);
+      // The computer's turn: wait for its move (or the next game) to reach the page.
+      await page.waitForFunction((p) => {
+        const b = document.querySelector('#board');
+        return Number(b.dataset.ply) > p || /game 2/.test(document.querySelector('#match-tag').textContent);
+      }, s.ply, { timeout: 60000 });
     }
   }
   const s = await api(`/api/games/${id}`);

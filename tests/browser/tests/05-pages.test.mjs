@@ -69,7 +69,8 @@ test('a bad start position is refused with the reason, on the form', async () =>
   await page.locator('#start-box summary').click();
   await page.fill('#start', 'kiswahili 1,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22/22 house:S,house:N 0');
   await page.click('#start-button');
-  await page.waitForSelector('#form-status:not([hidden])');
+  // The form first says it is starting the game: wait for the refusal itself.
+  await page.waitForSelector('#form-status[data-kind="error"]:not([hidden])');
   assert.match(await page.textContent('#form-status'), /total|64/);
   assert.match(page.url(), /\/$/);
 });
@@ -127,7 +128,8 @@ test('a broken record is refused with the line and reason', async () => {
   await page.goto('/replay');
   await page.fill('#record-text', '[Variant "kiswahili"]\n[Rules "-"]\n[South "?"]\n[North "?"]\n[Date "????.??.??"]\n[Result "-"]\n\n1. A7L* a4R -\n');
   await page.click('#upload-form button[type="submit"]');
-  await page.waitForSelector('#page-status:not([hidden])');
+  // "Checking the record…" shows first (issue 9 point 8): wait for the refusal itself.
+  await page.waitForSelector('#page-status[data-kind="error"]:not([hidden])');
   assert.match(await page.textContent('#page-status'), /not accepted/);
   assert.ok(await page.locator('#viewer').isHidden());
   // The refusal is an expected 400 answer, reported by the browser as a failed resource.
@@ -137,7 +139,7 @@ test('a broken record is refused with the line and reason', async () => {
 test('an unknown game link says so', async () => {
   const { page } = await openPage(browser);
   await page.goto('/g/nosuchgame');
-  await page.waitForSelector('#page-status:not([hidden])');
+  await page.waitForSelector('#page-status[data-kind="error"]:not([hidden])');
   assert.match(await page.textContent('#page-status'), /no game/);
   assert.match(await page.textContent('#turn-headline'), /not found/);
   assertClean(page, { allowConsole: [/status of 404/] });

@@ -1,5 +1,6 @@
-// The board: shows the SVG of the shared renderer (bao-render), makes legal pits clickable
-// and animates a move seed by seed from its event lines (CLI-5).
+// The board: shows the SVG of the shared renderer (bao-render) once, then keeps it equal to
+// the game's position itself (setPosition), makes legal pits clickable and animates a move
+// seed by seed from its event lines (CLI-5). The server sends no picture per move.
 
 import { parsePosition, SIDE_NAMES } from './app.js';
 
@@ -8,6 +9,11 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Pit of a side's house (nyumba/kuu), BRD-2.4. */
 const housePit = (side) => (side === 'S' ? 'A5' : 'a5');
+
+// The renderer's colours of a pit's hole (crates/bao-render, fn pit), so that a board kept
+// up to date here looks exactly like one drawn by the server.
+const FILL = { blocked: '#9a9a9a', owned: '#7a4a1c', plain: '#8a5a2b' };
+const STROKE = { last: ['#e0b000', 4], must: ['#b02020', 3], plain: ['#5a3510', 1] };
 
 export class BoardView {
   /**
@@ -55,6 +61,92 @@ export class BoardView {
     const pos = svg.getAttribute('data-position') || '';
     svg.setAttribute('aria-label', describeBoard(parsePosition(pos)));
     this.setFlipped(this.flipped);
+  }
+
+  /**
+   * Makes the drawn board show `positionText` (NOT-3): every count, the hands, the owned
+   * houses, the blocked and the must pit, the side to move, and the start pit of `lastMove`
+   * (a canonical move, or null) marked. Returns false when there is no board or the text is
+   * not a position.
+   */
+  setPosition(positionText, lastMove = null) {
+    const svg = this.svg;
+    const p = parsePosition(positionText);
+    if (!svg || !p) return false;
+    const flag = (name) => {
+      const f = p.flags.find((x) => x.startsWith(`${name}:`));
+      return f ? f.slice(name.length + 1) : null;
+    };
+    const block = flag('block');
+    const must = flag('must');
+    const last = lastMove ? lastMove.slice(0, 2) : null;
+    for (const g of this.container.querySelectorAll('g.pit[data-pit]')) {
+      const name = g.dataset.pit;
+      this.setCount(g, p.pits[name] ?? 0);
+      const owned = g.classList.contains('house') && p.flags.includes(`house:${g.dataset.side}`);
+      g.classList.toggle('owned', owned);
+      g.classList.toggle('blocked', name === block);
+      g.classList.toggle('must', name === must);
+      g.classList.toggle('last-move', name === last);
+      const hole = g.querySelector('.hole');
+      if (hole) {
+        hole.setAttribute('fill', name === block ? FILL.blocked : owned ? FILL.owned : FILL.plain);
+        const [color, width] = name === last ? STROKE.last : name === must ? STROKE.must : STROKE.plain;
+        hole.setAttribute('stroke', color);
+        hole.setAttribute('stroke-width', String(width));
+      }
+      this.#blockMark(g, hole, name === block);
+    }
+    for (const side of ['S', 'N']) {
+      const h = this.hand(side);
+      this.setCount(h, p.hands[side]);
+      if (h) h.classList.toggle('to-move', p.side === side);
+    }
+    // The renderer draws one "to move" dot, beside the mover's hand.
+    const dot = svg.querySelector('circle.turn');
+    const mover = this.hand(p.side);
+    if (dot && mover && dot.parentNode !== mover) {
+      const other = dot.parentNode;
+      const dy = Number(mover.querySelector('.count')?.getAttribute('y') || 0) - Number(other.querySelector('.count')?.getAttribute('y') || 0);
+      dot.setAttribute('cy', String(Number(dot.getAttribute('cy')) + dy));
+      const t = dot.querySelector('title');
+      if (t) t.textContent = `${SIDE_NAMES[p.side]} to move`;
+      mover.append(dot);
+    }
+    svg.setAttribute('data-position', positionText);
+    if (lastMove) svg.setAttribute('data-last-move', lastMove);
+    else svg.removeAttribute('data-last-move');
+    svg.setAttribute('data-side-to-move', p.side);
+    svg.setAttribute('aria-label', describeBoard(p));
+    return true;
+  }
+
+  /** Adds or removes the cross of a blocked pit (as the renderer draws it). */
+  #blockMark(g, hole, on) {
+    const old = g.querySelector('.block-mark');
+    if (!on || !hole) {
+      if (old) old.remove();
+      return;
+    }
+    if (old) return;
+    let cx;
+    let cy;
+    let r;
+    if (hole.tagName === 'circle') {
+      cx = Number(hole.getAttribute('cx'));
+      cy = Number(hole.getAttribute('cy'));
+      r = Number(hole.getAttribute('r'));
+    } else {
+      r = Number(hole.getAttribute('width')) / 2;
+      cx = Number(hole.getAttribute('x')) + r;
+      cy = Number(hole.getAttribute('y')) + r;
+    }
+    const line = document.createElementNS(SVG_NS, 'line');
+    line.setAttribute('class', 'block-mark');
+    for (const [k, v] of [['x1', cx - r + 6], ['y1', cy - r + 6], ['x2', cx + r - 6], ['y2', cy + r - 6]]) line.setAttribute(k, String(v));
+    line.setAttribute('stroke', '#b02020');
+    line.setAttribute('stroke-width', '3');
+    hole.after(line);
   }
 
   /**
@@ -109,7 +201,11 @@ export class BoardView {
     if (!node) return;
     node.setAttribute('data-seeds', String(n));
     const t = node.querySelector('.count');
-    if (t) t.textContent = String(n);
+    if (t) {
+      t.textContent = String(n);
+      // The renderer's colours: a dim count on an empty pit (hands keep theirs).
+      if (node.classList.contains('pit')) t.setAttribute('fill', n === 0 ? '#c9a77a' : '#fff8e8');
+    }
     node.classList.toggle('empty', n === 0);
   }
 

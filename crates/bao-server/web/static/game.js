@@ -1,5 +1,7 @@
-// Game page (/g/{id}): play or watch a game live. The server's GameState is the only truth:
-// moves are animated from their event lines, then the board is redrawn from the server's SVG.
+// Game page (/g/{id}): play or watch a game live. The server's GameState is the only truth.
+// The page gets it whole once (on connect, on resync), then keeps its own copy up to date
+// from small versioned socket messages (docs/api.md, WebSocket): a move is animated from its
+// event lines, then the board is set to the move's position; no picture comes per move.
 
 import {
   api,
@@ -22,7 +24,7 @@ const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
 
-let latest = null; // newest GameState received
+let latest = null; // newest GameState received (or built from the socket's messages)
 let shown = null; // GameState whose position the board shows
 let busy = false; // an animation is running
 let sel = null; // the move being chosen: {pit, letter?, plus?, forced}
@@ -67,6 +69,28 @@ function sameGame(a, b) {
   return a && b && seq(a)[0] === seq(b)[0] && a.start === b.start;
 }
 
+let drawnSvg = null; // the server picture the board was last built from
+let fetchingPicture = false;
+
+/** Draws the board from /api/render/svg when no state brought a picture. */
+async function fetchPicture(s) {
+  if (fetchingPicture) return;
+  fetchingPicture = true;
+  try {
+    const q = new URLSearchParams({ position: s.position, rules: s.rules || '-' });
+    const r = await fetch(`/api/render/svg?${q}`);
+    if (!r.ok) return;
+    const text = await r.text();
+    if (drawnSvg) return; // a state with a picture came first
+    drawnSvg = text;
+    board.setSvg(text);
+    if (shown) render(shown);
+  } catch {
+    /* the next state tries again */
+  } finally {
+    fetchingPicture = false;
+  }
+}
 let carry = null; // the last move of a match game that has just ended (the state shows the next game)
 
 /** Every GameState (from the socket, a POST answer or polling) goes through here. */
@@ -162,7 +186,16 @@ function render(s) {
 
   if (flipChoice === null) $('flip').checked = s.you === 'N';
   board.setFlipped($('flip').checked);
-  board.setSvg(s.svg || '');
+  // The picture comes with an HTTP state only; after that the board follows the positions.
+  // Without one yet (the first answer came from the socket), ask the renderer once.
+  if (s.svg && s.svg !== drawnSvg) {
+    board.setSvg(s.svg);
+    drawnSvg = s.svg;
+  } else if (!drawnSvg) {
+    fetchPicture(s);
+  }
+  const lastMove = (s.moves || []).length ? s.moves[s.moves.length - 1].move : null;
+  board.setPosition(s.position, lastMove);
   board.container.dataset.ply = String(s.ply);
   board.container.dataset.position = s.position;
   if (first) board.container.dataset.animCheck = 'none';
@@ -464,15 +497,19 @@ async function send(move) {
   } finally {
     sending = false;
   }
-  // The socket normally brings the new state first; this makes sure it arrives.
-  await refresh();
-  if (shown === s && !board.animating) renderChooser(s);
+  // The live socket brings the move to everyone, us included; without it, ask.
+  if (!socket || socket.readyState !== WebSocket.OPEN) await refresh();
+  // Frames that came while the move was on its way were drawn without a chooser.
+  if (shown && !board.animating) renderChooser(shown);
 }
 
 $('resign').addEventListener('click', async () => {
   if (!shown || !confirm('Resign this game?')) return;
   try {
-    onState(await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body: {} }));
+    // The game and ply it is meant for: a resignation that crosses the move that ends the
+    // game is refused (409) instead of landing on the next game of the match.
+    const body = { game_no: shown.match ? shown.match.game_no : 1, ply: shown.ply };
+    onState(await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body }));
   } catch (err) {
     notify(pageStatus, err.message, 'error');
   }
@@ -480,6 +517,54 @@ $('resign').addEventListener('click', async () => {
 
 function announce(text) {
   $('announce').textContent = text;
+}
+
+// ---------- the socket's messages ----------
+/** A legal move from its canonical text (NOT-1): `A7L*`, `a5R+`, `B2L`, kimasai `A3`. */
+function legalFromText(move) {
+  const letter = /[LR]/.test(move[2] || '') ? move[2] : null;
+  return { move, pit: move.slice(0, 2), letter, safari: move.includes('+'), takasa: move.includes('*') };
+}
+
+/**
+ * A move frame: the newest state plus what the move changed. Returns false when the frame
+ * does not follow that state (a gap: the caller asks for the whole state).
+ */
+function applyMove(msg) {
+  const base = latest;
+  const ev = msg.move;
+  if (!base || !ev) return false;
+  if (ev.ply <= base.ply) return true; // already known (an HTTP answer came first)
+  if (ev.ply !== base.ply + 1) return false;
+  const over = ev.result !== '-';
+  const s = {
+    ...base,
+    position: ev.position,
+    ply: ev.ply,
+    side_to_move: msg.side_to_move,
+    result: ev.result,
+    result_text: over ? (msg.result_text ?? null) : null,
+    termination: null,
+    stage: msg.stage,
+    block: msg.block ?? null,
+    must: msg.must ?? null,
+    legal: (msg.legal || []).map(legalFromText),
+    moves: [...(base.moves || []), ev],
+    match: msg.match || base.match,
+    updated: msg.updated,
+  };
+  onState(s, ev);
+  return true;
+}
+
+/** Who is connected changed. */
+function applyPresence(connected) {
+  const base = latest;
+  if (!base || !connected) return;
+  const players = { ...base.players };
+  for (const side of ['S', 'N']) if (players[side]) players[side] = { ...players[side], connected: !!connected[side] };
+  latest = { ...base, players };
+  if (!busy) pump();
 }
 
 // ---------- connection ----------
@@ -522,6 +607,14 @@ function connect() {
   }
   socket = ws;
   let ping = null;
+  let version = null; // `v` of the last message applied; null until the first state
+  let syncing = false;
+  const resync = () => {
+    if (syncing) return;
+    syncing = true;
+    version = null;
+    ws.send(JSON.stringify({ type: 'sync' }));
+  };
   ws.addEventListener('open', () => {
     retry = 0;
     stopPolling();
@@ -535,8 +628,19 @@ function connect() {
     } catch {
       return;
     }
-    if ((msg.type === 'state' || msg.type === 'move') && msg.state) onState(msg.state, msg.type === 'move' ? msg.move : null);
-    else if (msg.type === 'error') notify(pageStatus, msg.message || msg.error, 'error');
+    if (msg.type === 'error') return notify(pageStatus, msg.message || msg.error, 'error');
+    if (msg.type === 'state') {
+      syncing = false;
+      version = msg.v;
+      onState(msg.state);
+      return;
+    }
+    if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
+    if (msg.v <= version) return; // sent before the state we have
+    if (msg.v !== version + 1) return resync(); // missed something
+    version = msg.v;
+    if (msg.type === 'move' && !applyMove(msg)) resync();
+    else if (msg.type === 'presence') applyPresence(msg.connected);
   });
   ws.addEventListener('close', () => {
     clearInterval(ping);

@@ -1,4 +1,5 @@
-// Home page: start a game (variant, rule options, opponent, seats, match) and list games to watch.
+// Home page: start a game (variant, rule options, opponent, seats, match) and list games to
+// watch: one small page of each list, then kept up to date from the lobby socket.
 
 import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
 
@@ -184,24 +185,98 @@ function gameItem(g, live) {
   );
 }
 
+/** Games shown per list: one small page of the paginated list API. */
+const PAGE = 12;
+const lists = {
+  live: { id: 'live-games', live: true, games: [], empty: 'No games are being played right now.' },
+  finished: { id: 'finished-games', live: false, games: [], empty: 'No finished games yet.' },
+};
+
+function drawList(status) {
+  const l = lists[status];
+  const list = document.getElementById(l.id);
+  list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty)]));
+}
+
+/** Loads the first page of each list once (`{"games": [...], "next": cursor}`). */
 async function loadGames() {
-  for (const [status, id, live] of [
-    ['live', 'live-games', true],
-    ['finished', 'finished-games', false],
-  ]) {
-    const list = document.getElementById(id);
+  for (const status of Object.keys(lists)) {
     try {
-      const games = await api(`/api/games?status=${status}`);
-      const shown = games.slice(0, 12);
-      list.replaceChildren(
-        ...(shown.length
-          ? shown.map((g) => gameItem(g, live))
-          : [el('li', { class: 'muted' }, live ? 'No games are being played right now.' : 'No finished games yet.')]),
-      );
+      const page = await api(`/api/games?status=${status}&limit=${PAGE}`);
+      // A server from before pagination answers a plain array.
+      lists[status].games = (Array.isArray(page) ? page : page.games || []).slice(0, PAGE);
+      drawList(status);
     } catch (err) {
-      list.replaceChildren(el('li', { class: 'muted' }, `The list is not available: ${err.message}`));
+      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, `The list is not available: ${err.message}`));
     }
   }
+}
+
+/** A lobby batch: each changed game moves to the top of its list (newest first). */
+function applyBatch(games) {
+  const touched = new Set();
+  for (const g of [...games].reverse()) {
+    for (const [status, l] of Object.entries(lists)) {
+      const before = l.games.length;
+      l.games = l.games.filter((x) => x.id !== g.id);
+      if (l.games.length !== before) touched.add(status);
+    }
+    const l = lists[g.status];
+    if (!l) continue;
+    l.games.unshift(g);
+    l.games.length = Math.min(l.games.length, PAGE);
+    touched.add(g.status);
+  }
+  for (const status of touched) drawList(status);
+}
+
+/**
+ * Follows the lists over the lobby socket (docs/api.md, Lobby): a batch of changed games
+ * at most once a second. While it is down the lists are loaded again now and then.
+ */
+let lobbyRetry = 0;
+let fallback = null;
+function connectLobby() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  let ws;
+  try {
+    ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
+  } catch {
+    return startFallback();
+  }
+  let ping = null;
+  ws.addEventListener('open', () => {
+    lobbyRetry = 0;
+    clearInterval(fallback);
+    fallback = null;
+    // Loaded after the socket is open, so no change falls between the two.
+    loadGames();
+    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
+  });
+  ws.addEventListener('message', (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    if (msg.type === 'games' && Array.isArray(msg.games)) applyBatch(msg.games);
+    else if (msg.type === 'reload') loadGames();
+  });
+  ws.addEventListener('close', () => {
+    clearInterval(ping);
+    startFallback();
+    lobbyRetry += 1;
+    setTimeout(connectLobby, Math.min(30000, 1000 * 2 ** Math.min(lobbyRetry, 5)));
+  });
+}
+
+function startFallback() {
+  if (fallback) return;
+  loadGames();
+  fallback = setInterval(() => {
+    if (document.visibilityState === 'visible') loadGames();
+  }, 30000);
 }
 
 async function init() {
@@ -212,10 +287,7 @@ async function init() {
     variants = Object.entries(VARIANT_TITLES).map(([id, title]) => ({ id, title, options: [] }));
   }
   renderVariants();
-  loadGames();
-  setInterval(() => {
-    if (document.visibilityState === 'visible') loadGames();
-  }, 5000);
+  connectLobby();
 }
 
 init();

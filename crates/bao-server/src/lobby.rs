@@ -1,0 +1,236 @@
+//! The lobby: the home page's live view of the game lists (docs/api.md, "Lobby").
+//!
+//! Instead of downloading the lists every few seconds, the home page loads one small page of
+//! each list once and then listens on `GET /api/lobby/ws`. Every change of a game (created,
+//! a seat taken, a move, its end) marks the game; once a second the marked games go out as
+//! one batch of list summaries, the newest first and at most [`MAX_BATCH`] of them. So a
+//! lobby socket gets at most one small message a second however busy the server is, and a
+//! game with many moves in that second is sent once.
+
+use crate::app::App;
+use crate::model::{BySide, Match, PlayerKind};
+use crate::ws::{WsConfig, BUFFER};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
+
+/// Most summaries in one batch; the home page shows a dozen games per list.
+pub const MAX_BATCH: usize = 24;
+/// How often marked games are sent.
+const TICK: Duration = Duration::from_secs(1);
+
+/// A player as the lists show it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ListedPlayer {
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// Display name.
+    pub name: String,
+    /// The computer's level.
+    pub level: Option<u8>,
+}
+
+/// A game as the lists show it (the same fields as `GET /api/games`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Summary {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: &'static str,
+    /// The players by their side in the current game.
+    pub players: BySide<ListedPlayer>,
+    /// Ply of the current position.
+    pub ply: u32,
+    /// The current game's result token.
+    pub result: String,
+    /// `live` or `finished`.
+    pub status: &'static str,
+    /// Game number in the match.
+    pub game_no: u32,
+    /// Last change, ms since the epoch.
+    pub updated: i64,
+}
+
+impl Summary {
+    /// The summary of `m` as it stands.
+    pub fn of(m: &Match) -> Summary {
+        let p = |side| {
+            let pl = &m.players[m.player_on(side)];
+            ListedPlayer {
+                kind: pl.kind.as_str(),
+                name: pl.name.clone(),
+                level: (pl.kind == PlayerKind::Computer)
+                    .then_some(pl.level)
+                    .flatten(),
+            }
+        };
+        Summary {
+            id: m.id.clone(),
+            variant: m.rules.variant.id(),
+            players: BySide {
+                south: p(bao_rules::Side::South),
+                north: p(bao_rules::Side::North),
+            },
+            ply: m.game.position().ply(),
+            result: m.result().0,
+            status: if !m.read_only && !m.finished {
+                "live"
+            } else {
+                "finished"
+            },
+            game_no: m.game_no,
+            updated: m.updated,
+        }
+    }
+}
+
+/// A batch as the lobby socket sends it.
+#[derive(Serialize)]
+struct Batch<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    games: &'a [Summary],
+    /// More games changed in that second than the batch holds (the oldest were left out).
+    more: bool,
+}
+
+/// The lobby's state: games changed since the last batch, and the channel to the sockets.
+pub struct Lobby {
+    marked: Mutex<HashMap<String, Summary>>,
+    tx: broadcast::Sender<Utf8Bytes>,
+}
+
+impl Default for Lobby {
+    fn default() -> Self {
+        Lobby {
+            marked: Mutex::new(HashMap::new()),
+            // A socket more than a few seconds behind reloads the lists.
+            tx: broadcast::channel(8).0,
+        }
+    }
+}
+
+impl Lobby {
+    /// Notes a change of `m`; free when no home page is listening.
+    pub fn mark(&self, m: &Match) {
+        if self.tx.receiver_count() == 0 {
+            return;
+        }
+        let s = Summary::of(m);
+        if let Ok(mut marked) = self.marked.lock() {
+            marked.insert(s.id.clone(), s);
+        }
+    }
+
+    /// Sends the marked games as one batch, if any.
+    fn flush(&self) {
+        let mut games: Vec<Summary> = match self.marked.lock() {
+            Ok(mut m) if !m.is_empty() => m.drain().map(|(_, s)| s).collect(),
+            _ => return,
+        };
+        games.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
+        let more = games.len() > MAX_BATCH;
+        games.truncate(MAX_BATCH);
+        let text = serde_json::to_string(&Batch {
+            kind: "games",
+            games: &games,
+            more,
+        })
+        .unwrap_or_default();
+        let _ = self.tx.send(text.into());
+    }
+}
+
+/// Sends the lobby's batches once a second while the server lives.
+pub fn spawn_ticker(app: Weak<App>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(app) = app.upgrade() else { return };
+            app.lobby.flush();
+        }
+    });
+}
+
+/// `GET /api/lobby/ws`.
+pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+    ws.max_message_size(crate::ws::MAX_MESSAGE)
+        .max_frame_size(crate::ws::MAX_MESSAGE)
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
+        .on_upgrade(move |socket| run(app.lobby.tx.subscribe(), app.ws, socket))
+}
+
+async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let mut heard = Instant::now();
+    let mut pinged = false;
+    loop {
+        let deadline = if pinged {
+            heard + cfg.idle_timeout
+        } else {
+            heard + cfg.ping_every.min(cfg.idle_timeout)
+        };
+        tokio::select! {
+            _ = tokio::time::sleep_until(deadline) => {
+                if heard.elapsed() >= cfg.idle_timeout {
+                    let _ = tx.send(Message::Close(Some(CloseFrame {
+                        code: 1001,
+                        reason: "no answer from the client".into(),
+                    }))).await;
+                    return;
+                }
+                pinged = true;
+                if tx.send(Message::Ping(Default::default())).await.is_err() {
+                    return;
+                }
+            }
+            msg = rx.next() => {
+                match msg {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    // The page's own keep-alive; anything else (pongs included) only shows
+                    // that the client is there.
+                    Some(Ok(Message::Text(t))) if is_ping(t.as_str()) => {
+                        if tx.send(crate::ws::ServerMsg::Pong.frame()).await.is_err() {
+                            return;
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                }
+                heard = Instant::now();
+                pinged = false;
+            }
+            b = batches.recv() => {
+                let text = match b {
+                    Ok(t) => t,
+                    // Too far behind: the page loads the lists again.
+                    Err(RecvError::Lagged(_)) => "{\"type\":\"reload\"}".into(),
+                    Err(RecvError::Closed) => return,
+                };
+                if tx.send(Message::Text(text)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Whether a client message is `{"type":"ping"}`.
+fn is_ping(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+    }
+    serde_json::from_str::<Kind>(text).is_ok_and(|k| k.kind == "ping")
+}
