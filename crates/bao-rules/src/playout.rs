@@ -1,7 +1,8 @@
 //! Random playouts (CLI-9): complete games with uniformly random legal moves.
 
+use crate::event::StopReason;
 use crate::event::{DrawReason, WinReason};
-use crate::exec::{self, Choice};
+use crate::exec::{self, End, Ended, Run};
 use crate::legal::{legal_from, legal_moves, removed, LegalMove, Outcome};
 use crate::movegen::{self, Kind};
 use crate::options::Repetition;
@@ -65,8 +66,9 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
     } else {
         (1u32 << cands.len()) - 1
     };
-    let mut cache: Vec<(usize, exec::Outcome)> = Vec::new();
-    let tpl = exec::Exec::template(pos, rules);
+    // Runs already made, by candidate index (a slot without a move may redraw a candidate).
+    let mut cache: [Option<Run>; 32] = [None; 32];
+    let ctx = exec::Ctx::new(pos, rules);
     loop {
         let k = alive.count_ones() as usize;
         if k == 0 {
@@ -80,25 +82,16 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         }
         let slot = if two { rng.below(2) } else { 0 };
         let c = cands[idx];
-        let cached = cache.iter().position(|(i, _)| *i == idx);
-        let out = match cached {
-            Some(at) => &cache[at].1,
-            None => {
-                let out = exec::run(&tpl, c, Choice::Both);
-                cache.push((idx, out));
-                &cache.last().expect("just pushed").1
-            }
-        };
-        let mut variants: [Option<(&exec::Done, bool)>; 2] = [None, None];
+        let out = &*cache[idx].get_or_insert_with(|| exec::run(&ctx, c));
+        let mut variants: [Option<(&Ended, bool, End)>; 2] = [None, None];
         let mut n = 0;
+        // The move stopped at a choice point is always legal (see `exec::count`).
         if let Some(stop) = &out.stopped {
-            if !removed(stop, rules) {
-                variants[n] = Some((stop, false));
-                n += 1;
-            }
+            variants[n] = Some((stop, false, End::Stop(StopReason::House)));
+            n += 1;
         }
-        if !removed(&out.main, rules) {
-            variants[n] = Some((&out.main, out.main.ex.choice_point));
+        if !removed(out.end, rules) {
+            variants[n] = Some((&out.main, out.main.choice_point, out.end));
             n += 1;
         }
         if n == 0 {
@@ -106,8 +99,8 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
             continue;
         }
         debug_assert!(two || n == 1, "a second move needs a choice point");
-        if let Some((done, safari)) = variants.get(slot).copied().flatten() {
-            return Some(legal_from(pos, rules, c, safari, done));
+        if let Some((e, safari, end)) = variants.get(slot).copied().flatten() {
+            return Some(legal_from(pos, rules, c, safari, e, end));
         }
     }
 }
