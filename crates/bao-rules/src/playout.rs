@@ -66,8 +66,9 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
     } else {
         (1u32 << cands.len()) - 1
     };
-    // Runs already made, by candidate index (a slot without a move may redraw a candidate).
-    let mut cache: [Option<Run>; 32] = [None; 32];
+    // The last run made: a slot without a move may redraw the same candidate. (A run is a
+    // function of the candidate, so a miss only costs time.)
+    let mut last: Option<(usize, Run)> = None;
     let ctx = exec::Ctx::new(pos, rules);
     loop {
         let k = alive.count_ones() as usize;
@@ -82,7 +83,10 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         }
         let slot = if two { rng.below(2) } else { 0 };
         let c = cands[idx];
-        let out = &*cache[idx].get_or_insert_with(|| exec::run(&ctx, c));
+        let out = match &mut last {
+            Some((i, run)) if *i == idx => &*run,
+            slot => &slot.insert((idx, exec::run(&ctx, c))).1,
+        };
         let mut variants: [Option<(&Ended, bool, End)>; 2] = [None, None];
         let mut n = 0;
         // The move stopped at a choice point is always legal (see `exec::count`).
@@ -109,14 +113,33 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
 ///
 /// Threefold repetition is counted from `start` (BRD-7.5).
 pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outcome) {
+    play_game(start, rules, rng, &mut Seen::default())
+}
+
+/// Positions seen since the hand total last changed, with their counts (BRD-7.5). Kept by
+/// [`playout`] from game to game so that its table is allocated once.
+type Seen = HashMap<RepetitionKey, u8, BuildHasherDefault<KeyHasher>>;
+
+/// A position for the repetition count: equal when [`Position::same_as`] says so, hashed
+/// by [`Position::repetition_key`] (one word for the hasher instead of every field).
+#[derive(PartialEq, Eq)]
+struct RepetitionKey(Position);
+
+impl std::hash::Hash for RepetitionKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.repetition_key());
+    }
+}
+
+fn play_game(start: &Position, rules: &Rules, rng: &mut Rng, seen: &mut Seen) -> (u64, Outcome) {
     let mut pos = *start;
     let mut plies = 0;
     let threefold = rules.repetition == Repetition::ThreefoldDraw;
-    let mut seen: HashMap<Position, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    clear(seen);
     let mut hands_total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
-    if threefold {
-        seen.insert(pos.with_ply(0), 1);
-    }
+    // The first position since the hand total last changed, not yet in `seen`: while the
+    // total changes at every move (the namua stage) nothing is ever hashed.
+    let mut pending = threefold.then(|| pos.with_ply(0));
     loop {
         // BRD-7.3 in its order: front rows, then legal moves, then the ply cap.
         let x = pos.side();
@@ -141,10 +164,15 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
             // Hands never grow, so a position can only recur while the hand total is the same.
             let total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
             if total != hands_total {
-                seen.clear();
+                clear(seen);
                 hands_total = total;
+                pending = Some(pos.with_ply(0));
+                continue;
             }
-            let n = seen.entry(pos.with_ply(0)).or_insert(0);
+            if let Some(first) = pending.take() {
+                seen.insert(RepetitionKey(first), 1);
+            }
+            let n = seen.entry(RepetitionKey(pos.with_ply(0))).or_insert(0);
             *n += 1;
             // A third occurrence draws, unless the move result is already decided: a position
             // without legal moves cannot have occurred before, and front rows are checked first.
@@ -159,7 +187,14 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
     }
 }
 
-/// A fast hasher for positions: they already mix well, so FxHash-style folding suffices.
+/// Empties `seen`; an empty table is left alone (clearing costs its whole capacity).
+fn clear(seen: &mut Seen) {
+    if !seen.is_empty() {
+        seen.clear();
+    }
+}
+
+/// A fast hasher for [`RepetitionKey`]: the key is already a well-mixed 64-bit word.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -194,8 +229,9 @@ pub fn playout(start: &Position, rules: &Rules, seed: u64, games: u64) -> Playou
         games,
         ..Default::default()
     };
+    let mut seen = Seen::default();
     for _ in 0..games {
-        let (plies, outcome) = random_game(start, rules, &mut rng);
+        let (plies, outcome) = play_game(start, rules, &mut rng, &mut seen);
         stats.plies += plies;
         match outcome {
             Outcome::Win(Side::South, _) => stats.south += 1,
