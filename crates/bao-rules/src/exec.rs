@@ -527,8 +527,41 @@ impl Ctx {
 /// The same rules as [`Exec::start`], [`Exec::next`] and [`drive`], in the same order, with
 /// the state in locals. Keep the two in step: the unit tests compare them.
 #[inline(always)]
-fn fast(x: &Ctx, c: Candidate, mut on_choice: impl FnMut(&Ended)) -> (Ended, End) {
-    let masai = x.masai;
+fn fast(x: &Ctx, c: Candidate, on_choice: impl FnMut(&Ended)) -> (Ended, End) {
+    // One copy per kind, so that the kind's branches are decided at compile time.
+    match c.kind {
+        Kind::NamuaCapture => fast_kind::<0>(x, c, on_choice),
+        Kind::NamuaTakasa => fast_kind::<1>(x, c, on_choice),
+        Kind::NamuaTax => fast_kind::<2>(x, c, on_choice),
+        Kind::MtajiCapture => fast_kind::<3>(x, c, on_choice),
+        Kind::MtajiTakasa => fast_kind::<4>(x, c, on_choice),
+        Kind::Masai => fast_kind::<5>(x, c, on_choice),
+    }
+}
+
+/// The kind numbered `k` by [`fast`].
+const fn kind_of(k: u8) -> Kind {
+    match k {
+        0 => Kind::NamuaCapture,
+        1 => Kind::NamuaTakasa,
+        2 => Kind::NamuaTax,
+        3 => Kind::MtajiCapture,
+        4 => Kind::MtajiTakasa,
+        _ => Kind::Masai,
+    }
+}
+
+/// [`fast`] for candidates of kind `kind_of(K)`.
+#[inline(always)]
+fn fast_kind<const K: u8>(
+    x: &Ctx,
+    c: Candidate,
+    mut on_choice: impl FnMut(&Ended),
+) -> (Ended, End) {
+    let kind = kind_of(K);
+    // Kimasai candidates are all of kind `Masai`, and only they.
+    let masai = kind == Kind::Masai;
+    debug_assert_eq!(masai, x.masai);
     let mut h: [u8; 16] = x.h;
     let mut o: [u8; 16] = x.o;
     let mut owns_p = x.owns[0];
@@ -537,7 +570,7 @@ fn fast(x: &Ctx, c: Candidate, mut on_choice: impl FnMut(&Ended)) -> (Ended, End
     let r = c.pit.index() & 15;
     // KIS-13 `execute`: the kind fixes namua/mtaji and capture/takasa; a kimasai move
     // captures in phase 2 only (KIM-7).
-    let (namua, capture) = match c.kind {
+    let (namua, capture) = match kind {
         Kind::NamuaCapture => (true, true),
         Kind::NamuaTakasa | Kind::NamuaTax => (true, false),
         Kind::MtajiCapture => (false, true),
@@ -545,7 +578,7 @@ fn fast(x: &Ctx, c: Candidate, mut on_choice: impl FnMut(&Ended)) -> (Ended, End
         Kind::Masai => (false, x.phase2),
     };
     // KIS-7.2 with house_lost_at=first_mtaji_capture: both houses go as the capture starts.
-    if c.kind == Kind::MtajiCapture && x.house_lost_first_mtaji_capture {
+    if kind == Kind::MtajiCapture && x.house_lost_first_mtaji_capture {
         owns_p = false;
         owns_o = false;
     }
@@ -560,7 +593,7 @@ fn fast(x: &Ctx, c: Candidate, mut on_choice: impl FnMut(&Ended)) -> (Ended, End
         hand -= 1;
         h[r] += 1;
     }
-    let mut action = match c.kind {
+    let mut action = match kind {
         Kind::NamuaCapture => Action::Capture,
         Kind::NamuaTax => Action::Tax,
         _ => Action::Lift,
@@ -590,7 +623,7 @@ fn fast(x: &Ctx, c: Candidate, mut on_choice: impl FnMut(&Ended)) -> (Ended, End
                         false
                     } else if cur >= 6 {
                         true
-                    } else if c.kind == Kind::NamuaCapture && first_cap {
+                    } else if kind == Kind::NamuaCapture && first_cap {
                         c.letter == Letter::R
                     } else {
                         ccw

@@ -351,11 +351,29 @@ fn filter(pos: &Position, rules: &Rules, items: &mut Vec<LegalMove>) {
     }
 }
 
+/// Calls `f` for every legal move of `pos` (BRD-7.1), in canonical order, without
+/// collecting them when the filters of steps 4 and 5 cannot apply.
+#[inline]
+pub(crate) fn for_each_legal(pos: &Position, rules: &Rules, mut f: impl FnMut(&LegalMove)) {
+    if filtered(pos, rules) {
+        legal_moves(pos, rules).iter().for_each(f);
+        return;
+    }
+    // Without a budget every run ends.
+    let _ = for_each_raw(pos, rules, u64::MAX, |c, safari, e, end| {
+        f(&legal_from(pos, rules, c, safari, e, end))
+    });
+}
+
+/// Whether steps 4 and 5 of BRD-7.1 may remove moves: they need the whole list.
+#[inline]
+pub(crate) fn filtered(pos: &Position, rules: &Rules) -> bool {
+    pos.flags.must.is_some() || (pos.variant == Variant::Kimasai && rules.capture_compulsory)
+}
+
 /// The number of legal moves, without building the resulting positions (perft leaves).
 pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
-    let filtered =
-        pos.flags.must.is_some() || (pos.variant == Variant::Kimasai && rules.capture_compulsory);
-    if filtered {
+    if filtered(pos, rules) {
         return legal_moves(pos, rules).len();
     }
     let cands = movegen::candidates(pos, rules);

@@ -3,11 +3,11 @@
 use crate::event::StopReason;
 use crate::event::{DrawReason, WinReason};
 use crate::exec::{self, End, Ended, Run};
-use crate::legal::{legal_from, legal_moves, removed, LegalMove, Outcome};
+use crate::legal::{filtered, legal_from, legal_moves, removed, LegalMove, Outcome};
 use crate::movegen::{self, Kind};
 use crate::options::Repetition;
 use crate::rng::Rng;
-use crate::{Position, Rules, Side, Variant};
+use crate::{Position, Rules, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -45,9 +45,7 @@ impl std::fmt::Display for PlayoutStats {
 /// slots is drawn as well, a slot without a move being a rejection. Every legal move then has
 /// the same chance per draw, so the choice is uniform over the legal moves.
 pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<LegalMove> {
-    let filtered = pos.flags().must.is_some()
-        || (pos.variant() == Variant::Kimasai && rules.capture_compulsory);
-    if filtered {
+    if filtered(pos, rules) {
         // Steps 4 and 5 of BRD-7.1 need every move: no shortcut.
         let moves = legal_moves(pos, rules);
         return (!moves.is_empty()).then(|| moves.as_slice()[rng.below(moves.len())]);
