@@ -59,6 +59,17 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
 
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
 
+/// `CLEAR[i]`: every byte but pit i's.
+static CLEAR: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = !(0xFFu128 << (8 * i));
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn get(r: u128, i: usize) -> u8 {
     (r >> (8 * i)) as u8
@@ -728,6 +739,27 @@ fn fast_kind<const K: u8>(
         } else if h == ref_h && cur == ref_cur {
             break End::Stop(StopReason::NeverEnding);
         }
+        if !capture {
+            // Without captures the relays until the owned house is lifted are all alike:
+            // run them in registers (never-ending cycles can take millions of laps).
+            let house_owned = !masai && owns_p;
+            let mut r = u128::from_le_bytes(h);
+            let reference = (u128::from_le_bytes(ref_h), ref_cur);
+            let end = takasa_relays(
+                x,
+                ccw,
+                namua,
+                house_owned,
+                &mut r,
+                &mut cur,
+                &mut lap,
+                reference,
+            );
+            h = r.to_le_bytes();
+            if let Some(end) = end {
+                break end;
+            }
+        }
     };
     let ended = Ended {
         h,
@@ -740,6 +772,67 @@ fn fast_kind<const K: u8>(
         choice_point,
     };
     (ended, end)
+}
+
+/// The relays of a move that cannot capture, from a relay already compared with the BRD-6.2
+/// reference `(ring, pit)`, with the mover's ring `r` in registers: the same checks as
+/// [`fast_kind`] in the same order. Returns the end of the move, or `None` at a relay whose
+/// next lap lifts the owned house (an irreversible event, left to the caller). Past the first
+/// lap, so the first-lap exception of KIS-8.7 never applies here.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn takasa_relays(
+    x: &Ctx,
+    ccw: bool,
+    namua: bool,
+    house_owned: bool,
+    r: &mut u128,
+    cur: &mut usize,
+    lap: &mut u64,
+    reference: (u128, usize),
+) -> Option<End> {
+    let (ref_r, ref_cur) = reference;
+    let mut h = *r;
+    let mut c = *cur;
+    let mut laps = *lap;
+    let end = loop {
+        if house_owned && c == 4 {
+            break None;
+        }
+        let n = get(h, c);
+        h &= CLEAR[c];
+        let rem = (n & 15) as usize;
+        let mut add = MASKS[ccw as usize][c][rem];
+        if n > 15 {
+            add += ONES * (n >> 4) as u128;
+        }
+        h += add;
+        c = (c + if ccw { 16 - rem } else { rem }) & 15;
+        laps += 1;
+        if x.front_illegal && front_empty128(h) {
+            break Some(End::FrontEmptied);
+        }
+        let here = get(h, c);
+        if here == 1 {
+            break Some(End::Stop(StopReason::Empty));
+        }
+        if house_owned && c == 4 && namua && here >= x.min {
+            break Some(End::Stop(StopReason::House));
+        }
+        if c == x.block {
+            break Some(End::Stop(StopReason::Block));
+        }
+        if laps >= x.lap_limit {
+            break Some(End::OverBudget);
+        }
+        if h == ref_r && c == ref_cur {
+            break Some(End::Stop(StopReason::NeverEnding));
+        }
+    };
+    *r = h;
+    *cur = c;
+    *lap = laps;
+    end
 }
 
 /// The runs of one candidate: the move run to its end (the `+` move when a choice point was
