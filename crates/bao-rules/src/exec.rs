@@ -16,11 +16,19 @@
 //!
 //! Rings are kept as `u128` with one byte per pit: a lap of fewer than 16 seeds is one add of
 //! a precomputed mask (a seed drop is a byte increment, sixteen at a time).
+//!
+//! Two executors implement the same rules. [`Exec`] (the plain one) reports every event and
+//! is what traces, animation and records read. [`run`] and [`count`] (the fast one, for legal
+//! moves, perft and playouts) keep the whole state of a move in local variables and compare a
+//! relay state with the reference on the mover's ring and the pit only: the opponent's ring,
+//! the direction and the house flags change only at an irreversible event, which resets the
+//! reference anyway. Unit tests in `legal.rs` check that both give the same moves, positions
+//! and counts on random positions of every variant.
 
-use crate::event::{Event, EventSink, NoEvents, StopReason};
+use crate::event::{Event, EventSink, StopReason};
 use crate::movegen::{Candidate, Kind};
 use crate::options::{FrontRowEmpty, HouseLostAt};
-use crate::position::Position;
+use crate::position::{front_empty, Position};
 use crate::{Dir, Letter, Pit, Rules, Side, Variant};
 
 /// `MASKS[dir][start][n]`: a 1 in each of the n pits after `start` in direction dir (0 = +1).
@@ -50,6 +58,17 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
 }
 
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+/// `CLEAR[i]`: every byte but pit i's.
+static CLEAR: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = !(0xFFu128 << (8 * i));
+        i += 1;
+    }
+    t
+};
 
 #[inline(always)]
 fn get(r: u128, i: usize) -> u8 {
@@ -118,8 +137,6 @@ pub(crate) struct Exec {
     block: Option<u8>,
     from_house: bool,
     lap: u64,
-    /// The run gives up with [`End::OverBudget`] after this many laps (`u64::MAX`: never).
-    lap_limit: u64,
     first_cap: bool,
     min: u8,
     choice_allowed_mtaji: bool,
@@ -161,7 +178,6 @@ impl Exec {
             block: pos.flags.block.map(|b| b.index() as u8),
             from_house: false,
             lap: 0,
-            lap_limit: u64::MAX,
             first_cap: true,
             min: rules.house_functional_min,
             choice_allowed_mtaji: rules.mtaji_house_stop,
@@ -175,14 +191,6 @@ impl Exec {
             house_lost_first_mtaji_capture: rules.house_lost_at == HouseLostAt::FirstMtajiCapture,
             nointro: pos.flags.nointro,
         }
-    }
-
-    /// The same template with a lap budget: runs that need more laps end with
-    /// [`End::OverBudget`]. For callers that would rather not know than wait (a search).
-    #[inline(always)]
-    pub(crate) fn with_lap_limit(mut self, laps: u64) -> Exec {
-        self.lap_limit = laps;
-        self
     }
 
     /// KIS-13 `execute`, up to the first action: stage-based house loss and the hand seed.
@@ -237,9 +245,19 @@ impl Exec {
         ex
     }
 
-    /// The rings as bytes, for positions.
-    pub fn rings_bytes(&self) -> [[u8; 16]; 2] {
-        [to_bytes(self.rings[0]), to_bytes(self.rings[1])]
+    /// The end of the run, seen from the mover.
+    fn ended(&self) -> Ended {
+        let (p, o) = (self.p, 1 - self.p);
+        Ended {
+            h: to_bytes(self.rings[p]),
+            o: to_bytes(self.rings[o]),
+            owns: [self.owns[p], self.owns[o]],
+            hand: self.hands[p],
+            first_capture: self.first_capture,
+            captured: self.captured,
+            first_lap_capture: self.first_lap_capture,
+            choice_point: self.choice_point,
+        }
     }
 
     #[inline]
@@ -385,202 +403,462 @@ impl Exec {
     }
 }
 
-enum Fast {
-    Step(Step),
-    NeverEnding,
-}
-
-impl Exec {
-    /// Relays of a move that cannot capture (takasa moves, kimasai phase 1), with the rings in
-    /// registers: the opponent's ring, the direction and the house flags cannot change here,
-    /// so only the mover's ring and the pit are compared with the reference. Called at a relay
-    /// that was already compared; returns at the end of the move, at a never-ending repeat, or
-    /// (uncompared) at a relay that lifts an owned house, which the general path handles.
-    #[inline]
-    fn fast_relays(&mut self, reference: &RelayState) -> Fast {
-        debug_assert!(!self.capture && self.action == Action::Lift);
-        let p = self.p;
-        let mut r = self.rings[p];
-        let mut cur = self.cur as usize;
-        let ref_r = reference.rings[p];
-        let ref_cur = (reference.meta & 15) as usize;
-        let dir = (self.d == Dir::Ccw) as usize;
-        let off = self.d.offset() as usize;
-        let house_owned = !self.masai && self.owns[p];
-        if house_owned && cur == 4 {
-            // Lifting the owned house destroys it: an irreversible event for the general path.
-            return Fast::Step(self.next(&mut NoEvents));
-        }
-        let block = self.block.map_or(16, |b| b as usize);
-        let step = loop {
-            let n = get(r, cur);
-            r &= !(0xFFu128 << (8 * cur));
-            let rem = (n & 15) as usize;
-            r += ONES * (n >> 4) as u128 + MASKS[dir][cur][rem];
-            cur = (cur + off * rem) & 15;
-            self.lap += 1;
-            if self.front_illegal && front_empty128(r) {
-                break Step::Ended(End::FrontEmptied);
-            }
-            let here = get(r, cur);
-            if here == 1 {
-                break Step::Ended(End::Stop(StopReason::Empty));
-            }
-            if house_owned && cur == 4 {
-                if self.namua && here >= self.min {
-                    break Step::Ended(End::Stop(StopReason::House));
-                }
-                break Step::Relay;
-            }
-            if cur == block {
-                break Step::Ended(End::Stop(StopReason::Block));
-            }
-            if self.lap >= self.lap_limit {
-                break Step::Ended(End::OverBudget);
-            }
-            if r == ref_r && cur == ref_cur {
-                self.rings[p] = r;
-                self.cur = cur as u8;
-                return Fast::NeverEnding;
-            }
-        };
-        self.rings[p] = r;
-        self.cur = cur as u8;
-        Fast::Step(step)
-    }
-}
-
-/// What to do at the house choice point.
+/// The end of a run, seen from the mover: the board as the move left it and what the filters
+/// of BRD-7.1 (steps 4 and 5) read. The after-move procedure turns it into a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Choice {
-    /// Stop there (the move without `+`).
-    Stop,
-    /// Continue (the `+` move).
-    Safari,
-    /// Both: return the stopped move beside the continued one.
-    Both,
+pub(crate) struct Ended {
+    /// The mover's ring.
+    pub h: [u8; 16],
+    /// The opponent's ring.
+    pub o: [u8; 16],
+    /// House ownership: mover, opponent.
+    pub owns: [bool; 2],
+    /// Seeds left in the mover's hand.
+    pub hand: u8,
+    /// Opponent ring index taken by the first capture.
+    pub first_capture: Option<u8>,
+    /// Opponent front pits captured at any point (bit per ring index).
+    pub captured: u8,
+    /// The first lap ended in a capture (kimasai `capture_compulsory`).
+    pub first_lap_capture: bool,
+    /// The move reached a house choice point (KIS-7.5).
+    pub choice_point: bool,
 }
 
-/// A finished run.
-#[derive(Clone)]
-pub(crate) struct Done {
-    pub ex: Exec,
-    pub end: End,
-}
-
-/// The result of executing one candidate.
-pub(crate) struct Outcome {
-    /// The move as run to its end (with `Choice::Both`: the `+` move when a choice point was
-    /// reached, otherwise the only move).
-    pub main: Done,
-    /// With `Choice::Both`, the move that stopped at the choice point.
-    pub stopped: Option<Done>,
-}
-
-/// Runs an executor to its end. A relay state equal to the reference (the first relay state
-/// after the last irreversible event) makes the move never-ending; see the module comment.
-/// `on_choice` sees the executor at a choice point reached under `Choice::Both`: the move
-/// that stops there.
-#[inline(always)]
-fn drive<S: EventSink>(
-    ex: &mut Exec,
-    choice: Choice,
-    sink: &mut S,
-    mut on_choice: impl FnMut(&Exec),
-) -> End {
+/// Runs the plain executor to the end of the move. A relay state equal to the reference (the
+/// first relay state after the last irreversible event) makes the move never-ending; see the
+/// module comment. At a choice point the move stops, or with `safari` continues (KIS-7.5).
+fn drive<S: EventSink>(ex: &mut Exec, safari: bool, sink: &mut S) -> End {
     let mut reference: Option<RelayState> = None;
-    let fast = !S::ENABLED && !ex.capture;
-    let mut step = ex.next(sink);
     loop {
-        match step {
+        match ex.next(sink) {
             Step::Ended(end) => {
                 if let End::Stop(r) = end {
                     sink.event(Event::Stop(r));
                 }
                 return end;
             }
-            Step::ChoicePoint => match choice {
-                Choice::Stop => {
-                    sink.event(Event::Stop(StopReason::House));
-                    return End::Stop(StopReason::House);
-                }
-                Choice::Both => on_choice(ex),
-                Choice::Safari => sink.event(Event::Safari),
-            },
+            Step::ChoicePoint if !safari => {
+                sink.event(Event::Stop(StopReason::House));
+                return End::Stop(StopReason::House);
+            }
+            Step::ChoicePoint => sink.event(Event::Safari),
             Step::Relay => {}
-        }
-        if ex.lap >= ex.lap_limit {
-            return End::OverBudget;
         }
         // A relay (or a safari, which relays): the BRD-6.1 state, before the lift.
         let st = ex.relay_state();
         // BRD-6.2: a repeat of the reference (see the module comment) is never-ending.
-        let (current, repeat) = match reference {
-            Some(r) if !ex.irreversible => (r, r == st),
+        match reference {
+            Some(r) if !ex.irreversible => {
+                if r == st {
+                    sink.event(Event::Stop(StopReason::NeverEnding));
+                    return End::Stop(StopReason::NeverEnding);
+                }
+            }
             _ => {
                 ex.irreversible = false;
                 reference = Some(st);
-                (st, false)
             }
-        };
-        let never_ending = repeat
-            || (fast && {
-                match ex.fast_relays(&current) {
-                    Fast::NeverEnding => true,
-                    Fast::Step(s) => {
-                        step = s;
-                        continue;
-                    }
-                }
-            });
-        if never_ending {
-            sink.event(Event::Stop(StopReason::NeverEnding));
-            return End::Stop(StopReason::NeverEnding);
         }
-        step = ex.next(sink);
     }
 }
 
-/// Executes a candidate without events (search, perft, legal-move generation), from the
-/// position's [`Exec::template`].
-#[inline]
-pub(crate) fn run(tpl: &Exec, c: Candidate, choice: Choice) -> Outcome {
-    let mut ex = Exec::start(tpl, c, &mut NoEvents);
-    let mut stopped = None;
-    let end = drive(&mut ex, choice, &mut NoEvents, |ex| {
-        stopped = Some(Done {
-            ex: *ex,
-            end: End::Stop(StopReason::House),
-        })
-    });
-    Outcome {
-        main: Done { ex, end },
-        stopped,
-    }
-}
-
-/// The number of legal moves a candidate gives (0, 1 or 2) before the filters of BRD-7.1
-/// steps 4 and 5, without keeping the runs.
-#[inline]
-pub(crate) fn count(tpl: &Exec, c: Candidate, removed: impl Fn(End) -> bool) -> usize {
-    let mut ex = Exec::start(tpl, c, &mut NoEvents);
-    // A move stopped at a choice point ended no lap with an empty front row (that would have
-    // ended it earlier) and is not never-ending: it is always legal.
-    let mut n = 0;
-    let end = drive(&mut ex, Choice::Both, &mut NoEvents, |_| n += 1);
-    n + !removed(end) as usize
-}
-
-/// Executes one move (`safari` selects the `+` move) and reports its events.
+/// Executes one move (`safari` selects the `+` move) with the plain executor and reports its
+/// events.
 pub(crate) fn run_with_events<S: EventSink>(
     pos: &Position,
     rules: &Rules,
     c: Candidate,
     safari: bool,
     sink: &mut S,
-) -> Done {
-    let choice = if safari { Choice::Safari } else { Choice::Stop };
+) -> (Ended, End) {
     let mut ex = Exec::start(&Exec::template(pos, rules), c, sink);
-    let end = drive(&mut ex, choice, sink, |_| {});
-    Done { ex, end }
+    let end = drive(&mut ex, safari, sink);
+    (ex.ended(), end)
+}
+
+/// What the fast executor needs of a position and its rules, built once per position and
+/// shared by its candidates. Rings are seen from the mover.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx {
+    h: [u8; 16],
+    o: [u8; 16],
+    owns: [bool; 2],
+    hand: u8,
+    phase2: bool,
+    masai: bool,
+    /// The blocked pit's ring index, 16 if none (KIS-8.4).
+    block: usize,
+    min: u8,
+    choice_allowed_mtaji: bool,
+    first_lap_exception: bool,
+    front_illegal: bool,
+    house_lost_first_mtaji_capture: bool,
+    nointro: bool,
+    /// The run gives up with [`End::OverBudget`] after this many laps (`u64::MAX`: never).
+    lap_limit: u64,
+}
+
+impl Ctx {
+    /// The context of `pos` under `rules`, without a lap budget.
+    #[inline]
+    pub(crate) fn new(pos: &Position, rules: &Rules) -> Ctx {
+        let p = pos.side.index();
+        let o = 1 - p;
+        Ctx {
+            h: pos.rings[p],
+            o: pos.rings[o],
+            owns: [pos.flags.house[p], pos.flags.house[o]],
+            hand: pos.hands[p],
+            phase2: pos.hands == [0, 0],
+            masai: pos.variant == Variant::Kimasai,
+            block: pos.flags.block.map_or(16, |b| b.index()),
+            min: rules.house_functional_min,
+            choice_allowed_mtaji: rules.mtaji_house_stop,
+            first_lap_exception: rules.takasia_house_first_lap_exception,
+            front_illegal: rules.front_row_empty == FrontRowEmpty::Illegal,
+            house_lost_first_mtaji_capture: rules.house_lost_at == HouseLostAt::FirstMtajiCapture,
+            nointro: pos.flags.nointro,
+            lap_limit: u64::MAX,
+        }
+    }
+
+    /// The same context with a lap budget: runs that need more laps end with
+    /// [`End::OverBudget`]. For callers that would rather not know than wait (a search).
+    #[inline]
+    pub(crate) fn with_lap_limit(mut self, laps: u64) -> Ctx {
+        self.lap_limit = laps;
+        self
+    }
+}
+
+/// The fast executor: runs candidate `c` to its end without events, continuing at a house
+/// choice point (the `+` move) after showing `on_choice` the move that stops there.
+///
+/// The same rules as [`Exec::start`], [`Exec::next`] and [`drive`], in the same order, with
+/// the state in locals. Keep the two in step: the unit tests compare them.
+#[inline(always)]
+fn fast(x: &Ctx, c: Candidate, on_choice: impl FnMut(&Ended)) -> (Ended, End) {
+    // One copy per kind, so that the kind's branches are decided at compile time.
+    match c.kind {
+        Kind::NamuaCapture => fast_kind::<0>(x, c, on_choice),
+        Kind::NamuaTakasa => fast_kind::<1>(x, c, on_choice),
+        Kind::NamuaTax => fast_kind::<2>(x, c, on_choice),
+        Kind::MtajiCapture => fast_kind::<3>(x, c, on_choice),
+        Kind::MtajiTakasa => fast_kind::<4>(x, c, on_choice),
+        Kind::Masai => fast_kind::<5>(x, c, on_choice),
+    }
+}
+
+/// The kind numbered `k` by [`fast`].
+const fn kind_of(k: u8) -> Kind {
+    match k {
+        0 => Kind::NamuaCapture,
+        1 => Kind::NamuaTakasa,
+        2 => Kind::NamuaTax,
+        3 => Kind::MtajiCapture,
+        4 => Kind::MtajiTakasa,
+        _ => Kind::Masai,
+    }
+}
+
+/// [`fast`] for candidates of kind `kind_of(K)`.
+#[inline(always)]
+fn fast_kind<const K: u8>(
+    x: &Ctx,
+    c: Candidate,
+    mut on_choice: impl FnMut(&Ended),
+) -> (Ended, End) {
+    let kind = kind_of(K);
+    // Kimasai candidates are all of kind `Masai`, and only they.
+    let masai = kind == Kind::Masai;
+    debug_assert_eq!(masai, x.masai);
+    let mut h: [u8; 16] = x.h;
+    let mut o: [u8; 16] = x.o;
+    let mut owns_p = x.owns[0];
+    let mut owns_o = x.owns[1];
+    let mut hand = x.hand;
+    let r = c.pit.index() & 15;
+    // KIS-13 `execute`: the kind fixes namua/mtaji and capture/takasa; a kimasai move
+    // captures in phase 2 only (KIM-7).
+    let (namua, capture) = match kind {
+        Kind::NamuaCapture => (true, true),
+        Kind::NamuaTakasa | Kind::NamuaTax => (true, false),
+        Kind::MtajiCapture => (false, true),
+        Kind::MtajiTakasa => (false, false),
+        Kind::Masai => (false, x.phase2),
+    };
+    // KIS-7.2 with house_lost_at=first_mtaji_capture: both houses go as the capture starts.
+    if kind == Kind::MtajiCapture && x.house_lost_first_mtaji_capture {
+        owns_p = false;
+        owns_o = false;
+    }
+    let from_house = !masai && r == 4 && owns_p;
+    // KIS-4 (a namua move places a seed), KIM-5.1 (a cow unless nointro).
+    let place = if masai {
+        !x.phase2 && hand > 0 && !x.nointro
+    } else {
+        namua
+    };
+    if place {
+        hand -= 1;
+        h[r] += 1;
+    }
+    let mut action = match kind {
+        Kind::NamuaCapture => Action::Capture,
+        Kind::NamuaTax => Action::Tax,
+        _ => Action::Lift,
+    };
+    let mut ccw = !masai && c.letter.dir_from(c.pit) == Dir::Ccw;
+    let mut cur = r;
+    let mut first_cap = true;
+    let mut lap = 0u64;
+    let mut first_capture = None;
+    let mut captured = 0u8;
+    let mut first_lap_capture = false;
+    let mut choice_point = false;
+    // BRD-6.2: the reference relay state; `fresh` while there is none since the last
+    // irreversible event (see the module comment for why the mover's ring and the pit suffice).
+    let mut fresh = true;
+    let mut ref_h = [0u8; 16];
+    let mut ref_cur = 0usize;
+    let end = loop {
+        let was_capture = action == Action::Capture;
+        let n = match action {
+            Action::Capture => {
+                // KIS-6.4, KIS-6.5 (entry kichwa and direction); KIM-7.2 (entry at h).
+                let entry = if masai {
+                    cur
+                } else {
+                    ccw = if cur <= 1 {
+                        false
+                    } else if cur >= 6 {
+                        true
+                    } else if kind == Kind::NamuaCapture && first_cap {
+                        c.letter == Letter::R
+                    } else {
+                        ccw
+                    };
+                    if ccw {
+                        7
+                    } else {
+                        0
+                    }
+                };
+                first_cap = false;
+                let t = 7 - cur;
+                first_capture.get_or_insert(t as u8);
+                captured |= 1 << t;
+                fresh = true;
+                let n = o[t];
+                o[t] = 0;
+                // KIS-7.2: a captured house is lost.
+                if !masai && t == 4 {
+                    owns_o = false;
+                }
+                // Sowing starts at the entry pit: one step back from it.
+                cur = (entry + if ccw { 1 } else { 15 }) & 15;
+                n
+            }
+            Action::Tax => {
+                h[cur] -= 2;
+                2
+            }
+            Action::Lift => {
+                let n = h[cur];
+                h[cur] = 0;
+                // KIS-7.2: an emptied house is lost.
+                if !masai && cur == 4 && owns_p {
+                    owns_p = false;
+                    fresh = true;
+                }
+                n
+            }
+        };
+        // BRD-5.2 to BRD-5.4: one lap of n seeds.
+        // The ring is added to as a u128, one byte per pit: no pit reaches 256 seeds, so no
+        // carry crosses pits.
+        let rem = (n & 15) as usize;
+        let mut add = MASKS[ccw as usize][cur][rem];
+        if n > 15 {
+            add += ONES * (n >> 4) as u128;
+        }
+        h = (u128::from_le_bytes(h) + add).to_le_bytes();
+        cur = (cur + if ccw { 16 - rem } else { rem }) & 15;
+        lap += 1;
+        // BRD-7.1 with front_row_empty=illegal.
+        if x.front_illegal && front_empty(&h) {
+            break End::FrontEmptied;
+        }
+        // KIS-6.3 / KIM-7.1, first rule that fits.
+        if was_capture && front_empty(&o) {
+            break End::Stop(StopReason::FrontRow);
+        }
+        let here = h[cur];
+        if here == 1 {
+            break End::Stop(StopReason::Empty);
+        }
+        if capture && cur < 8 && o[7 - cur] > 0 {
+            if lap == 1 {
+                first_lap_capture = true;
+            }
+            action = Action::Capture;
+            continue;
+        }
+        action = Action::Lift;
+        if !masai {
+            let house = cur == 4 && owns_p && here >= x.min;
+            if capture && house && (namua || x.choice_allowed_mtaji) {
+                // KIS-7.5: the move that stops here, then the safari goes on.
+                choice_point = true;
+                on_choice(&Ended {
+                    h,
+                    o,
+                    owns: [owns_p, owns_o],
+                    hand,
+                    first_capture,
+                    captured,
+                    first_lap_capture,
+                    choice_point,
+                });
+            } else if !capture && namua && house {
+                break End::Stop(StopReason::House);
+            } else if cur == x.block && !(lap == 1 && from_house && x.first_lap_exception) {
+                // KIS-8.6, KIS-8.7.
+                break End::Stop(StopReason::Block);
+            }
+        }
+        // A relay.
+        if lap >= x.lap_limit {
+            break End::OverBudget;
+        }
+        if fresh {
+            fresh = false;
+            ref_h = h;
+            ref_cur = cur;
+        } else if h == ref_h && cur == ref_cur {
+            break End::Stop(StopReason::NeverEnding);
+        }
+        if !capture {
+            // Without captures the relays until the owned house is lifted are all alike:
+            // run them in registers (never-ending cycles can take millions of laps).
+            let house_owned = !masai && owns_p;
+            let mut r = u128::from_le_bytes(h);
+            let reference = (u128::from_le_bytes(ref_h), ref_cur);
+            let end = takasa_relays(
+                x,
+                ccw,
+                namua,
+                house_owned,
+                &mut r,
+                &mut cur,
+                &mut lap,
+                reference,
+            );
+            h = r.to_le_bytes();
+            if let Some(end) = end {
+                break end;
+            }
+        }
+    };
+    let ended = Ended {
+        h,
+        o,
+        owns: [owns_p, owns_o],
+        hand,
+        first_capture,
+        captured,
+        first_lap_capture,
+        choice_point,
+    };
+    (ended, end)
+}
+
+/// The relays of a move that cannot capture, from a relay already compared with the BRD-6.2
+/// reference `(ring, pit)`, with the mover's ring `r` in registers: the same checks as
+/// [`fast_kind`] in the same order. Returns the end of the move, or `None` at a relay whose
+/// next lap lifts the owned house (an irreversible event, left to the caller). Past the first
+/// lap, so the first-lap exception of KIS-8.7 never applies here.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn takasa_relays(
+    x: &Ctx,
+    ccw: bool,
+    namua: bool,
+    house_owned: bool,
+    r: &mut u128,
+    cur: &mut usize,
+    lap: &mut u64,
+    reference: (u128, usize),
+) -> Option<End> {
+    let (ref_r, ref_cur) = reference;
+    let mut h = *r;
+    let mut c = *cur;
+    let mut laps = *lap;
+    let end = loop {
+        if house_owned && c == 4 {
+            break None;
+        }
+        let n = get(h, c);
+        h &= CLEAR[c];
+        let rem = (n & 15) as usize;
+        let mut add = MASKS[ccw as usize][c][rem];
+        if n > 15 {
+            add += ONES * (n >> 4) as u128;
+        }
+        h += add;
+        c = (c + if ccw { 16 - rem } else { rem }) & 15;
+        laps += 1;
+        if x.front_illegal && front_empty128(h) {
+            break Some(End::FrontEmptied);
+        }
+        let here = get(h, c);
+        if here == 1 {
+            break Some(End::Stop(StopReason::Empty));
+        }
+        if house_owned && c == 4 && namua && here >= x.min {
+            break Some(End::Stop(StopReason::House));
+        }
+        if c == x.block {
+            break Some(End::Stop(StopReason::Block));
+        }
+        if laps >= x.lap_limit {
+            break Some(End::OverBudget);
+        }
+        if h == ref_r && c == ref_cur {
+            break Some(End::Stop(StopReason::NeverEnding));
+        }
+    };
+    *r = h;
+    *cur = c;
+    *lap = laps;
+    end
+}
+
+/// The runs of one candidate: the move run to its end (the `+` move when a choice point was
+/// reached) and the move that stopped at the choice point, if one was reached.
+#[derive(Clone, Copy)]
+pub(crate) struct Run {
+    pub main: Ended,
+    pub end: End,
+    pub stopped: Option<Ended>,
+}
+
+/// Executes a candidate with the fast executor.
+#[inline]
+pub(crate) fn run(x: &Ctx, c: Candidate) -> Run {
+    let mut stopped = None;
+    let (main, end) = fast(x, c, |e| stopped = Some(*e));
+    Run { main, end, stopped }
+}
+
+/// The number of legal moves a candidate gives (0, 1 or 2) before the filters of BRD-7.1
+/// steps 4 and 5, without keeping the runs.
+#[inline]
+pub(crate) fn count(x: &Ctx, c: Candidate, removed: impl Fn(End) -> bool) -> usize {
+    // A move stopped at a choice point ended no lap with an empty front row (that would have
+    // ended it earlier) and is not never-ending: it is always legal.
+    let mut n = 0;
+    let (_, end) = fast(x, c, |_| n += 1);
+    n + !removed(end) as usize
 }

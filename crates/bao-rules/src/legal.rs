@@ -1,7 +1,7 @@
 //! Legal moves (BRD-7.1), the after-move procedure (KIS-6.9, KIM-7.5) and results (BRD-7.3, BRD-7.4).
 
 use crate::event::{DrawReason, Event, EventSink, NoEvents, StopReason, WinReason};
-use crate::exec::{self, Choice, Done, End};
+use crate::exec::{self, End, Ended};
 use crate::movegen::{self, Candidate, Kind};
 use crate::options::{BlockerMustCapture, HouseLostAt, HouseProtection, NeverEnding, NoIntro};
 use crate::position::{front_empty, Position};
@@ -187,14 +187,9 @@ pub(crate) fn make_move(pos: &Position, c: Candidate, safari: bool) -> Move {
     }
 }
 
-/// Whether a finished run is removed by BRD-7.1 step 3.
+/// Whether a run that ended so is removed by BRD-7.1 step 3.
 #[inline]
-pub(crate) fn removed(d: &Done, rules: &Rules) -> bool {
-    removed_end(d.end, rules)
-}
-
-#[inline]
-fn removed_end(end: End, rules: &Rules) -> bool {
+pub(crate) fn removed(end: End, rules: &Rules) -> bool {
     match end {
         // Only runs given a lap budget end so, and their callers check for it first.
         End::FrontEmptied | End::OverBudget => true,
@@ -203,29 +198,29 @@ fn removed_end(end: End, rules: &Rules) -> bool {
     }
 }
 
-/// Calls `f` for every legal move before the filters of steps 4 and 5, in canonical order.
+/// Calls `f` for every legal move before the filters of steps 4 and 5, in canonical order,
+/// with whether it is the `+` move and how its run ended.
 /// With a lap budget, stops at the first candidate that outruns it and returns it.
 #[inline]
 fn for_each_raw(
     pos: &Position,
     rules: &Rules,
     lap_limit: u64,
-    mut f: impl FnMut(Candidate, bool, &Done),
+    mut f: impl FnMut(Candidate, bool, &Ended, End),
 ) -> Result<(), (Candidate, bool)> {
     let cands = movegen::candidates(pos, rules);
-    let tpl = exec::Exec::template(pos, rules).with_lap_limit(lap_limit);
+    let ctx = exec::Ctx::new(pos, rules).with_lap_limit(lap_limit);
     for &c in cands.as_slice() {
-        let out = exec::run(&tpl, c, Choice::Both);
-        if out.main.end == End::OverBudget {
-            return Err((c, out.main.ex.choice_point));
+        let run = exec::run(&ctx, c);
+        if run.end == End::OverBudget {
+            return Err((c, run.main.choice_point));
         }
-        if let Some(stop) = &out.stopped {
-            if !removed(stop, rules) {
-                f(c, false, stop);
-            }
+        // The move stopped at a choice point is always legal (see `exec::count`).
+        if let Some(stop) = &run.stopped {
+            f(c, false, stop, End::Stop(StopReason::House));
         }
-        if !removed(&out.main, rules) {
-            f(c, out.main.ex.choice_point, &out.main);
+        if !removed(run.end, rules) {
+            f(c, run.main.choice_point, &run.main, run.end);
         }
     }
     Ok(())
@@ -245,8 +240,8 @@ fn for_each_raw(
 pub fn legal_moves(pos: &Position, rules: &Rules) -> MoveList {
     let mut items = Vec::with_capacity(16);
     // Without a budget every run ends.
-    let _ = for_each_raw(pos, rules, u64::MAX, |c, safari, d| {
-        items.push(legal_from(pos, rules, c, safari, d));
+    let _ = for_each_raw(pos, rules, u64::MAX, |c, safari, e, end| {
+        items.push(legal_from(pos, rules, c, safari, e, end));
     });
     filter(pos, rules, &mut items);
     MoveList { items }
@@ -304,8 +299,8 @@ pub fn legal_moves_within(
     max_laps: u64,
 ) -> Result<MoveList, OverBudget> {
     let mut items = Vec::with_capacity(16);
-    for_each_raw(pos, rules, max_laps, |c, safari, d| {
-        items.push(legal_from(pos, rules, c, safari, d));
+    for_each_raw(pos, rules, max_laps, |c, safari, e, end| {
+        items.push(legal_from(pos, rules, c, safari, e, end));
     })
     .map_err(|(c, safari)| OverBudget {
         mv: make_move(pos, c, safari),
@@ -315,21 +310,23 @@ pub fn legal_moves_within(
     Ok(MoveList { items })
 }
 
-/// The legal move of candidate `c` run to `d` (its after-move procedure included).
+/// The legal move of candidate `c` run to `e`, ended so (its after-move procedure included).
+#[inline]
 pub(crate) fn legal_from(
     pos: &Position,
     rules: &Rules,
     c: Candidate,
     safari: bool,
-    d: &Done,
+    e: &Ended,
+    end: End,
 ) -> LegalMove {
     LegalMove {
         mv: make_move(pos, c, safari),
-        next: after_move(pos, rules, c.kind, &d.ex, &mut NoEvents),
-        never_ending: d.end == End::Stop(StopReason::NeverEnding),
-        first_capture: d.ex.first_capture,
-        captured: d.ex.captured,
-        first_lap_capture: d.ex.first_lap_capture,
+        next: after_move(pos, rules, c.kind, e, &mut NoEvents),
+        never_ending: end == End::Stop(StopReason::NeverEnding),
+        first_capture: e.first_capture,
+        captured: e.captured,
+        first_lap_capture: e.first_lap_capture,
     }
 }
 
@@ -354,19 +351,37 @@ fn filter(pos: &Position, rules: &Rules, items: &mut Vec<LegalMove>) {
     }
 }
 
+/// Calls `f` for every legal move of `pos` (BRD-7.1), in canonical order, without
+/// collecting them when the filters of steps 4 and 5 cannot apply.
+#[inline]
+pub(crate) fn for_each_legal(pos: &Position, rules: &Rules, mut f: impl FnMut(&LegalMove)) {
+    if filtered(pos, rules) {
+        legal_moves(pos, rules).iter().for_each(f);
+        return;
+    }
+    // Without a budget every run ends.
+    let _ = for_each_raw(pos, rules, u64::MAX, |c, safari, e, end| {
+        f(&legal_from(pos, rules, c, safari, e, end))
+    });
+}
+
+/// Whether steps 4 and 5 of BRD-7.1 may remove moves: they need the whole list.
+#[inline]
+pub(crate) fn filtered(pos: &Position, rules: &Rules) -> bool {
+    pos.flags.must.is_some() || (pos.variant == Variant::Kimasai && rules.capture_compulsory)
+}
+
 /// The number of legal moves, without building the resulting positions (perft leaves).
 pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
-    let filtered =
-        pos.flags.must.is_some() || (pos.variant == Variant::Kimasai && rules.capture_compulsory);
-    if filtered {
+    if filtered(pos, rules) {
         return legal_moves(pos, rules).len();
     }
     let cands = movegen::candidates(pos, rules);
-    let tpl = exec::Exec::template(pos, rules);
+    let ctx = exec::Ctx::new(pos, rules);
     cands
         .as_slice()
         .iter()
-        .map(|&c| exec::count(&tpl, c, |e| removed_end(e, rules)))
+        .map(|&c| exec::count(&ctx, c, |e| removed(e, rules)))
         .sum()
 }
 
@@ -374,11 +389,11 @@ pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
 pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     // The filters of steps 4 and 5 never empty a non-empty list.
     let cands = movegen::candidates(pos, rules);
-    let tpl = exec::Exec::template(pos, rules);
+    let ctx = exec::Ctx::new(pos, rules);
     cands
         .as_slice()
         .iter()
-        .any(|&c| exec::count(&tpl, c, |e| removed_end(e, rules)) > 0)
+        .any(|&c| exec::count(&ctx, c, |e| removed(e, rules)) > 0)
 }
 
 /// The position result (BRD-7.3): depends only on the position and the rules.
@@ -412,15 +427,19 @@ pub(crate) fn after_move<S: EventSink>(
     before: &Position,
     rules: &Rules,
     kind: Kind,
-    ex: &exec::Exec,
+    e: &Ended,
     sink: &mut S,
 ) -> Position {
     let mover = before.side;
     let p = mover.index();
+    let o = 1 - p;
     let mut next = *before;
-    next.rings = ex.rings_bytes();
-    next.hands = ex.hands;
-    next.flags.house = ex.owns;
+    next.rings[p] = e.h;
+    next.rings[o] = e.o;
+    next.hands[p] = e.hand;
+    next.flags.house = [false; 2];
+    next.flags.house[p] = e.owns[0];
+    next.flags.house[o] = e.owns[1];
     next.side = mover.other();
     next.ply = before.ply.saturating_add(1);
     next.flags.block = None;
@@ -504,9 +523,9 @@ pub fn play_with_events<S: EventSink>(
         letter: m.letter.unwrap_or(crate::Letter::R),
         kind: m.kind,
     };
-    let done = exec::run_with_events(pos, rules, c, m.safari, sink);
-    let next = after_move(pos, rules, m.kind, &done.ex, sink);
-    let outcome = if done.end == End::Stop(StopReason::NeverEnding) {
+    let (e, end) = exec::run_with_events(pos, rules, c, m.safari, sink);
+    let next = after_move(pos, rules, m.kind, &e, sink);
+    let outcome = if end == End::Stop(StopReason::NeverEnding) {
         match rules.never_ending {
             NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
             _ => Outcome::Win(m.side.other(), WinReason::NeverEnding),
@@ -525,4 +544,230 @@ pub fn trace(pos: &Position, rules: &Rules, m: &Move) -> (Vec<Event>, Position, 
     let mut events = Vec::new();
     let (next, outcome) = play_with_events(pos, rules, m, &mut events);
     (events, next, outcome)
+}
+
+/// The fast executor (`exec::run`, `exec::count`) against the plain one that traces use
+/// (`exec::run_with_events`), on random positions of every variant under several option sets:
+/// the same legal moves with the same positions and flags (BRD-7.1), the same counts, the same
+/// perft, and lap budgets that never change an answer.
+#[cfg(test)]
+mod fast_vs_plain {
+    use super::*;
+    use crate::event::Event;
+    use crate::position::Setup;
+    use crate::{perft, random_move, Flags, Rng, Variant};
+
+    /// BRD-7.1 with the plain executor only: each candidate is run to a stop at its house
+    /// choice point and, if it reached one, run again with the safari (KIS-7.5).
+    fn legal_plain(pos: &Position, rules: &Rules) -> Vec<LegalMove> {
+        let mut items = Vec::new();
+        for &c in movegen::candidates(pos, rules).as_slice() {
+            let (e, end) = exec::run_with_events(pos, rules, c, false, &mut NoEvents);
+            if e.choice_point {
+                items.push(legal_from(pos, rules, c, false, &e, end));
+                let (e, end) = exec::run_with_events(pos, rules, c, true, &mut NoEvents);
+                if !removed(end, rules) {
+                    items.push(legal_from(pos, rules, c, true, &e, end));
+                }
+            } else if !removed(end, rules) {
+                items.push(legal_from(pos, rules, c, false, &e, end));
+            }
+        }
+        filter(pos, rules, &mut items);
+        items
+    }
+
+    /// CLI-4 perft over `legal_plain`: a never-ending move ends the game, so it counts at its
+    /// own depth and is not extended.
+    fn perft_plain(pos: &Position, rules: &Rules, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if over_without_movegen(pos, rules) {
+            return 0;
+        }
+        legal_plain(pos, rules)
+            .iter()
+            .map(|m| match (m.never_ending, depth) {
+                (true, 1) => 1,
+                (true, _) => 0,
+                (false, _) => perft_plain(&m.next, rules, depth - 1),
+            })
+            .sum()
+    }
+
+    /// Laps of a move in its trace: one per lift, tax and capture.
+    fn laps(pos: &Position, rules: &Rules, m: &Move) -> u64 {
+        trace(pos, rules, m)
+            .0
+            .iter()
+            .filter(|e| matches!(e, Event::Lift(..) | Event::Tax(..) | Event::Capture(..)))
+            .count() as u64
+    }
+
+    /// Every fast answer about `pos` equals the plain one.
+    fn check(pos: &Position, rules: &Rules, rng: &mut Rng, deep: bool) -> Vec<LegalMove> {
+        let plain = legal_plain(pos, rules);
+        let ctx = || format!("{pos} ({rules})");
+        assert_eq!(legal_moves(pos, rules).as_slice(), plain, "{}", ctx());
+        assert_eq!(count_legal_moves(pos, rules), plain.len(), "{}", ctx());
+        assert_eq!(has_legal_move(pos, rules), !plain.is_empty(), "{}", ctx());
+        for budget in [1, 3, 40] {
+            match legal_moves_within(pos, rules, budget) {
+                Ok(within) => assert_eq!(within.as_slice(), plain, "{budget} {}", ctx()),
+                Err(e) => assert!(laps(pos, rules, &e.mv) >= budget, "{} {}", e.mv, ctx()),
+            }
+        }
+        match random_move(pos, rules, rng) {
+            Some(m) => assert!(plain.contains(&m), "random {} {}", m.mv, ctx()),
+            None => assert!(plain.is_empty(), "{}", ctx()),
+        }
+        for depth in 1..=if deep { 2 } else { 1 } {
+            assert_eq!(
+                perft(pos, rules, depth),
+                perft_plain(pos, rules, depth),
+                "perft {depth} {}",
+                ctx()
+            );
+        }
+        plain
+    }
+
+    /// A random board: the seeds spread over a random set of pits, hands, side and flags
+    /// drawn at random; `None` when the position checks of NOT-4 refuse it.
+    fn random_position(v: Variant, rules: &Rules, rng: &mut Rng) -> Option<Position> {
+        let mut hands = [0u8; 2];
+        if rng.below(2) == 0 {
+            hands[0] = rng.below(25) as u8;
+            hands[1] = hands[0].saturating_sub(rng.below(2) as u8);
+        }
+        let mut board = [[0u8; 16]; 2];
+        let pits = 1 + rng.below(32);
+        let chosen: Vec<usize> = (0..pits).map(|_| rng.below(32)).collect();
+        for _ in 0..64 - hands[0] as usize - hands[1] as usize {
+            let k = chosen[rng.below(pits)];
+            board[k / 16][k % 16] += 1;
+        }
+        let side = if rng.below(2) == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let mut flags = Flags::default();
+        if v.is_bao() {
+            for (s, ring) in board.iter().enumerate() {
+                flags.house[s] = ring[4] > 0 && rng.below(2) == 0;
+                flags.duty[s] = v == Variant::Kete && flags.house[s] && rng.below(2) == 0;
+            }
+            if rng.below(4) == 0 {
+                flags.block = Some(Pit::from_index(rng.below(8) as u8));
+            }
+            if rng.below(6) == 0 {
+                flags.must = Some(Pit::from_index(rng.below(8) as u8));
+            }
+        } else {
+            flags.nointro = rng.below(4) == 0;
+        }
+        let setup = Setup {
+            variant: v,
+            board,
+            hands,
+            side,
+            flags,
+            ply: rng.below(100) as u32,
+        };
+        setup.validate(rules).ok()
+    }
+
+    const OPTIONS: &[(Variant, &str)] = &[
+        (Variant::Kiswahili, "-"),
+        (Variant::Kiswahili, "never_ending=draw"),
+        (Variant::Kiswahili, "never_ending=mover_loses,front_row_empty=illegal"),
+        (Variant::Kiswahili, "house_lost_at=first_mtaji_capture,mtaji_house_stop=true,takasia_house_protection=functional"),
+        (Variant::Kiswahili, "house_lost_at=end_of_namua,namua_singletons=owned_house,house_functional_min=2"),
+        (Variant::Kiswahili, "blocker_must_capture=any_capture,takasia_excludes_singletons=true,takasia_house_first_lap_exception=false"),
+        (Variant::Kiswahili, "mtaji_house_stop=true,house_functional_min=3,lone_house_tax=keep_min"),
+        (Variant::Kete, "-"),
+        (Variant::Kete, "first_takasa_from_kuu=false,lone_house_tax=functional,blocker_must_capture=any_capture"),
+        (Variant::Kete, "never_ending=draw,house_functional_min=2,mtaji_house_stop=true"),
+        (Variant::Kimasai, "-"),
+        (Variant::Kimasai, "capture_compulsory=true,intro_pits=front_only"),
+        (Variant::Kimasai, "no_intro=each_first_move,never_ending=mover_loses,front_row_empty=illegal"),
+        (Variant::Kimasai, "never_ending=draw,no_intro=never"),
+    ];
+
+    fn seed() -> u64 {
+        let seed = std::env::var("BAO_TEST_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+        println!("seed {seed} (rerun with BAO_TEST_SEED={seed})");
+        seed
+    }
+
+    /// Positions of random games, each move drawn from the plain list.
+    #[test]
+    fn fast_equals_plain_in_random_games() {
+        let seed = seed();
+        let mut rng = Rng::new(seed);
+        let mut positions = 0;
+        for &(v, opts) in OPTIONS {
+            let rules = Rules::parse(v, opts).unwrap();
+            for game in 0..30 {
+                let mut pos = Position::start(&rules);
+                for ply in 0..400 {
+                    if over_without_movegen(&pos, &rules) {
+                        break;
+                    }
+                    let plain = check(&pos, &rules, &mut rng, (ply + game) % 4 == 0);
+                    positions += 1;
+                    if plain.is_empty() {
+                        break;
+                    }
+                    let m = &plain[rng.below(plain.len())];
+                    if m.never_ending {
+                        break;
+                    }
+                    pos = m.next;
+                }
+            }
+        }
+        println!("{positions} positions checked");
+        assert!(
+            positions > 5_000,
+            "only {positions} positions (seed {seed})"
+        );
+    }
+
+    /// Random boards: stages, flags and seed spreads that games rarely reach, long
+    /// never-ending cycles included.
+    #[test]
+    fn fast_equals_plain_on_random_boards() {
+        let seed = seed();
+        let mut rng = Rng::new(seed);
+        let mut positions = 0;
+        for &(v, opts) in OPTIONS {
+            let rules = Rules::parse(v, opts).unwrap();
+            let mut found = 0;
+            for _ in 0..60_000 {
+                if found == 1500 {
+                    break;
+                }
+                if let Some(pos) = random_position(v, &rules, &mut rng) {
+                    found += 1;
+                    check(&pos, &rules, &mut rng, found % 8 == 0);
+                }
+            }
+            assert!(
+                found >= 100,
+                "{found} valid boards for {v} {opts} (seed {seed})"
+            );
+            positions += found;
+        }
+        println!("{positions} boards checked");
+    }
 }

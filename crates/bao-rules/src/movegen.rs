@@ -69,16 +69,28 @@ impl Candidates {
 /// Ring indices in canonical move order (NOT-1.5): A1…A8, then B1…B8.
 const ORDER: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8];
 
-/// KIS-5.2: the last pit of the first lap if (r, letter) is a mtaji capture move.
+/// The front pits (bit e for ring index e) where a mtaji capture's first lap may end
+/// (KIS-5.2): e holds seeds and faces an occupied opponent pit. No bit, no capture move.
 #[inline]
-pub(crate) fn capture_end(h: &[u8; 16], o: &[u8; 16], r: u8, letter: Letter) -> Option<u8> {
+fn capture_ends(h: &[u8; 16], o: &[u8; 16]) -> u8 {
+    let mut ends = 0u8;
+    for e in 0..8 {
+        ends |= ((h[e] > 0 && o[7 - e] > 0) as u8) << e;
+    }
+    ends
+}
+
+/// KIS-5.2: the last pit of the first lap if (r, letter) is a mtaji capture move, given the
+/// pits of [`capture_ends`].
+#[inline]
+fn capture_end(h: &[u8; 16], ends: u8, r: u8, letter: Letter) -> Option<u8> {
     let n = h[r as usize];
     if !(2..=15).contains(&n) {
         return None;
     }
     let d = letter.dir_from(Pit::from_index(r)).offset();
     let e = (r as u32 + n as u32 * d as u32) as u8 & 15;
-    (e < 8 && h[e as usize] > 0 && o[7 - e as usize] > 0).then_some(e)
+    (e < 8 && ends & (1 << e) != 0).then_some(e)
 }
 
 /// Whether `side` has a mtaji capture move (KIS-5.2), from the rules alone.
@@ -91,10 +103,14 @@ pub(crate) fn has_capture(rings: &[[u8; 16]; 2], side: Side) -> bool {
 pub(crate) fn capture_targets(rings: &[[u8; 16]; 2], side: Side) -> u8 {
     let h = &rings[side.index()];
     let o = &rings[side.other().index()];
+    let ends = capture_ends(h, o);
     let mut t = 0u8;
+    if ends == 0 {
+        return t;
+    }
     for r in 0..16u8 {
         for l in Letter::BOTH {
-            if let Some(e) = capture_end(h, o, r, l) {
+            if let Some(e) = capture_end(h, ends, r, l) {
                 t |= 1 << (7 - e);
             }
         }
@@ -181,15 +197,18 @@ pub(crate) fn candidates(pos: &Position, rules: &Rules) -> Candidates {
         return out;
     }
     // KIS-5: mtaji. Captures are compulsory (KIS-5.3).
-    for r in ORDER {
-        for l in Letter::BOTH {
-            if capture_end(h, o, r, l).is_some() {
-                out.push(r, l, Kind::MtajiCapture);
+    let ends = capture_ends(h, o);
+    if ends != 0 {
+        for r in ORDER {
+            for l in Letter::BOTH {
+                if capture_end(h, ends, r, l).is_some() {
+                    out.push(r, l, Kind::MtajiCapture);
+                }
             }
         }
-    }
-    if out.len > 0 {
-        return out;
+        if out.len > 0 {
+            return out;
+        }
     }
     // KIS-5.4: front row first; a blocked pit does not count (KIS-8.5).
     let block = pos.flags.block.map(|b| b.index());

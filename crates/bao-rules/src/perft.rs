@@ -1,6 +1,6 @@
 //! Perft (CLI-4): the number of move sequences of a given length.
 
-use crate::legal::{count_legal_moves, legal_moves, over_without_movegen};
+use crate::legal::{count_legal_moves, for_each_legal, over_without_movegen};
 use crate::{Position, Rules};
 
 /// perft(P, d) as CLI-4 defines it: moves that end the game are counted at their own depth
@@ -22,14 +22,12 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         // A position without legal moves is over, and counts 0 either way.
         return count_legal_moves(pos, rules) as u64;
     }
-    legal_moves(pos, rules)
-        .iter()
-        .map(|m| {
-            if m.is_never_ending() {
-                0
-            } else {
-                perft(&m.next, rules, depth - 1)
-            }
-        })
-        .sum()
+    let mut n = 0;
+    for_each_legal(pos, rules, |m| {
+        // A never-ending move ends the game: counted at its own depth only.
+        if !m.is_never_ending() {
+            n += perft(&m.next, rules, depth - 1);
+        }
+    });
+    n
 }

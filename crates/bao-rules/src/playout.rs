@@ -1,12 +1,13 @@
 //! Random playouts (CLI-9): complete games with uniformly random legal moves.
 
+use crate::event::StopReason;
 use crate::event::{DrawReason, WinReason};
-use crate::exec::{self, Choice};
-use crate::legal::{legal_from, legal_moves, removed, LegalMove, Outcome};
+use crate::exec::{self, End, Ended, Run};
+use crate::legal::{filtered, legal_from, legal_moves, removed, LegalMove, Outcome};
 use crate::movegen::{self, Kind};
 use crate::options::Repetition;
 use crate::rng::Rng;
-use crate::{Position, Rules, Side, Variant};
+use crate::{Position, Rules, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -44,9 +45,7 @@ impl std::fmt::Display for PlayoutStats {
 /// slots is drawn as well, a slot without a move being a rejection. Every legal move then has
 /// the same chance per draw, so the choice is uniform over the legal moves.
 pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<LegalMove> {
-    let filtered = pos.flags().must.is_some()
-        || (pos.variant() == Variant::Kimasai && rules.capture_compulsory);
-    if filtered {
+    if filtered(pos, rules) {
         // Steps 4 and 5 of BRD-7.1 need every move: no shortcut.
         let moves = legal_moves(pos, rules);
         return (!moves.is_empty()).then(|| moves.as_slice()[rng.below(moves.len())]);
@@ -65,8 +64,10 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
     } else {
         (1u32 << cands.len()) - 1
     };
-    let mut cache: Vec<(usize, exec::Outcome)> = Vec::new();
-    let tpl = exec::Exec::template(pos, rules);
+    // The last run made: a slot without a move may redraw the same candidate. (A run is a
+    // function of the candidate, so a miss only costs time.)
+    let mut last: Option<(usize, Run)> = None;
+    let ctx = exec::Ctx::new(pos, rules);
     loop {
         let k = alive.count_ones() as usize;
         if k == 0 {
@@ -80,25 +81,19 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         }
         let slot = if two { rng.below(2) } else { 0 };
         let c = cands[idx];
-        let cached = cache.iter().position(|(i, _)| *i == idx);
-        let out = match cached {
-            Some(at) => &cache[at].1,
-            None => {
-                let out = exec::run(&tpl, c, Choice::Both);
-                cache.push((idx, out));
-                &cache.last().expect("just pushed").1
-            }
+        let out = match &mut last {
+            Some((i, run)) if *i == idx => &*run,
+            slot => &slot.insert((idx, exec::run(&ctx, c))).1,
         };
-        let mut variants: [Option<(&exec::Done, bool)>; 2] = [None, None];
+        let mut variants: [Option<(&Ended, bool, End)>; 2] = [None, None];
         let mut n = 0;
+        // The move stopped at a choice point is always legal (see `exec::count`).
         if let Some(stop) = &out.stopped {
-            if !removed(stop, rules) {
-                variants[n] = Some((stop, false));
-                n += 1;
-            }
+            variants[n] = Some((stop, false, End::Stop(StopReason::House)));
+            n += 1;
         }
-        if !removed(&out.main, rules) {
-            variants[n] = Some((&out.main, out.main.ex.choice_point));
+        if !removed(out.end, rules) {
+            variants[n] = Some((&out.main, out.main.choice_point, out.end));
             n += 1;
         }
         if n == 0 {
@@ -106,8 +101,8 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
             continue;
         }
         debug_assert!(two || n == 1, "a second move needs a choice point");
-        if let Some((done, safari)) = variants.get(slot).copied().flatten() {
-            return Some(legal_from(pos, rules, c, safari, done));
+        if let Some((e, safari, end)) = variants.get(slot).copied().flatten() {
+            return Some(legal_from(pos, rules, c, safari, e, end));
         }
     }
 }
@@ -116,14 +111,33 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
 ///
 /// Threefold repetition is counted from `start` (BRD-7.5).
 pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outcome) {
+    play_game(start, rules, rng, &mut Seen::default())
+}
+
+/// Positions seen since the hand total last changed, with their counts (BRD-7.5). Kept by
+/// [`playout`] from game to game so that its table is allocated once.
+type Seen = HashMap<RepetitionKey, u8, BuildHasherDefault<KeyHasher>>;
+
+/// A position for the repetition count: equal when [`Position::same_as`] says so, hashed
+/// by [`Position::repetition_key`] (one word for the hasher instead of every field).
+#[derive(PartialEq, Eq)]
+struct RepetitionKey(Position);
+
+impl std::hash::Hash for RepetitionKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.repetition_key());
+    }
+}
+
+fn play_game(start: &Position, rules: &Rules, rng: &mut Rng, seen: &mut Seen) -> (u64, Outcome) {
     let mut pos = *start;
     let mut plies = 0;
     let threefold = rules.repetition == Repetition::ThreefoldDraw;
-    let mut seen: HashMap<Position, u8, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    clear(seen);
     let mut hands_total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
-    if threefold {
-        seen.insert(pos.with_ply(0), 1);
-    }
+    // The first position since the hand total last changed, not yet in `seen`: while the
+    // total changes at every move (the namua stage) nothing is ever hashed.
+    let mut pending = threefold.then(|| pos.with_ply(0));
     loop {
         // BRD-7.3 in its order: front rows, then legal moves, then the ply cap.
         let x = pos.side();
@@ -148,10 +162,15 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
             // Hands never grow, so a position can only recur while the hand total is the same.
             let total = pos.hand(Side::South) as u16 + pos.hand(Side::North) as u16;
             if total != hands_total {
-                seen.clear();
+                clear(seen);
                 hands_total = total;
+                pending = Some(pos.with_ply(0));
+                continue;
             }
-            let n = seen.entry(pos.with_ply(0)).or_insert(0);
+            if let Some(first) = pending.take() {
+                seen.insert(RepetitionKey(first), 1);
+            }
+            let n = seen.entry(RepetitionKey(pos.with_ply(0))).or_insert(0);
             *n += 1;
             // A third occurrence draws, unless the move result is already decided: a position
             // without legal moves cannot have occurred before, and front rows are checked first.
@@ -166,7 +185,14 @@ pub fn random_game(start: &Position, rules: &Rules, rng: &mut Rng) -> (u64, Outc
     }
 }
 
-/// A fast hasher for positions: they already mix well, so FxHash-style folding suffices.
+/// Empties `seen`; an empty table is left alone (clearing costs its whole capacity).
+fn clear(seen: &mut Seen) {
+    if !seen.is_empty() {
+        seen.clear();
+    }
+}
+
+/// A fast hasher for [`RepetitionKey`]: the key is already a well-mixed 64-bit word.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -201,8 +227,9 @@ pub fn playout(start: &Position, rules: &Rules, seed: u64, games: u64) -> Playou
         games,
         ..Default::default()
     };
+    let mut seen = Seen::default();
     for _ in 0..games {
-        let (plies, outcome) = random_game(start, rules, &mut rng);
+        let (plies, outcome) = play_game(start, rules, &mut rng, &mut seen);
         stats.plies += plies;
         match outcome {
             Outcome::Win(Side::South, _) => stats.south += 1,
