@@ -1,18 +1,18 @@
 #!/bin/sh
 # Bounded search for threefold repetition (BRD-7.5, issue 14): the runs reported in
-# docs/spec-notes.md. One core; each line takes well under a minute on an idle machine.
+# docs/spec-notes.md. One core, about a minute of CPU per line.
 # Usage: scripts/repetition-search.sh [extra args for every run, e.g. --seed 2]
 set -eu
 cd "$(dirname "$0")/.."
 cargo build --release -q -p bao-rules --example repetition_search
 bin=target/release/examples/repetition_search
-run() { nice "$bin" "$@" | tail -n 3; }
+run() { nice "$bin" "$@" | tail -n 4; }
 # Kiswahili and kete: captures are compulsory, so the graph is narrow and can be searched deep.
-run kiswahili - --games 20 --every 6 --depth 14 --nodes 100000 "$@"
-run kiswahili takasia=false,never_ending=draw --games 20 --every 6 --depth 14 --nodes 100000 --quiet "$@"
-run kete - --games 20 --every 6 --depth 14 --nodes 100000 "$@"
-run kete takasia=false,never_ending=draw --games 20 --every 6 --depth 14 --nodes 100000 --quiet "$@"
+run kiswahili - --games 10 --every 6 --depth 12 --nodes 50000 "$@"
+run kiswahili takasia=false,never_ending=draw --games 10 --every 6 --depth 12 --nodes 50000 --quiet "$@"
+run kete - --games 10 --every 6 --depth 12 --nodes 50000 "$@"
+run kete takasia=false,never_ending=draw --games 10 --every 6 --depth 12 --nodes 50000 --quiet "$@"
 # Kimasai: every occupied pit may be played, so the graph is wide and the depth small.
-run kimasai - --games 10 --every 8 --depth 6 --nodes 100000 --quiet "$@"
-run kimasai capture_compulsory=true --games 10 --every 8 --depth 6 --nodes 100000 "$@"
-run kimasai never_ending=draw,front_row_empty=illegal --games 10 --every 8 --depth 6 --nodes 100000 --quiet "$@"
+run kimasai - --games 5 --every 10 --depth 6 --nodes 50000 --quiet "$@"
+run kimasai capture_compulsory=true --games 5 --every 10 --depth 6 --nodes 50000 "$@"
+run kimasai never_ending=draw,front_row_empty=illegal --games 5 --every 10 --depth 6 --nodes 50000 --quiet "$@"

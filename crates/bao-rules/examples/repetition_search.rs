@@ -104,7 +104,11 @@ fn ongoing_moves(p: &Position, rules: &Rules) -> Vec<LegalMove> {
 
 /// A random game from the start: the moves played and the positions of the second stage
 /// every `every` plies (with the index of the move that led there).
-fn root_game(rules: &Rules, rng: &mut Rng, args: &Args) -> (Vec<Move>, Vec<(usize, Position)>) {
+fn root_game(
+    rules: &Rules,
+    rng: &mut Rng,
+    args: &Args,
+) -> (Vec<Move>, Vec<(usize, Position)>, Outcome) {
     let mut game = Game::new(Position::start(rules), *rules);
     let mut roots = Vec::new();
     let mut first_second: Option<u32> = None;
@@ -133,7 +137,7 @@ fn root_game(rules: &Rules, rng: &mut Rng, args: &Args) -> (Vec<Move>, Vec<(usiz
         let m = *pool[rng.below(pool.len())];
         game.play(&m);
     }
-    (game.moves().to_vec(), roots)
+    (game.moves().to_vec(), roots, game.outcome())
 }
 
 /// The explored part of the game graph from one root.
@@ -266,6 +270,17 @@ fn path_to(g: &Graph, mut v: u32) -> Vec<Move> {
     moves
 }
 
+/// CPU time of this process (Linux `/proc`), which unlike wall time does not depend on
+/// what else the shared machine is doing.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which ends with ')'): utime is the 12th.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn main() {
     let args = parse_args();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
@@ -276,9 +291,29 @@ fn main() {
     let mut rng = Rng::new(args.seed);
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
     let mut depth_sum = 0u64;
+    // Root games: won, drawn otherwise, drawn by repetition, stopped at --max-ply.
+    let mut ended = [0usize; 4];
     let mut best: Option<(Vec<Move>, usize)> = None;
     for _ in 0..args.games {
-        let (played, game_roots) = root_game(&rules, &mut rng, &args);
+        let (played, game_roots, outcome) = root_game(&rules, &mut rng, &args);
+        // The random game itself may have repeated a position three times.
+        match outcome {
+            Outcome::Draw(DrawReason::Repetition) => {
+                ended[2] += 1;
+                println!(
+                    "random game drawn by repetition after {} moves: {}",
+                    played.len(),
+                    played
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
+            Outcome::Ongoing => ended[3] += 1,
+            Outcome::Draw(_) => ended[1] += 1,
+            Outcome::Win(..) => ended[0] += 1,
+        }
         for (at, root) in game_roots {
             let g = explore(root, &rules, args.depth, args.nodes);
             roots += 1;
@@ -322,7 +357,7 @@ fn main() {
         }
     }
     println!(
-        "{} {} games {} roots {} nodes {} mean-full-depth {:.1} cycles {} time {:.1}s",
+        "{} {} games {} roots {} nodes {} mean-full-depth {:.1} cycles {} wall {:.1}s cpu {}",
         args.variant,
         if args.rules.is_empty() {
             "-"
@@ -334,7 +369,12 @@ fn main() {
         nodes,
         depth_sum as f64 / roots.max(1) as f64,
         cycles,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
+    );
+    println!(
+        "root games: won {} drawn {} drawn-by-repetition {} unfinished {}",
+        ended[0], ended[1], ended[2], ended[3]
     );
     if let Some((line, len)) = best {
         println!(
