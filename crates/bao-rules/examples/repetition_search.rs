@@ -111,13 +111,14 @@ fn root_game(
 ) -> (Vec<Move>, Vec<(usize, Position)>, Outcome) {
     let mut game = Game::new(Position::start(rules), *rules);
     let mut roots = Vec::new();
-    let mut first_second: Option<u32> = None;
+    let mut next_root: Option<u32> = None;
     while !game.outcome().is_over() && game.position().ply() < args.max_ply {
         let p = *game.position();
         if second_stage(&p) {
-            let f = *first_second.get_or_insert(p.ply());
-            if (p.ply() - f) % args.every == 0 {
+            let next = next_root.get_or_insert(p.ply());
+            if p.ply() >= *next {
                 roots.push((game.moves().len(), p));
+                *next = p.ply() + args.every;
             }
         }
         let moves = game.legal_moves();
