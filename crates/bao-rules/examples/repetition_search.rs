@@ -102,19 +102,33 @@ fn ongoing_moves(p: &Position, rules: &Rules) -> Vec<LegalMove> {
         .collect()
 }
 
-/// A random game from the start: the moves played and the positions of the second stage
-/// every `every` plies (with the index of the move that led there).
-fn root_game(
-    rules: &Rules,
-    rng: &mut Rng,
-    args: &Args,
-) -> (Vec<Move>, Vec<(usize, Position)>, Outcome) {
+/// A random game from the start.
+struct RootGame {
+    /// The moves played.
+    played: Vec<Move>,
+    /// Positions of the second stage every `every` plies, with the number of moves before.
+    roots: Vec<(usize, Position)>,
+    outcome: Outcome,
+    /// The first position that occurred a second time: the move numbers of its two
+    /// occurrences. The moves between them form a cycle.
+    twice: Option<(usize, usize)>,
+}
+
+fn root_game(rules: &Rules, rng: &mut Rng, args: &Args) -> RootGame {
     let mut game = Game::new(Position::start(rules), *rules);
     let mut roots = Vec::new();
     let mut next_root: Option<u32> = None;
+    let mut seen: HashMap<Position, usize> = HashMap::new();
+    let mut twice = None;
     while !game.outcome().is_over() && game.position().ply() < args.max_ply {
         let p = *game.position();
         if second_stage(&p) {
+            let at = game.moves().len();
+            if let Some(&before) = seen.get(&p.with_ply(0)) {
+                twice.get_or_insert((before, at));
+            } else {
+                seen.insert(p.with_ply(0), at);
+            }
             let next = next_root.get_or_insert(p.ply());
             if p.ply() >= *next {
                 roots.push((game.moves().len(), p));
@@ -138,7 +152,12 @@ fn root_game(
         let m = *pool[rng.below(pool.len())];
         game.play(&m);
     }
-    (game.moves().to_vec(), roots, game.outcome())
+    RootGame {
+        played: game.moves().to_vec(),
+        roots,
+        outcome: game.outcome(),
+        twice,
+    }
 }
 
 /// The explored part of the game graph from one root.
@@ -294,9 +313,36 @@ fn main() {
     let mut depth_sum = 0u64;
     // Root games: won, drawn otherwise, drawn by repetition, stopped at --max-ply.
     let mut ended = [0usize; 4];
+    let mut twice_found = 0usize;
     let mut best: Option<(Vec<Move>, usize)> = None;
     for _ in 0..args.games {
-        let (played, game_roots, outcome) = root_game(&rules, &mut rng, &args);
+        let RootGame {
+            played,
+            roots: game_roots,
+            outcome,
+            twice,
+        } = root_game(&rules, &mut rng, &args);
+        // A position seen twice in the game: the moves between are a cycle, and playing
+        // them once more makes the third occurrence.
+        if let Some((a, b)) = twice {
+            let mut line: Vec<Move> = played[..b].to_vec();
+            line.extend_from_slice(&played[a..b]);
+            let mut game = Game::new(Position::start(&rules), rules);
+            for m in &line {
+                game.play_text(&m.to_string()).expect("the cycle replays");
+            }
+            assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+            println!(
+                "random game repeated a position: cycle of {} plies at ply {a}: {}",
+                b - a,
+                played[a..b]
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            twice_found += 1;
+        }
         // The random game itself may have repeated a position three times.
         match outcome {
             Outcome::Draw(DrawReason::Repetition) => {
@@ -374,8 +420,8 @@ fn main() {
         cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
     );
     println!(
-        "root games: won {} drawn {} drawn-by-repetition {} unfinished {}",
-        ended[0], ended[1], ended[2], ended[3]
+        "root games: won {} drawn {} drawn-by-repetition {} unfinished {} with-a-position-twice {}",
+        ended[0], ended[1], ended[2], ended[3], twice_found
     );
     if let Some((line, len)) = best {
         println!(
