@@ -35,13 +35,14 @@ struct Args {
     nodes: usize,
     seed: u64,
     quiet: bool,
+    walk: u32,
     max_ply: u32,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_search VARIANT RULES [--games N] [--every K] [--depth D] \
-         [--nodes M] [--seed S] [--max-ply P] [--quiet]"
+         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet]"
     );
     std::process::exit(2)
 }
@@ -62,6 +63,7 @@ fn parse_args() -> Args {
         seed: 1,
         quiet: false,
         max_ply: 600,
+        walk: 0,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
@@ -78,6 +80,7 @@ fn parse_args() -> Args {
             "--nodes" => a.nodes = n as usize,
             "--seed" => a.seed = n,
             "--max-ply" => a.max_ply = n as u32,
+            "--walk" => a.walk = n as u32,
             _ => usage(),
         }
     }
@@ -158,6 +161,49 @@ fn root_game(rules: &Rules, rng: &mut Rng, args: &Args) -> RootGame {
         outcome: game.outcome(),
         twice,
     }
+}
+
+/// A quiet move. Kiswahili and kete (captures compulsory, KIS-3.2): the opponent has no
+/// capture after it. Kimasai (captures optional, KIM-6.2): it captures nothing itself.
+fn leaves_no_capture(m: &LegalMove, rules: &Rules) -> bool {
+    if rules.variant == Variant::Kimasai {
+        return m.captured_pits() == 0;
+    }
+    legal_moves(&m.next, rules)
+        .iter()
+        .all(|r| r.captured_pits() == 0 && r.mv.is_takasa())
+}
+
+/// A random walk of up to `len` plies from `root` through quiet positions only: each move
+/// must leave the opponent without a capture. In a finite graph a walk that never gets
+/// stuck must come back to a position it has seen; returns the cycle (the moves between
+/// the two occurrences and the way to it) if it does, and the plies walked.
+fn quiet_walk(
+    root: Position,
+    rules: &Rules,
+    rng: &mut Rng,
+    len: u32,
+) -> (u32, Option<(Vec<Move>, Vec<Move>)>) {
+    let mut seen: HashMap<Position, usize> = HashMap::new();
+    let mut path: Vec<Move> = Vec::new();
+    let mut p = root;
+    for step in 0..len {
+        if let Some(&at) = seen.get(&p.with_ply(0)) {
+            return (step, Some((path[..at].to_vec(), path[at..].to_vec())));
+        }
+        seen.insert(p.with_ply(0), path.len());
+        let quiet: Vec<LegalMove> = ongoing_moves(&p, rules)
+            .into_iter()
+            .filter(|m| m.outcome(rules) == Outcome::Ongoing && leaves_no_capture(m, rules))
+            .collect();
+        if quiet.is_empty() {
+            return (step, None);
+        }
+        let m = quiet[rng.below(quiet.len())];
+        path.push(m.mv);
+        p = m.next;
+    }
+    (len, None)
 }
 
 /// The explored part of the game graph from one root.
@@ -362,6 +408,41 @@ fn main() {
             Outcome::Win(..) => ended[0] += 1,
         }
         for (at, root) in game_roots {
+            if args.walk > 0 {
+                // Quiet walks instead of the breadth-first search.
+                let quiet_root = rules.variant == Variant::Kimasai
+                    || legal_moves(&root, &rules)
+                        .iter()
+                        .all(|r| r.captured_pits() == 0 && r.mv.is_takasa());
+                if !quiet_root {
+                    continue;
+                }
+                roots += 1;
+                let (walked, cycle) = quiet_walk(root, &rules, &mut rng, args.walk);
+                nodes += walked as usize;
+                depth_sum += walked as u64;
+                if let Some((way, cycle)) = cycle {
+                    cycles += 1;
+                    let mut line: Vec<Move> = played[..at].to_vec();
+                    line.extend(way);
+                    line.extend(cycle.iter().chain(cycle.iter()));
+                    let mut game = Game::new(Position::start(&rules), rules);
+                    for m in &line {
+                        game.play_text(&m.to_string()).expect("the walk replays");
+                    }
+                    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+                    println!(
+                        "quiet walk cycle of {} plies: {}",
+                        cycle.len(),
+                        cycle
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                continue;
+            }
             let g = explore(root, &rules, args.depth, args.nodes);
             roots += 1;
             nodes += g.nodes.len();
@@ -404,7 +485,7 @@ fn main() {
         }
     }
     println!(
-        "{} {} games {} roots {} nodes {} mean-full-depth {:.1} cycles {} wall {:.1}s cpu {}",
+        "{} {} games {} roots {} nodes {} mean-{} {:.1} cycles {} wall {:.1}s cpu {}",
         args.variant,
         if args.rules.is_empty() {
             "-"
@@ -414,6 +495,7 @@ fn main() {
         args.games,
         roots,
         nodes,
+        if args.walk > 0 { "walk" } else { "full-depth" },
         depth_sum as f64 / roots.max(1) as f64,
         cycles,
         started.elapsed().as_secs_f64(),
