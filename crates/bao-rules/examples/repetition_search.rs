@@ -174,6 +174,9 @@ fn leaves_no_capture(m: &LegalMove, rules: &Rules) -> bool {
         .all(|r| r.captured_pits() == 0 && r.mv.is_takasa())
 }
 
+/// The moves from a root to a cycle's first position, and the cycle.
+type WayAndCycle = (Vec<Move>, Vec<Move>);
+
 /// A random walk of up to `len` plies from `root` through quiet positions only: each move
 /// must leave the opponent without a capture. In a finite graph a walk that never gets
 /// stuck must come back to a position it has seen; returns the cycle (the moves between
@@ -183,7 +186,7 @@ fn quiet_walk(
     rules: &Rules,
     rng: &mut Rng,
     len: u32,
-) -> (u32, Option<(Vec<Move>, Vec<Move>)>) {
+) -> (u32, Option<WayAndCycle>) {
     let mut seen: HashMap<Position, usize> = HashMap::new();
     let mut path: Vec<Move> = Vec::new();
     let mut p = root;
