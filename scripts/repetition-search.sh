@@ -16,3 +16,10 @@ run kete takasia=false,never_ending=draw --games 10 --every 6 --depth 12 --nodes
 run kimasai - --games 5 --every 10 --depth 6 --nodes 50000 --quiet "$@"
 run kimasai capture_compulsory=true --games 5 --every 10 --depth 6 --nodes 50000 "$@"
 run kimasai never_ending=draw,front_row_empty=illegal --games 5 --every 10 --depth 6 --nodes 50000 --quiet "$@"
+# Root games to the end, looking for any position seen twice (no search).
+run kiswahili - --games 3000 --every 1000000 --depth 0 --nodes 1 --max-ply 3000 "$@"
+run kimasai - --games 3000 --every 1000000 --depth 0 --nodes 1 --max-ply 3000 --quiet "$@"
+# Quiet walks from second-stage positions.
+run kiswahili - --games 3000 --every 2 --walk 5000 "$@"
+run kete - --games 3000 --every 2 --walk 5000 "$@"
+run kimasai - --games 300 --every 10 --walk 20000 "$@"
