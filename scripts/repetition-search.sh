@@ -23,3 +23,9 @@ run kimasai - --games 3000 --every 1000000 --depth 0 --nodes 1 --max-ply 3000 --
 run kiswahili - --games 3000 --every 2 --walk 5000 "$@"
 run kete - --games 3000 --every 2 --walk 5000 "$@"
 run kimasai - --games 300 --every 10 --walk 20000 "$@"
+# Self-play between engines that know the history (VARIANT RULES GAMES LEVEL).
+cargo build --release -q -p bao-engine --example selfplay_repetition
+for v in kiswahili kete kimasai; do
+  nice target/release/examples/selfplay_repetition "$v" - 200 2 | tail -n 1
+  nice target/release/examples/selfplay_repetition "$v" - 40 4 | tail -n 1
+done
