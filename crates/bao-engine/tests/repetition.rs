@@ -1,0 +1,92 @@
+//! The engine scores a repeating line as a draw (BRD-7.5), on the kimasai staircase cycle of
+//! crates/bao-rules/tests/repetition.rs: South's staircase 10, 9, …, 1 (A1 to B7) and North's
+//! 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one pit per move, and the first position recurs
+//! after 64 plies. North, with 9 cows against 55, is far behind on material: a draw is the
+//! best he can hope for, so an engine that sees the repetition takes it.
+
+use bao_engine::search::{Limits, Score, Searcher};
+use bao_engine::Weights;
+use bao_rules::{find_move, DrawReason, Game, Outcome, Position, Rules, Variant};
+
+const STAIRCASES: &str =
+    "kimasai 2,1,0,0,0,0,0,0/0,0,0,0,0,1,2,3/10,9,8,7,6,5,4,3/0,0,0,0,0,0,1,2 S 0/0 - 0";
+
+fn round() -> Vec<String> {
+    let name = |north: bool, i: usize| {
+        let (row, k) = if i < 8 { ("A", i + 1) } else { ("B", 16 - i) };
+        let row = if north {
+            row.to_lowercase()
+        } else {
+            row.into()
+        };
+        format!("{row}{k}")
+    };
+    (0..32)
+        .flat_map(|k| [name(false, k % 16), name(true, (k % 2 * 8 + k / 2) % 16)])
+        .collect()
+}
+
+/// The game one ply before the third occurrence: 127 plies from STAIRCASES, North to move.
+fn before_third() -> (Rules, Game, String) {
+    let rules = Rules::parse(Variant::Kimasai, "-").unwrap();
+    let start = Position::parse(STAIRCASES, &rules).unwrap();
+    let line: Vec<String> = round().into_iter().cycle().take(128).collect();
+    let mut game = Game::new(start, rules);
+    for m in &line[..127] {
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+    (rules, game, line[127].clone())
+}
+
+#[test]
+fn brd_7_5_engine_scores_the_move_that_repeats_as_a_draw() {
+    let (rules, game, last) = before_third();
+    let root = *game.position();
+    let history = &game.positions()[..game.positions().len() - 1];
+    // The rules agree that the move draws the game.
+    let mut g = game.clone();
+    g.play_text(&last).unwrap();
+    assert_eq!(g.outcome(), Outcome::Draw(DrawReason::Repetition));
+
+    let mut s = Searcher::new(rules, Weights::for_variant(Variant::Kimasai), 16);
+    s.set_history(history);
+    let (scored, _, _) = s.analyse(&root, Limits::depth(2));
+    let rep = find_move(&root, &rules, &last).unwrap();
+    let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
+    assert_eq!(score, 0, "the repeating move {last} is a draw");
+
+    // Without the game's history the same move is just a move, scored by the evaluation:
+    // North is 46 cows down.
+    let mut fresh = Searcher::new(rules, Weights::for_variant(Variant::Kimasai), 16);
+    let (scored, _, _) = fresh.analyse(&root, Limits::depth(2));
+    let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
+    assert!(score < 0, "without history {last} scores {score}");
+}
+
+#[test]
+fn brd_7_5_engine_behind_on_material_takes_the_repetition() {
+    let (rules, game, last) = before_third();
+    let root = *game.position();
+    let history = &game.positions()[..game.positions().len() - 1];
+    let mut s = Searcher::new(rules, Weights::for_variant(Variant::Kimasai), 16);
+    s.set_history(history);
+    let r = s.search_root(&root, Limits::depth(3), &mut |_| {});
+    let best = r.best.expect("North has moves");
+    assert_eq!(best.mv.to_string(), last);
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn brd_7_5_engine_under_repetition_none_sees_no_draw() {
+    let (_, game, last) = before_third();
+    let rules = Rules::parse(Variant::Kimasai, "repetition=none").unwrap();
+    let root = *game.position();
+    let history = &game.positions()[..game.positions().len() - 1];
+    let mut s = Searcher::new(rules, Weights::for_variant(Variant::Kimasai), 16);
+    s.set_history(history);
+    let (scored, _, _) = s.analyse(&root, Limits::depth(2));
+    let rep = find_move(&root, &rules, &last).unwrap();
+    let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
+    assert!(score < 0, "under repetition=none {last} scores {score}");
+}

@@ -1,0 +1,524 @@
+//! Bounded search for threefold repetition (BRD-7.5, issue 14).
+//!
+//! Positions can repeat only once both hands are empty (BRD-7.5, informative), so the roots of
+//! the search are mtaji / phase-2 positions taken from random games. From each root the game
+//! graph is explored breadth first, up to a depth and a node budget, with positions compared
+//! as the repetition rule compares them (everything but the ply, NOT-3.6). A cycle in the
+//! explored graph is a sequence of legal moves that returns to the same position with the
+//! same side to move and the same flags; played twice it draws by repetition. Every cycle
+//! found is replayed through [`Game`] from the start position and must end in a repetition
+//! draw there, so what is printed is a complete game that anyone can check with `bao apply`.
+//!
+//! Run (one core, a few minutes at most):
+//!
+//! ```text
+//! cargo run --release -p bao-rules --example repetition_search -- kimasai - \
+//!     --games 40 --every 6 --depth 10 --nodes 100000 --seed 1 [--quiet]
+//! ```
+//!
+//! `--quiet` makes the random games that produce the roots prefer moves that capture
+//! nothing (where the rules leave a choice), which keeps more seeds on both sides.
+//! scripts/repetition-search.sh runs the set of searches reported in docs/spec-notes.md.
+
+use bao_rules::{
+    legal_moves, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
+};
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+struct Args {
+    variant: Variant,
+    rules: String,
+    games: usize,
+    every: u32,
+    depth: u32,
+    nodes: usize,
+    seed: u64,
+    quiet: bool,
+    walk: u32,
+    max_ply: u32,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: repetition_search VARIANT RULES [--games N] [--every K] [--depth D] \
+         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet]"
+    );
+    std::process::exit(2)
+}
+
+fn parse_args() -> Args {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.len() < 2 {
+        usage();
+    }
+    let variant = Variant::from_id(&argv[0]).unwrap_or_else(|| usage());
+    let mut a = Args {
+        variant,
+        rules: argv[1].clone(),
+        games: 20,
+        every: 8,
+        depth: 8,
+        nodes: 50_000,
+        seed: 1,
+        quiet: false,
+        max_ply: 600,
+        walk: 0,
+    };
+    let mut it = argv[2..].iter();
+    while let Some(flag) = it.next() {
+        if flag == "--quiet" {
+            a.quiet = true;
+            continue;
+        }
+        let value = it.next().unwrap_or_else(|| usage());
+        let n: u64 = value.parse().unwrap_or_else(|_| usage());
+        match flag.as_str() {
+            "--games" => a.games = n as usize,
+            "--every" => a.every = n.max(1) as u32,
+            "--depth" => a.depth = n as u32,
+            "--nodes" => a.nodes = n as usize,
+            "--seed" => a.seed = n,
+            "--max-ply" => a.max_ply = n as u32,
+            "--walk" => a.walk = n as u32,
+            _ => usage(),
+        }
+    }
+    a
+}
+
+/// Both hands empty: the only positions that can repeat.
+fn second_stage(p: &Position) -> bool {
+    p.hand(Side::South) == 0 && p.hand(Side::North) == 0
+}
+
+/// The moves that keep the game going: never-ending moves end it (BRD-7.4) and a move whose
+/// result is decided cannot be part of a cycle.
+fn ongoing_moves(p: &Position, rules: &Rules) -> Vec<LegalMove> {
+    if p.front_row_empty(p.side()) || p.front_row_empty(p.side().other()) {
+        return Vec::new();
+    }
+    legal_moves(p, rules)
+        .iter()
+        .filter(|m| !m.is_never_ending())
+        .copied()
+        .collect()
+}
+
+/// A random game from the start.
+struct RootGame {
+    /// The moves played.
+    played: Vec<Move>,
+    /// Positions of the second stage every `every` plies, with the number of moves before.
+    roots: Vec<(usize, Position)>,
+    outcome: Outcome,
+    /// The first position that occurred a second time: the move numbers of its two
+    /// occurrences. The moves between them form a cycle.
+    twice: Option<(usize, usize)>,
+}
+
+fn root_game(rules: &Rules, rng: &mut Rng, args: &Args) -> RootGame {
+    let mut game = Game::new(Position::start(rules), *rules);
+    let mut roots = Vec::new();
+    let mut next_root: Option<u32> = None;
+    let mut seen: HashMap<Position, usize> = HashMap::new();
+    let mut twice = None;
+    while !game.outcome().is_over() && game.position().ply() < args.max_ply {
+        let p = *game.position();
+        if second_stage(&p) {
+            let at = game.moves().len();
+            if let Some(&before) = seen.get(&p.with_ply(0)) {
+                twice.get_or_insert((before, at));
+            } else {
+                seen.insert(p.with_ply(0), at);
+            }
+            let next = next_root.get_or_insert(p.ply());
+            if p.ply() >= *next {
+                roots.push((game.moves().len(), p));
+                *next = p.ply() + args.every;
+            }
+        }
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let pool: Vec<&LegalMove> = if args.quiet {
+            let quiet: Vec<&LegalMove> = moves.iter().filter(|m| m.captured_pits() == 0).collect();
+            if quiet.is_empty() {
+                moves.iter().collect()
+            } else {
+                quiet
+            }
+        } else {
+            moves.iter().collect()
+        };
+        let m = *pool[rng.below(pool.len())];
+        game.play(&m);
+    }
+    RootGame {
+        played: game.moves().to_vec(),
+        roots,
+        outcome: game.outcome(),
+        twice,
+    }
+}
+
+/// A quiet move. Kiswahili and kete (captures compulsory, KIS-3.2): the opponent has no
+/// capture after it. Kimasai (captures optional, KIM-6.2): it captures nothing itself.
+fn leaves_no_capture(m: &LegalMove, rules: &Rules) -> bool {
+    if rules.variant == Variant::Kimasai {
+        return m.captured_pits() == 0;
+    }
+    legal_moves(&m.next, rules)
+        .iter()
+        .all(|r| r.captured_pits() == 0 && r.mv.is_takasa())
+}
+
+/// The moves from a root to a cycle's first position, and the cycle.
+type WayAndCycle = (Vec<Move>, Vec<Move>);
+
+/// A random walk of up to `len` plies from `root` through quiet positions only: each move
+/// must leave the opponent without a capture. In a finite graph a walk that never gets
+/// stuck must come back to a position it has seen; returns the cycle (the moves between
+/// the two occurrences and the way to it) if it does, and the plies walked.
+fn quiet_walk(
+    root: Position,
+    rules: &Rules,
+    rng: &mut Rng,
+    len: u32,
+) -> (u32, Option<WayAndCycle>) {
+    let mut seen: HashMap<Position, usize> = HashMap::new();
+    let mut path: Vec<Move> = Vec::new();
+    let mut p = root;
+    for step in 0..len {
+        if let Some(&at) = seen.get(&p.with_ply(0)) {
+            return (step, Some((path[..at].to_vec(), path[at..].to_vec())));
+        }
+        seen.insert(p.with_ply(0), path.len());
+        let quiet: Vec<LegalMove> = ongoing_moves(&p, rules)
+            .into_iter()
+            .filter(|m| m.outcome(rules) == Outcome::Ongoing && leaves_no_capture(m, rules))
+            .collect();
+        if quiet.is_empty() {
+            return (step, None);
+        }
+        let m = quiet[rng.below(quiet.len())];
+        path.push(m.mv);
+        p = m.next;
+    }
+    (len, None)
+}
+
+/// The explored part of the game graph from one root.
+struct Graph {
+    nodes: Vec<Position>,
+    parent: Vec<Option<(u32, Move)>>,
+    edges: Vec<Vec<(u32, Move)>>,
+    /// Depth reached with every node expanded.
+    full_depth: u32,
+}
+
+fn explore(root: Position, rules: &Rules, depth: u32, budget: usize) -> Graph {
+    let key = |p: &Position| p.with_ply(0);
+    let mut index: HashMap<Position, u32> = HashMap::new();
+    let mut g = Graph {
+        nodes: vec![root],
+        parent: vec![None],
+        edges: vec![Vec::new()],
+        full_depth: 0,
+    };
+    index.insert(key(&root), 0);
+    let mut queue = VecDeque::from([(0u32, 0u32)]);
+    let mut complete = true;
+    while let Some((u, d)) = queue.pop_front() {
+        if d >= depth {
+            continue;
+        }
+        if g.nodes.len() >= budget {
+            complete = false;
+            g.full_depth = d;
+            break;
+        }
+        let here = g.nodes[u as usize];
+        for m in ongoing_moves(&here, rules) {
+            let k = key(&m.next);
+            let v = match index.get(&k) {
+                Some(&v) => v,
+                None => {
+                    let v = g.nodes.len() as u32;
+                    index.insert(k, v);
+                    g.nodes.push(m.next);
+                    g.parent.push(Some((u, m.mv)));
+                    g.edges.push(Vec::new());
+                    queue.push_back((v, d + 1));
+                    v
+                }
+            };
+            g.edges[u as usize].push((v, m.mv));
+        }
+    }
+    if complete {
+        g.full_depth = depth;
+    }
+    g
+}
+
+/// The shortest cycle of the explored graph, as (first node, moves), if there is one.
+fn shortest_cycle(g: &Graph) -> Option<(u32, Vec<Move>)> {
+    // Peel nodes without a way on: what stays lies on a cycle or leads into one.
+    let n = g.nodes.len();
+    let mut outdeg: Vec<usize> = g.edges.iter().map(|e| e.len()).collect();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (u, es) in g.edges.iter().enumerate() {
+        for &(v, _) in es {
+            preds[v as usize].push(u as u32);
+        }
+    }
+    let mut alive = vec![true; n];
+    let mut stack: Vec<u32> = (0..n as u32).filter(|&u| outdeg[u as usize] == 0).collect();
+    while let Some(v) = stack.pop() {
+        if !alive[v as usize] {
+            continue;
+        }
+        alive[v as usize] = false;
+        for &u in &preds[v as usize] {
+            if alive[u as usize] {
+                outdeg[u as usize] -= 1;
+                if outdeg[u as usize] == 0 {
+                    stack.push(u);
+                }
+            }
+        }
+    }
+    let left: Vec<u32> = (0..n as u32).filter(|&u| alive[u as usize]).collect();
+    let mut best: Option<(u32, Vec<Move>)> = None;
+    for &s in left.iter().take(2000) {
+        // Breadth first from s back to s, inside the live part.
+        let mut from: HashMap<u32, (u32, Move)> = HashMap::new();
+        let mut queue = VecDeque::from([(s, 0usize)]);
+        let mut found: Option<(u32, Move)> = None;
+        'bfs: while let Some((u, d)) = queue.pop_front() {
+            if best.as_ref().is_some_and(|b| d + 1 >= b.1.len()) {
+                break;
+            }
+            for &(v, mv) in &g.edges[u as usize] {
+                if !alive[v as usize] {
+                    continue;
+                }
+                if v == s {
+                    found = Some((u, mv));
+                    break 'bfs;
+                }
+                if let std::collections::hash_map::Entry::Vacant(e) = from.entry(v) {
+                    e.insert((u, mv));
+                    queue.push_back((v, d + 1));
+                }
+            }
+        }
+        if let Some((mut u, mv)) = found {
+            let mut moves = vec![mv];
+            while u != s {
+                let (p, m) = from[&u];
+                moves.push(m);
+                u = p;
+            }
+            moves.reverse();
+            best = Some((s, moves));
+        }
+    }
+    best
+}
+
+fn path_to(g: &Graph, mut v: u32) -> Vec<Move> {
+    let mut moves = Vec::new();
+    while let Some((u, m)) = g.parent[v as usize] {
+        moves.push(m);
+        v = u;
+    }
+    moves.reverse();
+    moves
+}
+
+/// CPU time of this process (Linux `/proc`), which unlike wall time does not depend on
+/// what else the shared machine is doing.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which ends with ')'): utime is the 12th.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn main() {
+    let args = parse_args();
+    let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let started = Instant::now();
+    let mut rng = Rng::new(args.seed);
+    let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
+    let mut depth_sum = 0u64;
+    // Root games: won, drawn otherwise, drawn by repetition, stopped at --max-ply.
+    let mut ended = [0usize; 4];
+    let mut twice_found = 0usize;
+    let mut best: Option<(Vec<Move>, usize)> = None;
+    for _ in 0..args.games {
+        let RootGame {
+            played,
+            roots: game_roots,
+            outcome,
+            twice,
+        } = root_game(&rules, &mut rng, &args);
+        // A position seen twice in the game: the moves between are a cycle, and playing
+        // them once more makes the third occurrence.
+        if let Some((a, b)) = twice {
+            let mut line: Vec<Move> = played[..b].to_vec();
+            line.extend_from_slice(&played[a..b]);
+            let mut game = Game::new(Position::start(&rules), rules);
+            for m in &line {
+                game.play_text(&m.to_string()).expect("the cycle replays");
+            }
+            assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+            println!(
+                "random game repeated a position: cycle of {} plies at ply {a}: {}",
+                b - a,
+                played[a..b]
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            twice_found += 1;
+        }
+        // The random game itself may have repeated a position three times.
+        match outcome {
+            Outcome::Draw(DrawReason::Repetition) => {
+                ended[2] += 1;
+                println!(
+                    "random game drawn by repetition after {} moves: {}",
+                    played.len(),
+                    played
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+            }
+            Outcome::Ongoing => ended[3] += 1,
+            Outcome::Draw(_) => ended[1] += 1,
+            Outcome::Win(..) => ended[0] += 1,
+        }
+        for (at, root) in game_roots {
+            if args.walk > 0 {
+                // Quiet walks instead of the breadth-first search.
+                let quiet_root = rules.variant == Variant::Kimasai
+                    || legal_moves(&root, &rules)
+                        .iter()
+                        .all(|r| r.captured_pits() == 0 && r.mv.is_takasa());
+                if !quiet_root {
+                    continue;
+                }
+                roots += 1;
+                let (walked, cycle) = quiet_walk(root, &rules, &mut rng, args.walk);
+                nodes += walked as usize;
+                depth_sum += walked as u64;
+                if let Some((way, cycle)) = cycle {
+                    cycles += 1;
+                    let mut line: Vec<Move> = played[..at].to_vec();
+                    line.extend(way);
+                    line.extend(cycle.iter().chain(cycle.iter()));
+                    let mut game = Game::new(Position::start(&rules), rules);
+                    for m in &line {
+                        game.play_text(&m.to_string()).expect("the walk replays");
+                    }
+                    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+                    println!(
+                        "quiet walk cycle of {} plies: {}",
+                        cycle.len(),
+                        cycle
+                            .iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                continue;
+            }
+            let g = explore(root, &rules, args.depth, args.nodes);
+            roots += 1;
+            nodes += g.nodes.len();
+            depth_sum += g.full_depth as u64;
+            let Some((s, cycle)) = shortest_cycle(&g) else {
+                continue;
+            };
+            cycles += 1;
+            if best.as_ref().is_some_and(|b| b.1 <= cycle.len()) {
+                continue;
+            }
+            // The whole game: the random game up to the root, the way to the cycle, the
+            // cycle twice. Replayed through Game: the last move must draw by repetition.
+            let mut line: Vec<Move> = played[..at].to_vec();
+            line.extend(path_to(&g, s));
+            line.extend(cycle.iter().chain(cycle.iter()));
+            let mut game = Game::new(Position::start(&rules), rules);
+            for (i, m) in line.iter().enumerate() {
+                game.play_text(&m.to_string())
+                    .unwrap_or_else(|e| panic!("move {} ({m}) of the line: {e}", i + 1));
+            }
+            assert_eq!(
+                game.outcome(),
+                Outcome::Draw(DrawReason::Repetition),
+                "the line must draw by repetition"
+            );
+            println!(
+                "cycle of {} plies at ply {} (root ply {}): {}",
+                cycle.len(),
+                at + path_to(&g, s).len(),
+                root.ply(),
+                cycle
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            println!("  position: {}", g.nodes[s as usize]);
+            best = Some((line, cycle.len()));
+        }
+    }
+    println!(
+        "{} {} games {} roots {} nodes {} mean-{} {:.1} cycles {} wall {:.1}s cpu {}",
+        args.variant,
+        if args.rules.is_empty() {
+            "-"
+        } else {
+            &args.rules
+        },
+        args.games,
+        roots,
+        nodes,
+        if args.walk > 0 { "walk" } else { "full-depth" },
+        depth_sum as f64 / roots.max(1) as f64,
+        cycles,
+        started.elapsed().as_secs_f64(),
+        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
+    );
+    println!(
+        "root games: won {} drawn {} drawn-by-repetition {} unfinished {} with-a-position-twice {}",
+        ended[0], ended[1], ended[2], ended[3], twice_found
+    );
+    if let Some((line, len)) = best {
+        println!(
+            "shortest cycle {len} plies; game drawn by repetition after {} moves:",
+            line.len()
+        );
+        println!(
+            "{}",
+            line.iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! Threefold repetition (BRD-7.5) on a real repeating line (issue 14).
+//!
+//! Kimasai phase 2 (KIM-6): any occupied pit may be played, every lap runs clockwise
+//! (direction +1, KIM-3), and a lap whose last cow falls into an empty pit ends the move
+//! before any capture is looked at (KIM-7.1, rule 2 comes before rule 3). A *staircase*
+//! n, n−1, …, 1 in consecutive pits, with an empty pit after it, therefore moves one pit
+//! forward when its top pit is played: the n cows go one each into the next n pits, the
+//! last of which was empty. After 16 such moves it is back where it started.
+//!
+//! The line below (docs/spec-notes.md, "Threefold repetition") uses that:
+//! * South: a staircase of 10 (55 cows) from A1 (10) to B7 (1). It spans 10 pits, so it
+//!   always has a cow in the front row; period 16 South moves.
+//! * North: 9 cows, a staircase of 3 at a1–a3 and one of 2 at b8–b7, moved in turn. The two
+//!   are 8 pits apart, so one of them is always in the front row; period 32 North moves.
+//!
+//! After 32 moves each (64 plies) the position is the same again, with the same side to move
+//! and no flags; a second round makes it occur for the third time.
+
+mod common;
+use bao_rules::{status, DrawReason, Game, Outcome, Position, Rules, Side, Variant};
+use common::*;
+
+/// The cycle's first position: kimasai, both reserves empty, South to move.
+fn staircase_position(r: &Rules) -> Position {
+    let pits = [
+        ("A1", 10),
+        ("A2", 9),
+        ("A3", 8),
+        ("A4", 7),
+        ("A5", 6),
+        ("A6", 5),
+        ("A7", 4),
+        ("A8", 3),
+        ("B8", 2),
+        ("B7", 1),
+        ("a1", 3),
+        ("a2", 2),
+        ("a3", 1),
+        ("b8", 2),
+        ("b7", 1),
+    ];
+    build(r, Side::South, [0, 0], &pits, "-")
+}
+
+/// Ring index i (BRD-3.1) as a pit name of `side`.
+fn pit_name(side: Side, i: usize) -> String {
+    let (row, k) = if i < 8 { ('A', i + 1) } else { ('B', 16 - i) };
+    let row = if side == Side::North {
+        row.to_ascii_lowercase()
+    } else {
+        row
+    };
+    format!("{row}{k}")
+}
+
+/// The 64 plies of one round of the cycle. South's top pit walks round the ring from A1
+/// (index 0) twice; North's two tops start at a1 (index 0) and b8 (index 8) and move in turn.
+fn cycle_moves() -> Vec<String> {
+    let mut moves = Vec::new();
+    for k in 0..32 {
+        moves.push(pit_name(Side::South, k % 16));
+        let (start, steps) = if k % 2 == 0 { (0, k / 2) } else { (8, k / 2) };
+        moves.push(pit_name(Side::North, (start + steps) % 16));
+    }
+    moves
+}
+
+#[test]
+fn brd_7_5_kimasai_staircase_cycle_repeats_after_64_plies() {
+    let r = rules(Variant::Kimasai, "-");
+    let p = staircase_position(&r);
+    assert_eq!(status(&p, &r), Outcome::Ongoing);
+    let cycle = cycle_moves();
+    assert_eq!(cycle.len(), 64);
+    let mut game = Game::new(p, r);
+    for (i, m) in cycle.iter().enumerate() {
+        let played = game
+            .play_text(m)
+            .unwrap_or_else(|e| panic!("ply {} ({m}): {e}", i + 1));
+        // Every move is a single lap into an empty pit: it captures nothing.
+        assert_eq!(played.captured_pits(), 0, "ply {} ({m})", i + 1);
+        assert_eq!(game.outcome(), Outcome::Ongoing, "ply {} ({m})", i + 1);
+        // The position first recurs after the full round, not earlier.
+        assert_eq!(
+            game.position().same_as(&p),
+            i == 63,
+            "ply {} ({m}): {}",
+            i + 1,
+            game.position()
+        );
+    }
+    assert_eq!(game.position().to_string(), p.with_ply(64).to_string());
+}
+
+#[test]
+fn brd_7_5_third_occurrence_draws_and_ends_the_game() {
+    let r = rules(Variant::Kimasai, "-");
+    let p = staircase_position(&r);
+    let cycle = cycle_moves();
+    let mut game = Game::new(p, r);
+    // Second occurrence at ply 64, third at ply 128: only the last move draws.
+    for (i, m) in cycle.iter().chain(cycle.iter()).enumerate() {
+        assert_eq!(game.outcome(), Outcome::Ongoing, "before ply {}", i + 1);
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.moves().len(), 128);
+    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+    assert_eq!(game.outcome().token(), "draw");
+    // The position itself is not drawn (BRD-7.3 ignores history) ...
+    assert_eq!(status(game.position(), &r), Outcome::Ongoing);
+    // ... but the game is over: no legal moves and no further move (NOT-2.5).
+    assert!(game.legal_moves().is_empty());
+    let err = game.play_text(&cycle[0]).unwrap_err();
+    assert_eq!(err.category(), "game_over");
+    // Taking the last move back reopens the game.
+    game.undo();
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+}
+
+#[test]
+fn brd_7_5_counting_starts_from_the_first_position_of_the_game() {
+    // Started one ply into the cycle, the game has not seen the cycle's first position:
+    // it occurs at plies 63 and 127 only, and the third occurrence of the game's own first
+    // position comes at ply 128.
+    let r = rules(Variant::Kimasai, "-");
+    let cycle = cycle_moves();
+    let mut game = Game::new(staircase_position(&r), r);
+    game.play_text(&cycle[0]).unwrap();
+    let second = *game.position();
+    let mut game = Game::new(second.with_ply(0), r);
+    let rotated: Vec<&String> = cycle[1..].iter().chain(&cycle[..1]).collect();
+    for m in rotated.iter().chain(rotated.iter()).take(127) {
+        game.play_text(m).unwrap();
+        assert_eq!(game.outcome(), Outcome::Ongoing);
+    }
+    game.play_text(rotated[63]).unwrap();
+    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+}
+
+#[test]
+fn brd_7_5_repetition_none_plays_on() {
+    let r = rules(Variant::Kimasai, "repetition=none");
+    let cycle = cycle_moves();
+    let mut game = Game::new(staircase_position(&r), r);
+    for m in cycle.iter().chain(&cycle).chain(&cycle) {
+        game.play_text(m).unwrap();
+    }
+    // Four occurrences, and the game goes on.
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+    assert_eq!(game.moves().len(), 192);
+}
