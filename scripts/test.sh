@@ -16,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it starts, in seconds since the script started.
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*"; }
 need_apt=()
 command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v node >/dev/null || need_apt+=(nodejs npm)
