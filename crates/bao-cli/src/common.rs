@@ -106,7 +106,7 @@ pub fn load(position: &str, rules: Option<&str>) -> Result<(Position, Rules), Er
 
 /// A clap error as one line, without clap's own `error: ` prefix. When the first line ends
 /// in `:` (`the following required arguments were not provided:`), the indented lines that
-/// name the arguments are joined to it.
+/// name the arguments are joined to it; the pointer to help names the command (`bao moves`).
 pub fn clap_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let mut lines = text.lines();
@@ -121,7 +121,22 @@ pub fn clap_message(e: &clap::Error) -> String {
             msg = format!("{msg} {}", named.join(", "));
         }
     }
-    format!("{} (see bao --help)", printable(msg.trim_end_matches(':')))
+    // clap's `Usage: bao moves [OPTIONS] <POSITION>` line names the command that was meant.
+    let command: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(|u| {
+            u.split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect()
+        })
+        .filter(|c: &Vec<&str>| c.first() == Some(&"bao"))
+        .unwrap_or_else(|| vec!["bao"]);
+    format!(
+        "{} (see {} --help)",
+        printable(msg.trim_end_matches(':')),
+        command.join(" ")
+    )
 }
 
 /// Writes to standard output, turning a closed pipe into a quiet success.

@@ -34,6 +34,7 @@ fn a_missing_argument_is_named() {
     assert!(out.is_empty());
     assert!(err.starts_with("error: usage: "), "{err}");
     assert!(err.contains("POSITION"), "{err}");
+    assert!(err.contains("(see bao moves --help)"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     let (code, _, err) = bao(&["perft", "kiswahili"]);
     assert_eq!(code, 2);
