@@ -6,6 +6,8 @@
 #   scripts/start-postgres.sh            # port 55432, data in /var/tmp/bao-postgres-55432
 #   BAO_PG_PORT=5432 scripts/start-postgres.sh
 #   export BAO_TEST_POSTGRES_URL=$(scripts/start-postgres.sh | tail -1)
+#   scripts/start-postgres.sh status     # prints "running" or "stopped", changes nothing
+#   scripts/start-postgres.sh stop       # stops the cluster (the data stays for next time)
 #
 # The cluster trusts connections from 127.0.0.1 only: it is for tests, not for production.
 set -euo pipefail
@@ -40,6 +42,27 @@ if [ "$(id -u)" = 0 ]; then
     fi
     RUN_AS=(runuser -u postgres --)
 fi
+
+case "${1:-start}" in
+start) ;;
+status | stop)
+    if [ -f "$DIR/PG_VERSION" ] && "${RUN_AS[@]}" "$BIN/pg_ctl" -D "$DIR" status >/dev/null 2>&1; then
+        if [ "$1" = stop ]; then
+            log "stopping postgres on 127.0.0.1:$PORT"
+            "${RUN_AS[@]}" "$BIN/pg_ctl" -D "$DIR" -m fast -w stop >&2
+        else
+            echo running
+        fi
+    elif [ "$1" = status ]; then
+        echo stopped
+    fi
+    exit 0
+    ;;
+*)
+    log "unknown command '$1' (start, status or stop)"
+    exit 2
+    ;;
+esac
 
 mkdir -p "$DIR"
 [ "$(id -u)" = 0 ] && chown postgres:postgres "$DIR"

@@ -4,8 +4,10 @@
 #   scripts/test.sh
 #
 # 1. Installs Chromium (browser tests), nginx (deploy test) and PostgreSQL (storage tests) from Debian's packages
-#    when they are missing, and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh).
-# 2. Checks formatting and clippy (warnings are errors).
+#    when they are missing, and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh);
+#    a cluster it started is stopped again when it ends, one already running is left running.
+# 2. Checks formatting and clippy (warnings are errors), and the dependency graph with
+#    cargo-deny: licences, duplicate versions, sources (installs cargo-deny when missing).
 # 3. Runs every Rust test of the workspace (unit, integration, doc tests; the spec fixtures,
 #    property tests, 10,000+ random games per variant, the engine's tactical suite, the server's
 #    HTTP/WebSocket/SQLite/PostgreSQL/kill -9 tests, the terminal UI tests).
@@ -14,7 +16,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says when it starts, in seconds since the script started.
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*"; }
 need_apt=()
 command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v node >/dev/null || need_apt+=(nodejs npm)
@@ -28,6 +31,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 step "starting PostgreSQL"
+# A PostgreSQL this script starts is stopped when it ends (pass or fail); one that was already
+# running is left alone.
+if [ "$(scripts/start-postgres.sh status)" = stopped ]; then
+    trap 'step "stopping the PostgreSQL this script started"; scripts/start-postgres.sh stop' EXIT
+fi
 BAO_TEST_POSTGRES_URL="$(scripts/start-postgres.sh | tail -1)"
 export BAO_TEST_POSTGRES_URL
 echo "PostgreSQL at $BAO_TEST_POSTGRES_URL"
@@ -37,6 +45,12 @@ cargo fmt --all -- --check
 
 step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo deny check bans licenses sources (deny.toml says why not advisories)"
+if ! cargo deny --version >/dev/null 2>&1; then
+    cargo install --locked cargo-deny
+fi
+cargo deny check bans licenses sources
 
 step "cargo test (the whole workspace)"
 cargo test --workspace --no-fail-fast

@@ -5,6 +5,9 @@ use bao_rules::{printable, Error, MoveError, Position, Rules, Variant};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// The category of [`CliError::closed_pipe`], never printed.
+const CLOSED_PIPE: &str = "closed_pipe";
+
 /// An error to report: its NOT-5 category (or `internal`), the detail, and the exit status.
 #[derive(Debug)]
 pub struct CliError {
@@ -40,8 +43,22 @@ impl CliError {
         }
     }
 
-    /// Prints the error line on standard error and gives the exit status.
+    /// Standard output was closed by its reader (`bao moves - | head -1`): the reader has
+    /// what it wanted, so this ends the command quietly with success.
+    pub fn closed_pipe() -> CliError {
+        CliError {
+            category: CLOSED_PIPE,
+            detail: String::new(),
+            status: 0,
+        }
+    }
+
+    /// Prints the error line on standard error and gives the exit status (a closed pipe is
+    /// quiet and successful).
     pub fn report(&self) -> ExitCode {
+        if self.category == CLOSED_PIPE {
+            return ExitCode::SUCCESS;
+        }
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "error: {}: {}", self.category, self.detail);
         ExitCode::from(self.status)
@@ -60,6 +77,9 @@ impl From<Error> for CliError {
 
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> CliError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return CliError::closed_pipe();
+        }
         CliError::internal(format!("I/O error: {e}"))
     }
 }
@@ -84,12 +104,39 @@ pub fn load(position: &str, rules: Option<&str>) -> Result<(Position, Rules), Er
     Ok((pos, rules))
 }
 
-/// The first line of a clap error, without clap's own `error: ` prefix.
+/// A clap error as one line, without clap's own `error: ` prefix. When the first line ends
+/// in `:` (`the following required arguments were not provided:`), the indented lines that
+/// name the arguments are joined to it; the pointer to help names the command (`bao moves`).
 pub fn clap_message(e: &clap::Error) -> String {
     let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("bad command line").trim();
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    format!("{} (see bao --help)", printable(first))
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad command line").trim();
+    let mut msg = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if msg.ends_with(':') {
+        let named: Vec<&str> = lines
+            .take_while(|l| l.starts_with("  "))
+            .map(str::trim)
+            .collect();
+        if !named.is_empty() {
+            msg = format!("{msg} {}", named.join(", "));
+        }
+    }
+    // clap's `Usage: bao moves [OPTIONS] <POSITION>` line names the command that was meant.
+    let command: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(|u| {
+            u.split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect()
+        })
+        .filter(|c: &Vec<&str>| c.first() == Some(&"bao"))
+        .unwrap_or_else(|| vec!["bao"]);
+    format!(
+        "{} (see {} --help)",
+        printable(msg.trim_end_matches(':')),
+        command.join(" ")
+    )
 }
 
 /// Writes to standard output, turning a closed pipe into a quiet success.

@@ -33,7 +33,7 @@ pub struct ApplyArgs {
     /// The position to start from.
     #[arg(value_name = "POSITION")]
     position: String,
-    /// Moves to apply in order, e.g. A7L* a5R (aliases of NOT-2 are accepted).
+    /// Moves to apply in order, e.g. A7L* a5R; the usual aliases such as 7L* are accepted (NOT-2).
     #[arg(value_name = "MOVE", allow_hyphen_values = true)]
     moves: Vec<String>,
 }

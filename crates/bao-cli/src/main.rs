@@ -11,7 +11,7 @@ mod serve_cmd;
 mod svg_cmd;
 mod tune_cmd;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use common::CliError;
 use std::process::ExitCode;
 
@@ -75,8 +75,81 @@ enum Command {
     Loadtest(serve_cmd::LoadtestArgs),
 }
 
+/// The commands of `bao --help`, by what people use them for. Every command is in exactly one
+/// group (checked by a test).
+const GROUPS: &[(&str, &[&str])] = &[
+    ("Play", &["play", "replay"]),
+    (
+        "Study a position or a game",
+        &["show", "svg", "bestmove", "analyse", "record", "rules"],
+    ),
+    (
+        "Machine interface (exact output for programs and tests)",
+        &["moves", "apply", "perft", "trace", "playout", "engine"],
+    ),
+    ("Server", &["serve", "loadtest"]),
+    ("Development", &["bench", "match", "tune"]),
+];
+
+/// Width of `bao --help` lines, as `max_term_width` above.
+const HELP_WIDTH: usize = 100;
+
+/// The command list of `bao --help`, grouped by [`GROUPS`], each line `  name  about` with
+/// the about text wrapped under itself.
+fn grouped_commands(cmd: &clap::Command) -> String {
+    let name_width = GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter())
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(0);
+    let indent = 2 + name_width + 2;
+    let mut text = String::new();
+    for (heading, names) in GROUPS {
+        text.push_str(&format!("{heading}:\n"));
+        for name in *names {
+            let about = cmd
+                .find_subcommand(name)
+                .and_then(|c| c.get_about())
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            let mut line = format!("  {name:name_width$}  ");
+            let mut col = indent;
+            for word in about.split_whitespace() {
+                if col > indent && col + 1 + word.len() > HELP_WIDTH {
+                    line.push('\n');
+                    line.push_str(&" ".repeat(indent));
+                    col = indent;
+                } else if col > indent {
+                    line.push(' ');
+                    col += 1;
+                }
+                line.push_str(word);
+                col += word.len();
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The clap command with the grouped command list in its help.
+fn command() -> clap::Command {
+    let cmd = Cli::command();
+    let template = format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{}Options:\n{{options}}{{after-help}}\n",
+        grouped_commands(&cmd).replace('{', "{{").replace('}', "}}")
+    );
+    cmd.help_template(template)
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -119,5 +192,38 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => e.report(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_is_in_exactly_one_help_group() {
+        let cmd = Cli::command();
+        let mut listed: Vec<&str> = GROUPS.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        listed.sort_unstable();
+        let mut commands: Vec<&str> = cmd
+            .get_subcommands()
+            .map(|c| c.get_name())
+            .filter(|n| *n != "help")
+            .collect();
+        commands.sort_unstable();
+        assert_eq!(listed, commands);
+    }
+
+    #[test]
+    fn help_lists_commands_under_their_group_and_fits_the_width() {
+        let help = command().render_help().to_string();
+        let play = help.find("Play:").expect("a Play group");
+        let server = help.find("Server:").expect("a Server group");
+        let play_line = help.find("\n  play ").expect("play listed");
+        let serve_line = help.find("\n  serve ").expect("serve listed");
+        assert!(play < play_line && play_line < server && server < serve_line);
+        assert!(help.contains("Options:"), "{help}");
+        for line in help.lines() {
+            assert!(line.chars().count() <= HELP_WIDTH, "too wide: {line:?}");
+        }
     }
 }

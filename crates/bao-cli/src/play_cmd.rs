@@ -41,7 +41,7 @@ pub struct ReplayArgs {
     /// Show moves at once instead of animating the sowing.
     #[arg(long)]
     no_animation: bool,
-    /// A record file (NOT-6 text or JSON); every record in it is checked first.
+    /// A game record file, as text or JSON (NOT-6); every record in it is checked first.
     #[arg(value_name = "FILE", allow_hyphen_values = true)]
     file: String,
 }

@@ -111,6 +111,20 @@ impl Position {
             return Ok(v);
         }
         let fields: Vec<&str> = fields(text);
+        // A lone word is meant as a variant name (`bao moves chess`): say it is not one. The
+        // category stays `syntax` (a position needs 6 fields, NOT-3).
+        if let [word] = fields[..] {
+            if word.chars().all(|c| c.is_alphabetic()) {
+                return Err(PositionError::new(
+                    K::Syntax,
+                    format!(
+                        "unknown variant '{}': give kiswahili, kete or kimasai, or a full position \
+                         of 6 fields (variant board side hands flags ply)",
+                        printable(word)
+                    ),
+                ));
+            }
+        }
         if fields.len() != 6 {
             return Err(PositionError::new(
                 K::Syntax,

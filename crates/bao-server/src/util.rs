@@ -7,9 +7,9 @@ const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
 /// A random string of `n` characters from an unambiguous lower-case alphabet (5 bits each).
 pub fn random_code(n: usize) -> String {
-    let mut rng = rand::thread_rng();
+    let mut rng = rand::rng();
     (0..n)
-        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
 }
 
@@ -20,7 +20,7 @@ pub fn new_game_id() -> String {
 
 /// A seat token: 128 random bits as 32 hex digits.
 pub fn new_token() -> String {
-    let v: u128 = rand::thread_rng().gen();
+    let v: u128 = rand::rng().random();
     format!("{v:032x}")
 }
 
@@ -43,20 +43,9 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// `YYYY.MM.DD` (UTC) of a time in milliseconds since the epoch, for the Date tag (NOT-6.2).
-pub fn record_date(ms: i64) -> String {
-    // Days to civil date (Howard Hinnant's algorithm).
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
+/// `YYYY.MM.DD` (UTC) of a time in milliseconds since the epoch, for the Date tag (NOT-6.2):
+/// the engine's record helper, the workspace's one calendar computation.
+pub use bao_engine::record::record_date;
 
 #[cfg(test)]
 mod tests {

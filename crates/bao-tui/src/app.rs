@@ -545,9 +545,10 @@ impl App {
                     Ok(m) => self.play(m),
                     Err(e) => {
                         // The game is untouched: the text was matched against the legal
-                        // moves and refused.
+                        // moves and refused. The message names the refused text; the input
+                        // starts empty, so the next typing is a new move, not appended to it.
                         self.set_error(format!("{}: {e}", e.category().replace('_', " ")));
-                        self.mode = Mode::Typing(text);
+                        self.mode = Mode::Typing(String::new());
                     }
                 }
             }

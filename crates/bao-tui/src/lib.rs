@@ -190,16 +190,3 @@ pub fn save_records(app: &App, path: &Path) -> io::Result<PathBuf> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::civil_from_days;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
-}

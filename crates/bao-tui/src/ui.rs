@@ -189,20 +189,58 @@ pub fn board_lines(v: &BoardView) -> Vec<Line<'static>> {
     lines
 }
 
-fn status_line(pos: &Position) -> String {
-    let mut s = format!(
-        " {} · {} to move · ply {}",
-        stage_name(pos),
-        pos.side().name(),
-        pos.ply()
-    );
+/// The phrases of the status line: stage, side to move, ply, block and forced capture.
+fn status_phrases(pos: &Position) -> Vec<String> {
+    let mut p = vec![
+        stage_name(pos).to_string(),
+        format!("{} to move", pos.side().name()),
+        format!("ply {}", pos.ply()),
+    ];
     if let Some(b) = pos.block() {
-        s.push_str(&format!(" · {b} blocked"));
+        p.push(format!("{b} blocked"));
     }
     if let Some(m) = pos.must() {
-        s.push_str(&format!(" · must capture {m}"));
+        p.push(format!("must capture {m}"));
     }
-    s
+    p
+}
+
+/// Phrases joined by ` · ` into lines of at most `width` columns, each line starting with a
+/// space. A line breaks only between phrases, so no phrase is cut in the middle (a phrase
+/// wider than the line gets a line of its own, which the paragraph then wraps).
+pub fn phrase_lines<S: AsRef<str>>(phrases: &[S], width: u16) -> Vec<String> {
+    let width = usize::from(width);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for p in phrases {
+        let p = p.as_ref();
+        if !line.is_empty() && text_width(&line) + 3 + text_width(p) > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            line = format!(" {p}");
+        } else {
+            line.push_str(" · ");
+            line.push_str(p);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Columns `s` takes on the terminal (wide characters take two).
+fn text_width(s: &str) -> usize {
+    Span::raw(s).width()
+}
+
+/// Text from a record (names, comments) as the screen shows it: as written, except control
+/// characters, which would move the cursor or change colours, become `�`.
+pub fn screen_text(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
 }
 
 /// The move list as lines `1. A7L* a5R`.
@@ -238,11 +276,11 @@ pub fn move_lines(first: Side, moves: &[Move], current: Option<usize>) -> Vec<Li
     lines
 }
 
-fn split(area: Rect) -> (Rect, Rect, Rect, Rect) {
+fn split(area: Rect, title_lines: u16) -> (Rect, Rect, Rect, Rect) {
     let v = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
-            Constraint::Length(1),
+            Constraint::Length(title_lines),
             Constraint::Min(14),
             Constraint::Length(5),
         ])
@@ -262,7 +300,7 @@ fn tail(lines: Vec<Line<'static>>, height: u16) -> Vec<Line<'static>> {
 
 /// Draws the game.
 pub fn render(app: &App, f: &mut Frame) {
-    let (title_a, board_a, moves_a, bottom_a) = split(f.area());
+    let (title_a, board_a, moves_a, bottom_a) = split(f.area(), 1);
     let game = app.game();
     let pos = game.position();
     let rules = game.rules();
@@ -303,12 +341,12 @@ pub fn render(app: &App, f: &mut Frame) {
     } else if app.human_to_move() && matches!(app.mode, Mode::Select | Mode::Choose { .. }) {
         view.cursor = Some(app.cursor_square());
     }
+    let inner = board_a.width.saturating_sub(2);
     let mut lines = board_lines(&view);
     if rules.variant.is_bao() {
-        lines.push(Line::styled(
-            " # owned house · x blocked · ! capture first",
-            Style::default().fg(Color::DarkGray),
-        ));
+        for l in phrase_lines(&["# owned house", "x blocked", "! capture first"], inner) {
+            lines.push(Line::styled(l, Style::default().fg(Color::DarkGray)));
+        }
     } else {
         lines.push(Line::raw(""));
     }
@@ -321,7 +359,11 @@ pub fn render(app: &App, f: &mut Frame) {
                 .add_modifier(Modifier::BOLD),
         ));
     } else {
-        lines.push(Line::raw(status_line(pos)));
+        lines.extend(
+            phrase_lines(&status_phrases(pos), inner)
+                .into_iter()
+                .map(Line::raw),
+        );
     }
     if let Some(a) = &app.animation {
         lines.push(Line::styled(
@@ -378,14 +420,30 @@ pub fn render(app: &App, f: &mut Frame) {
         }
         _ => {}
     }
-    let help = if app.animation.is_some() {
-        "any key: skip the animation"
+    let help: &[&str] = if app.animation.is_some() {
+        &["any key: skip the animation"]
     } else if app.vs_computer() {
-        "←→↑↓ pit · Enter play · : or A-B/1-8 type a move · h hint · u undo · n next game · q quit"
+        &[
+            "←→↑↓ pit",
+            "Enter play",
+            ": or A-B/1-8 type a move",
+            "h hint",
+            "u undo",
+            "n next game",
+            "q quit",
+        ]
     } else {
-        "←→↑↓ pit · Enter play · : or A-B/1-8 type a move · n next game · q quit"
+        &[
+            "←→↑↓ pit",
+            "Enter play",
+            ": or A-B/1-8 type a move",
+            "n next game",
+            "q quit",
+        ]
     };
-    bottom.push(Line::styled(help, Style::default().fg(Color::DarkGray)));
+    for l in phrase_lines(help, bottom_a.width) {
+        bottom.push(Line::styled(l, Style::default().fg(Color::DarkGray)));
+    }
     f.render_widget(
         Paragraph::new(bottom)
             .wrap(Wrap { trim: true })
@@ -396,20 +454,30 @@ pub fn render(app: &App, f: &mut Frame) {
 
 /// Draws the replay viewer.
 pub fn render_replay(r: &Replay, f: &mut Frame) {
-    let (title_a, board_a, moves_a, bottom_a) = split(f.area());
     let rec = r.record();
-    let title = format!(
-        " Replay {}/{} · {} · {} (S) v {} (N) · {} · result {}",
-        r.index + 1,
-        r.count(),
-        rec.variant.title(),
-        rec.south,
-        rec.north,
-        rec.date,
-        rec.result
+    // Names are shown as written; the title takes as many lines as the width needs, so the
+    // date and the result are never cut off.
+    let title = phrase_lines(
+        &[
+            format!("Replay {}/{}", r.index + 1, r.count()),
+            rec.variant.title().to_string(),
+            format!(
+                "{} (S) v {} (N)",
+                screen_text(&rec.south),
+                screen_text(&rec.north)
+            ),
+            rec.date.to_string(),
+            format!("result {}", rec.result),
+        ],
+        f.area().width,
     );
+    let width = usize::from(f.area().width.max(1));
+    let title_height: usize = title.iter().map(|l| text_width(l).div_ceil(width)).sum();
+    let title_height = title_height.clamp(1, 4) as u16;
+    let (title_a, board_a, moves_a, bottom_a) = split(f.area(), title_height);
     f.render_widget(
-        Paragraph::new(bao_rules::printable(&title))
+        Paragraph::new(title.into_iter().map(Line::raw).collect::<Vec<_>>())
+            .wrap(Wrap { trim: false })
             .style(Style::default().add_modifier(Modifier::BOLD)),
         title_a,
     );
@@ -428,12 +496,13 @@ pub fn render_replay(r: &Replay, f: &mut Frame) {
     }
     let mut lines = board_lines(&view);
     lines.push(Line::raw(""));
-    lines.push(Line::raw(format!(
-        " move {}/{} ·{}",
-        r.ply,
-        r.game().moves().len(),
-        status_line(pos)
-    )));
+    let mut status = vec![format!("move {}/{}", r.ply, r.game().moves().len())];
+    status.extend(status_phrases(pos));
+    lines.extend(
+        phrase_lines(&status, board_a.width.saturating_sub(2))
+            .into_iter()
+            .map(Line::raw),
+    );
     if r.ply == r.game().moves().len() {
         let o = r.game().outcome();
         if o.is_over() {
@@ -450,7 +519,7 @@ pub fn render_replay(r: &Replay, f: &mut Frame) {
         ));
     } else if let Some(c) = r.comment() {
         lines.push(Line::styled(
-            format!(" {{{}}}", bao_rules::printable(c)),
+            format!(" {{{}}}", screen_text(c)),
             Style::default().fg(Color::Cyan),
         ));
     }
@@ -478,13 +547,17 @@ pub fn render_replay(r: &Replay, f: &mut Frame) {
         Paragraph::new(ml).block(Block::default().borders(Borders::ALL).title(" Moves ")),
         moves_a,
     );
-    let bottom = vec![
-        Line::raw(r.message.clone()),
-        Line::styled(
-            "→/space next · ← back · Home/End · n/p next/previous record · q quit",
-            Style::default().fg(Color::DarkGray),
-        ),
+    let mut bottom = vec![Line::raw(r.message.clone())];
+    let help = [
+        "→/space next",
+        "← back",
+        "Home/End",
+        "n/p next/previous record",
+        "q quit",
     ];
+    for l in phrase_lines(&help, bottom_a.width) {
+        bottom.push(Line::styled(l, Style::default().fg(Color::DarkGray)));
+    }
     f.render_widget(
         Paragraph::new(bottom)
             .wrap(Wrap { trim: true })

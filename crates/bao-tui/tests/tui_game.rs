@@ -222,11 +222,13 @@ fn illegal_typed_move_shows_the_reason_and_keeps_the_game() {
     assert_eq!(*app.game().position(), before);
     let s = screen(&app);
     assert!(s.contains("illegal move"), "{s}");
-    // The text stays for correction: Backspace and retype a legal move.
-    assert!(matches!(app.mode, Mode::Typing(_)));
-    for _ in 0..3 {
-        press(&mut app, KeyCode::Backspace);
-    }
+    // The refused text is cleared: what is typed next is a move of its own, not appended
+    // to the refused one (which would give `A1LA7L*`).
+    assert!(
+        matches!(&app.mode, Mode::Typing(t) if t.is_empty()),
+        "{:?}",
+        app.mode
+    );
     for c in "A7L*".chars() {
         press(&mut app, KeyCode::Char(c));
     }
@@ -513,4 +515,91 @@ fn replay_steps_through_a_record() {
     let (i, e) = Replay::new(recs).unwrap_err();
     assert_eq!(i, 1);
     assert!(e.to_string().contains("move 1"), "{e}");
+}
+
+/// The screen as lines, at a given size.
+fn screen_lines(width: u16, height: u16, draw: impl Fn(&mut ratatui::Frame)) -> Vec<String> {
+    let mut t = Terminal::new(TestBackend::new(width, height)).unwrap();
+    t.draw(|f| draw(f)).unwrap();
+    buffer_text(&t).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn replay_header_keeps_names_date_and_result_at_80_columns() {
+    let rules = Rules::new(Variant::Kiswahili);
+    let mut g = Game::new(Position::start(&rules), rules);
+    let first = g.legal_moves().as_slice()[0];
+    g.play(&first);
+    let mut rec = bao_rules::Record::from_game(&g);
+    // Long non-ASCII names push the date and the result past 80 columns on one line.
+    rec.south = "Bi Mwanaisha Khamis wa Ngambo ya Mjini".into();
+    rec.north = "Ñaño Jérôme Öztürk-Łukasiewicz".into();
+    rec.date = "2026.11.29".into();
+    rec.result = RecordResult::Draw;
+    rec.termination = Some(bao_rules::Termination::Agreement);
+    let text = rec.to_string();
+    let r = Replay::new(parse_records(&text).unwrap()).unwrap();
+    let lines = screen_lines(80, 30, |f| ui::render_replay(&r, f));
+    let header: String = lines
+        .iter()
+        .take_while(|l| !l.contains("Board"))
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(header.contains("Replay 1/1 · Bao la Kiswahili"), "{header}");
+    assert!(!header.contains("\\u{"), "escaped: {header}");
+    assert!(
+        header.contains("Bi Mwanaisha Khamis wa Ngambo ya Mjini (S)"),
+        "{header}"
+    );
+    assert!(
+        header.contains("Ñaño Jérôme Öztürk-Łukasiewicz (N)"),
+        "{header}"
+    );
+    assert!(header.contains("2026.11.29"), "{header}");
+    assert!(header.contains("result draw"), "{header}");
+    // The board still follows the header.
+    assert!(lines.iter().any(|l| l.contains("Board")));
+}
+
+#[test]
+fn panel_lines_break_between_phrases_only() {
+    let rules = Rules::new(Variant::Kiswahili);
+    let mut app = App::new(config(rules, 1));
+    type_text(&mut app, "A7L*");
+    app.settle();
+    // The board panel is 38 columns wide: 36 inside its borders.
+    let lines = screen_lines(80, 32, |f| ui::render(&app, f));
+    let panel: Vec<String> = lines
+        .iter()
+        .map(|l| l.chars().take(38).collect::<String>())
+        .collect();
+    let joined = panel.join("\n");
+    for phrase in [
+        "# owned house",
+        "x blocked",
+        "! capture first",
+        "to move",
+        "ply ",
+    ] {
+        assert!(
+            panel.iter().any(|l| l.contains(phrase)),
+            "{phrase:?} is cut or missing in the panel:\n{joined}"
+        );
+    }
+    // No panel line ends in a separator or starts with a phrase's tail.
+    for l in &panel {
+        let inner = l.trim_matches(|c| c == '│' || c == ' ');
+        assert!(!inner.ends_with('·') && !inner.starts_with('·'), "{l:?}");
+    }
+}
+
+#[test]
+fn phrase_lines_pack_whole_phrases() {
+    assert_eq!(
+        ui::phrase_lines(&["ab", "cd", "efg"], 10),
+        [" ab · cd", " efg"]
+    );
+    assert_eq!(ui::phrase_lines(&["a"], 1), [" a"]);
+    assert!(ui::phrase_lines::<&str>(&[], 10).is_empty());
 }

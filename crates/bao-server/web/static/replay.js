@@ -10,9 +10,10 @@ const board = new BoardView($('board'), { caption: $('caption') });
 const svgCache = new Map();
 
 let game = null; // GameState of the game being replayed
-let step = 0; // number of moves applied
+let step = 0; // number of moves applied, as drawn
+let target = 0; // the step the viewer is heading for (clicks during an animation add up)
+let driving = null; // the promise of the running drive(), or null
 let playing = false;
-let moving = false;
 
 const speed = $('speed');
 speed.value = String(pref('speed', 250));
@@ -48,19 +49,52 @@ async function show(i) {
   update();
 }
 
-async function forward() {
-  if (moving || step >= game.moves.length) return false;
-  moving = true;
-  const m = game.moves[step];
-  try {
-    await board.animate(m.events, m.by, m.position);
-    const caption = $('caption').textContent;
-    await show(step + 1);
-    board.say(caption);
-  } finally {
-    moving = false;
-  }
-  return true;
+/**
+ * Moves the board to `target`: one step forward is animated, any other change is drawn at
+ * once. Clicks while it runs only change `target`, so the loop ends where the clicks say.
+ */
+function drive() {
+  if (driving) return driving;
+  driving = (async () => {
+    try {
+      while (step !== target) {
+        if (target > step + 1) await show(target - 1); // a jump, then the last move animated
+        if (target !== step + 1) {
+          await show(target);
+          continue;
+        }
+        const m = game.moves[step];
+        $('skip').disabled = false;
+        await board.animate(m.events, m.by, m.position);
+        $('skip').disabled = true;
+        const caption = $('caption').textContent;
+        await show(step + 1);
+        board.say(caption);
+      }
+    } finally {
+      $('skip').disabled = true;
+      driving = null;
+    }
+  })();
+  return driving;
+}
+
+/**
+ * Heads for step `i`: a running animation is finished at once, then the board steps on from
+ * there (5 clicks on Next are 5 moves, however fast they come).
+ */
+function go(i) {
+  if (!game) return Promise.resolve();
+  target = Math.max(0, Math.min(i, game.moves.length));
+  board.skip();
+  updateButtons();
+  return drive();
+}
+
+function updateButtons() {
+  const n = game.moves.length;
+  $('first').disabled = $('prev').disabled = target === 0;
+  $('next').disabled = $('last').disabled = target === n;
 }
 
 function update() {
@@ -69,8 +103,7 @@ function update() {
   $('pos').textContent = `${step} / ${n}`;
   $('scrub').max = String(n);
   $('scrub').value = String(step);
-  $('first').disabled = $('prev').disabled = step === 0;
-  $('next').disabled = $('last').disabled = step === n;
+  updateButtons();
   if (step === 0) {
     $('step-headline').textContent = 'Start position';
     $('step-detail').textContent = pos ? `${SIDE_NAMES[pos.side]} to move.` : '';
@@ -117,7 +150,7 @@ function renderGame() {
     return el(
       'td',
       {},
-      el('button', { type: 'button', class: 'mv', 'data-step': c.index + 1, title: describeEvents(c.move.events, c.move.by), onclick: () => !moving && show(c.index + 1) }, c.move.move),
+      el('button', { type: 'button', class: 'mv', 'data-step': c.index + 1, title: describeEvents(c.move.events, c.move.by), onclick: () => go(c.index + 1) }, c.move.move),
       n ? el('span', { class: 'cap' }, `×${n}`) : null,
     );
   };
@@ -144,13 +177,16 @@ async function load(id, at, gameNo) {
   svgCache.clear();
   renderGame();
   await show(at ?? 0);
+  target = step;
+  updateButtons();
 }
 
-$('first').addEventListener('click', () => !moving && show(0));
-$('last').addEventListener('click', () => !moving && show(game.moves.length));
-$('prev').addEventListener('click', () => !moving && show(step - 1));
-$('next').addEventListener('click', () => forward());
-$('scrub').addEventListener('input', () => !moving && show(Number($('scrub').value)));
+$('first').addEventListener('click', () => go(0));
+$('last').addEventListener('click', () => go(game.moves.length));
+$('prev').addEventListener('click', () => go(target - 1));
+$('next').addEventListener('click', () => go(target + 1));
+$('skip').addEventListener('click', () => board.skip());
+$('scrub').addEventListener('input', () => go(Number($('scrub').value)));
 $('play').addEventListener('click', async () => {
   if (playing) {
     playing = false;
@@ -158,19 +194,21 @@ $('play').addEventListener('click', async () => {
   }
   playing = true;
   $('play').textContent = 'Pause';
-  if (step >= game.moves.length) await show(0);
-  while (playing && (await forward())) {
-    await new Promise((r) => setTimeout(r, Math.max(300, board.delay * 3)));
+  if (target >= game.moves.length) await go(0);
+  while (playing && target < game.moves.length) {
+    await go(target + 1);
+    if (playing) await new Promise((r) => setTimeout(r, Math.max(300, board.delay * 3)));
   }
   playing = false;
   $('play').textContent = '▶ Play';
 });
 document.addEventListener('keydown', (e) => {
   if (!game || $('viewer').hidden || e.target.closest('input, textarea, select')) return;
-  if (e.key === 'ArrowRight') forward();
-  else if (e.key === 'ArrowLeft' && !moving) show(step - 1);
-  else if (e.key === 'Home' && !moving) show(0);
-  else if (e.key === 'End' && !moving) show(game.moves.length);
+  if (e.key === 'ArrowRight') go(target + 1);
+  else if (e.key === 'ArrowLeft') go(target - 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(game.moves.length);
+  else if (e.key === 'Escape') board.skip();
   else return;
   e.preventDefault();
 });
