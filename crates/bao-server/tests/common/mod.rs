@@ -57,7 +57,6 @@ pub async fn start_with(database: &str, lifecycle: bao_server::lifecycle::Lifecy
             rates: bao_server::edge::Rates::NONE,
             ..Default::default()
         },
-        ws: Default::default(),
         ..Config::default()
     })
     .await
