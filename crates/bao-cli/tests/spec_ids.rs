@@ -21,8 +21,11 @@ fn spec_dir() -> PathBuf {
     root().join("docs/spec")
 }
 
-/// Words shaped like rule IDs that are not rule IDs.
-const NOT_RULE_PREFIXES: &[&str] = &["SHA", "UTF", "ISO", "RFC", "TLS"];
+/// Words shaped like rule IDs that are not rule IDs: hashes, encodings, standards, and the
+/// licence names of deny.toml (`BSD-3-Clause`, `BSL-1.0`).
+const NOT_RULE_PREFIXES: &[&str] = &[
+    "SHA", "UTF", "ISO", "RFC", "TLS", "BSD", "BSL", "GPL", "LGPL", "MPL",
+];
 
 /// Every file under `dir`, as paths relative to it, sorted.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
