@@ -124,6 +124,12 @@ impl Lobby {
         if self.tx.receiver_count() == 0 {
             return;
         }
+        // "Watch live" lists matches with a move (GET /api/games?status=live): one nobody has
+        // moved in yet is not news for the home page.
+        let unmoved = m.game_no == 1 && m.game.position().ply() == 0;
+        if unmoved && !m.read_only && !m.finished {
+            return;
+        }
         let s = Summary::of(m);
         if let Ok(mut marked) = self.marked.lock() {
             marked.insert(s.id.clone(), s);

@@ -22,12 +22,16 @@ test('a spectator sees the moves of a live game as they are played', async () =>
   const joined = await api(`/api/games/${created.id}/join`, { method: 'POST', body: { invite: created.invite, name: 'Nia' } });
   const tokens = { [created.seat]: created.token, [joined.seat]: joined.token };
 
+  // "Watch live" lists games with a move: South plays the first one.
+  const first = await api(`/api/games/${created.id}`);
+  await api(`/api/games/${created.id}/moves`, { method: 'POST', token: tokens.S, body: { move: first.legal[0].move, ply: 0 } });
+
   const { page } = await openPage(browser);
   await page.goto('/');
   await page.waitForSelector(`#live-games a[href="/g/${created.id}"]`, { timeout: 15000 });
   await Promise.all([page.waitForURL(new RegExp(`/g/${created.id}$`)), page.click(`#live-games a[href="/g/${created.id}"]`)]);
   await page.selectOption('#speed', '90');
-  await waitForPly(page, 0);
+  await waitForPly(page, 1);
   await page.waitForFunction(() => /Live/.test(document.querySelector('#connection').textContent), null, { timeout: 10000 });
   assert.match(await page.textContent('#turn-detail'), /watching/);
   assert.equal(await page.locator('#resign').isHidden(), true, 'a spectator cannot resign');
