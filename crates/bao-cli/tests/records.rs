@@ -15,7 +15,9 @@ fn bao() -> Command {
 }
 
 fn temp(name: &str, content: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bao-records-test-{}", std::process::id()));
+    // Under target/tmp (cargo's folder for test files), not the machine's /tmp.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("records-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, content).unwrap();

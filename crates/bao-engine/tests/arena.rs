@@ -126,18 +126,12 @@ fn a_small_match_plays_pairs_and_writes_legal_records() {
 
 /// A protocol engine written in sh: it answers the handshake and `isready`, and on `go`
 /// does what `on_go` says (shell code).
-fn sh_engine(name: &str, on_go: &str) -> PlayerSpec {
-    let dir = std::env::temp_dir().join(format!("bao-arena-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("engine.sh");
-    std::fs::write(
-        &path,
-        format!(
-            "while read -r cmd rest; do\n  case \"$cmd\" in\n    bao) echo baook ;;\n    isready) echo readyok ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
-        ),
-    )
-    .unwrap();
-    PlayerSpec::Cmd(vec!["sh".into(), path.to_string_lossy().into_owned()])
+fn sh_engine(on_go: &str) -> PlayerSpec {
+    // `sh -c`: no script file is left behind in the temporary folder.
+    let script = format!(
+        "while read -r cmd rest; do\n  case \"$cmd\" in\n    bao) echo baook ;;\n    isready) echo readyok ;;\n    go) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    PlayerSpec::Cmd(vec!["sh".into(), "-c".into(), script])
 }
 
 /// Every forfeit is reported with its reason, ends the game "abandoned" (NOT-6.2) with the
@@ -158,7 +152,7 @@ fn faulty_engines_forfeit_with_their_reason_and_the_match_goes_on() {
     ];
     for (name, on_go, reason) in cases {
         let mut c = cfg(Variant::Kiswahili, "level:1", "random", 4);
-        c.b = sh_engine(name, on_go);
+        c.b = sh_engine(on_go);
         c.timeout = Duration::from_secs(1);
         c.concurrency = 1;
         let mut results = Vec::new();
@@ -186,7 +180,7 @@ fn a_slow_engine_loses_on_time() {
     use bao_engine::arena::{ForfeitReason, TimeControl};
     let mut c = cfg(Variant::Kete, "level:1", "random", 2);
     // It answers with a legal first move, after 0.3 s, on a 0.2 s clock.
-    c.b = sh_engine("slow", "sleep 0.3; echo 'bestmove A6L*'");
+    c.b = sh_engine("sleep 0.3; echo 'bestmove A6L*'");
     c.tc = Some("0.2+0".parse::<TimeControl>().unwrap());
     c.concurrency = 1;
     let mut results = Vec::new();
