@@ -3,41 +3,12 @@
 //! under load has no forfeit. scripts/engine-load.sh runs the full 100-game match.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// CPU-bound processes beside the test (bounded by `timeout`, killed when dropped).
-struct Load(Vec<Child>);
-
-impl Load {
-    fn start(n: usize) -> Load {
-        Load(
-            (0..n)
-                .map(|_| {
-                    Command::new("timeout")
-                        .args(["300", "sh", "-c", "while :; do :; done"])
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .spawn()
-                        .expect("sh and timeout")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Load {
-    fn drop(&mut self) {
-        // SIGTERM, which `timeout` passes on to its child (SIGKILL would orphan the loop).
-        for c in &mut self.0 {
-            let _ = Command::new("kill")
-                .args(["-TERM", &c.id().to_string()])
-                .status();
-            let _ = c.wait();
-        }
-    }
-}
+#[path = "../../bao-engine/tests/load/mod.rs"]
+mod load;
+use load::Load;
 
 #[test]
 fn a_thousand_back_to_back_searches_under_load_give_no_error() {
