@@ -5,22 +5,11 @@
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the first position recurs after 64 plies.
 
-use std::process::Command;
+mod common;
+use common::bao;
 
 #[path = "../../bao-rules/tests/data/staircase.rs"]
 mod staircase;
-
-fn bao(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .output()
-        .expect("run bao");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 output"),
-        String::from_utf8(out.stderr).expect("UTF-8 errors"),
-    )
-}
 
 fn apply(opts: &str, moves: &[String]) -> (i32, String, String) {
     let mut args: Vec<String> = vec!["apply".into(), "--rules".into(), opts.into()];

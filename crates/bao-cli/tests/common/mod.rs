@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Runs `bao args`: (exit code or -1, stdout, stderr), both required to be UTF-8.
@@ -20,6 +20,17 @@ pub fn bao<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
         String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     )
+}
+
+/// Starts `bao args` with all three streams piped.
+pub fn spawn_bao<S: AsRef<OsStr>>(args: &[S]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run bao")
 }
 
 /// A loopback port free at the time of asking.
