@@ -29,15 +29,7 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     let id = a.json["id"].as_str().unwrap().to_string();
     let south = a.json["token"].as_str().unwrap().to_string();
     let invite = a.json["invite"].as_str().unwrap().to_string();
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({"invite": invite, "name": "Baraka"}),
-        )
-        .await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let north = j.json["token"].as_str().unwrap().to_string();
+    let north = c.join(&id, &invite).await;
 
     let line: Vec<String> = staircase::round().into_iter().cycle().take(129).collect();
     for (ply, mv) in line[..128].iter().enumerate() {
