@@ -3,19 +3,8 @@
 //! cap (BRD-7.6) in `moves`, `apply`, `perft` and `trace`, and `--rules` spelt both ways.
 //! The expected positions are derived by hand in crates/bao-rules/tests/options.rs.
 
-use std::process::Command;
-
-fn bao(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .output()
-        .expect("run bao");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("ASCII output"),
-        String::from_utf8(out.stderr).expect("UTF-8 errors"),
-    )
-}
+mod common;
+use common::bao;
 
 /// Fixture kis-32: A7R* never ends; BRD-6.4 stops it where its first relay state recurs, which
 /// is the board after its first lap (see options.rs).

@@ -9,10 +9,10 @@
 //! Needs BAO_TEST_POSTGRES_URL (scripts/start-postgres.sh), `psql` and `nginx`; a missing
 //! one is a failure, never a skip (scripts/test.sh installs them).
 
+mod common;
+use common::{bearer, free_port, try_http};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,14 +21,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// Kills its process when dropped (also when the test fails half-way).
 struct Proc(Child);
@@ -40,7 +32,8 @@ impl Drop for Proc {
     }
 }
 
-/// One HTTP/1.1 request through `port`, routed to instance `via` ("a" or "b").
+/// One HTTP/1.1 request through `port`, routed to instance `via` ("a" or "b"); status 0
+/// when nothing answered.
 fn http(
     port: u16,
     via: &str,
@@ -49,30 +42,9 @@ fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> (u16, Value) {
-    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
-        return (0, Value::Null);
-    };
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nX-Bao-Instance: {via}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out);
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let headers = format!("X-Bao-Instance: {via}\r\n{}", bearer(token));
+    try_http(port, method, path, &headers, &body).unwrap_or((0, Value::Null))
 }
 
 fn wait_health(port: u16, via: &str, what: &str) {

@@ -3,41 +3,15 @@
 //! under load has no forfeit. scripts/engine-load.sh runs the full 100-game match.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// CPU-bound processes beside the test (bounded by `timeout`, killed when dropped).
-struct Load(Vec<Child>);
+mod common;
+use common::bao;
 
-impl Load {
-    fn start(n: usize) -> Load {
-        Load(
-            (0..n)
-                .map(|_| {
-                    Command::new("timeout")
-                        .args(["300", "sh", "-c", "while :; do :; done"])
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .spawn()
-                        .expect("sh and timeout")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Load {
-    fn drop(&mut self) {
-        // SIGTERM, which `timeout` passes on to its child (SIGKILL would orphan the loop).
-        for c in &mut self.0 {
-            let _ = Command::new("kill")
-                .args(["-TERM", &c.id().to_string()])
-                .status();
-            let _ = c.wait();
-        }
-    }
-}
+#[path = "../../bao-engine/tests/load/mod.rs"]
+mod load;
+use load::Load;
 
 #[test]
 fn a_thousand_back_to_back_searches_under_load_give_no_error() {
@@ -105,25 +79,20 @@ fn a_match_between_two_engines_under_load_has_no_forfeit() {
     let records = dir.join("games.txt");
     let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));
     let games = games();
-    let o = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args([
-            "match",
-            &engine,
-            &engine,
-            "--go",
-            "movetime 5",
-            "--games",
-            &games,
-            "--timeout",
-            "30",
-            "--records",
-            records.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{out}\n{err}");
+    let (code, out, err) = bao(&[
+        "match",
+        &engine,
+        &engine,
+        "--go",
+        "movetime 5",
+        "--games",
+        &games,
+        "--timeout",
+        "30",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains(&format!("games {games} ")), "{out}");
     assert!(out.lines().any(|l| l == "forfeits 0"), "{out}\n{err}");
     assert!(!err.contains("forfeits"), "{err}");
@@ -140,27 +109,22 @@ fn a_match_on_clocks_has_no_loss_on_time() {
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("games.txt");
     let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));
-    let o = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args([
-            "match",
-            &engine,
-            "level:4",
-            "--go",
-            "",
-            "--tc",
-            "1+0.05",
-            "--variant",
-            "kete",
-            "--games",
-            "4",
-            "--records",
-            records.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{out}\n{err}");
+    let (code, out, err) = bao(&[
+        "match",
+        &engine,
+        "level:4",
+        "--go",
+        "",
+        "--tc",
+        "1+0.05",
+        "--variant",
+        "kete",
+        "--games",
+        "4",
+        "--records",
+        records.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.lines().any(|l| l == "forfeits 0"), "{out}\n{err}");
     assert!(
         out.lines().any(|l| l == "time control 1+0.05 seconds"),

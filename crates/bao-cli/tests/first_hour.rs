@@ -1,20 +1,9 @@
 //! What a newcomer meets first on the command line (issue 12): a variant name that is not one,
 //! a missing argument, a pipe closed by its reader, and the grouped `bao --help`.
 
+mod common;
+use common::{bao, spawn_bao};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-
-fn bao(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .output()
-        .expect("run bao");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 #[test]
 fn an_unknown_variant_name_is_named() {
@@ -45,13 +34,7 @@ fn a_missing_argument_is_named() {
 /// stops quietly with success; it does not report an I/O error.
 #[test]
 fn a_closed_pipe_is_quiet() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(["moves", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bao");
+    let mut child = spawn_bao(&["moves", "-"]);
     let mut input = child.stdin.take().unwrap();
     // Far more output than a pipe buffer holds, so bao is still writing when the pipe closes.
     let writer = std::thread::spawn(move || {

@@ -3,8 +3,9 @@
 //! output and exactly one line `error: <category>: …` on standard error; never a panic
 //! (status 101) or a hang (every run has a deadline).
 
+mod common;
+use common::spawn_bao;
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 struct Run {
@@ -15,13 +16,7 @@ struct Run {
 
 /// Runs `bao` with `args` and `stdin`, killing it after 20 s (a hang fails the test).
 fn bao_in(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bao");
+    let mut child = spawn_bao(args);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.as_bytes().to_vec();
     let writer = std::thread::spawn(move || {

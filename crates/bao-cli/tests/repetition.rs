@@ -5,55 +5,27 @@
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the first position recurs after 64 plies.
 
-use std::process::Command;
+mod common;
+use common::bao;
 
-const STAIRCASES: &str =
-    "kimasai 2,1,0,0,0,0,0,0/0,0,0,0,0,1,2,3/10,9,8,7,6,5,4,3/0,0,0,0,0,0,1,2 S 0/0 - 0";
-
-/// One round of the cycle (64 plies): South's top walks from A1 round the ring; North's two
-/// tops (from a1 and from b8) move in turn.
-fn round() -> Vec<String> {
-    let name = |north: bool, i: usize| {
-        let (row, k) = if i < 8 { ("A", i + 1) } else { ("B", 16 - i) };
-        let row = if north {
-            row.to_lowercase()
-        } else {
-            row.into()
-        };
-        format!("{row}{k}")
-    };
-    (0..32)
-        .flat_map(|k| [name(false, k % 16), name(true, (k % 2 * 8 + k / 2) % 16)])
-        .collect()
-}
-
-fn bao(args: &[String]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .output()
-        .expect("run bao");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 output"),
-        String::from_utf8(out.stderr).expect("UTF-8 errors"),
-    )
-}
+#[path = "../../bao-rules/tests/data/staircase.rs"]
+mod staircase;
 
 fn apply(opts: &str, moves: &[String]) -> (i32, String, String) {
     let mut args: Vec<String> = vec!["apply".into(), "--rules".into(), opts.into()];
-    args.push(STAIRCASES.into());
+    args.push(staircase::start().into());
     args.extend(moves.iter().cloned());
     bao(&args)
 }
 
-/// STAIRCASES with another ply counter (the board, hands, side and flags are the same).
+/// The cycle's start with another ply counter (the board, hands, side and flags are the same).
 fn at_ply(ply: u32) -> String {
-    STAIRCASES.replace(" - 0", &format!(" - {ply}"))
+    staircase::start().replace(" - 0", &format!(" - {ply}"))
 }
 
 #[test]
 fn cli_3_apply_draws_on_the_third_occurrence() {
-    let line: Vec<String> = round().into_iter().cycle().take(128).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(128).collect();
     // After one round: the second occurrence, the game goes on.
     let (code, out, err) = apply("-", &line[..64]);
     assert_eq!(code, 0, "{err}");
@@ -70,7 +42,7 @@ fn cli_3_apply_draws_on_the_third_occurrence() {
 
 #[test]
 fn cli_3_apply_refuses_a_move_after_the_repetition_draw() {
-    let line: Vec<String> = round().into_iter().cycle().take(129).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(129).collect();
     let (code, out, err) = apply("-", &line);
     assert_eq!(code, 2);
     assert!(out.is_empty(), "{out}");
@@ -82,17 +54,18 @@ fn cli_3_apply_refuses_a_move_after_the_repetition_draw() {
 
 #[test]
 fn cli_3_apply_with_repetition_none_plays_on() {
-    let line: Vec<String> = round().into_iter().cycle().take(192).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(192).collect();
     let (code, out, err) = apply("repetition=none", &line);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, format!("{}\n-\n", at_ply(192)));
 }
 
-/// A record of the line from STAIRCASES (NOT-6.2 `Start` tag), with move numbers.
+/// A record of the line from the cycle's start (NOT-6.2 `Start` tag), with move numbers.
 fn record(moves: &[String], result: &str) -> String {
     let mut text = format!(
         "[Variant \"kimasai\"]\n[Rules \"-\"]\n[South \"?\"]\n[North \"?\"]\n[Date \"2026.11.??\"]\n\
-         [Result \"{result}\"]\n[Start \"{STAIRCASES}\"]\n\n"
+         [Result \"{result}\"]\n[Start \"{}\"]\n\n",
+        staircase::start()
     );
     for (i, pair) in moves.chunks(2).enumerate() {
         text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
@@ -114,7 +87,7 @@ fn validate(name: &str, text: &str) -> (i32, String, String) {
 
 #[test]
 fn not_6_4_record_ending_in_a_repetition_draw_is_valid() {
-    let line: Vec<String> = round().into_iter().cycle().take(128).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(128).collect();
     let (code, out, err) = validate("draw.txt", &record(&line, "draw"));
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("record 1: valid"), "{out}");
@@ -123,7 +96,7 @@ fn not_6_4_record_ending_in_a_repetition_draw_is_valid() {
 
 #[test]
 fn not_6_4_record_playing_on_after_the_draw_is_refused() {
-    let line: Vec<String> = round().into_iter().cycle().take(130).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(130).collect();
     let (code, out, err) = validate("on.txt", &record(&line, "-"));
     assert_eq!(code, 2, "{out}");
     assert!(out.is_empty(), "{out}");
@@ -135,7 +108,7 @@ fn not_6_4_record_playing_on_after_the_draw_is_refused() {
 #[test]
 fn not_6_4_record_claiming_another_result_after_the_draw_is_refused() {
     // Termination defaults to `rules`, so Result must be the outcome reached: a draw.
-    let line: Vec<String> = round().into_iter().cycle().take(128).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(128).collect();
     let (code, _, err) = validate("claim.txt", &record(&line, "S"));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("draw"), "{err}");

@@ -1,19 +1,11 @@
 //! `bao serve` killed with SIGKILL loses no acknowledged move, and the games go on after a
 //! restart on the same SQLite file (issue 4). Uses the real binary and plain HTTP.
 
+mod common;
+use common::{bearer, free_port, try_http, wait_up};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// One HTTP/1.1 request; returns (status, body as JSON or Null).
 fn http(
@@ -23,28 +15,8 @@ fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> (u16, Value) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out);
-    let status: u16 = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    try_http(port, method, path, &bearer(token), &body).expect("an HTTP answer")
 }
 
 struct Server {
@@ -54,7 +26,7 @@ struct Server {
 
 fn serve(db: &str) -> Server {
     let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_bao"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
         .args([
             "serve",
             "--addr",
@@ -67,19 +39,7 @@ fn serve(db: &str) -> Server {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("bao serve starts");
-    let t0 = Instant::now();
-    loop {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok()
-            && http(port, "GET", "/api/health", None, None).0 == 200
-        {
-            break;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "bao serve did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_up(port, &mut child);
     Server { child, port }
 }
 

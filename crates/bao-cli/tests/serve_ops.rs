@@ -3,21 +3,15 @@
 //! (WebSockets closed with a reason, exit status 0), and the request log has no colour codes
 //! when standard error is a file.
 
+mod common;
+use common::{free_port, try_http, wait_up};
 use futures_util::StreamExt;
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("bao-ops-{tag}-{}", std::process::id()));
@@ -28,44 +22,7 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 
 /// One HTTP/1.1 request with a JSON body; (status, body as JSON or Null).
 fn http(port: u16, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let body = body.unwrap_or("");
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out);
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
-}
-
-fn wait_up(port: u16, child: &mut Child) {
-    let t0 = Instant::now();
-    loop {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok()
-            && http(port, "GET", "/api/health", None).0 == 200
-        {
-            return;
-        }
-        if let Some(st) = child.try_wait().unwrap() {
-            panic!("bao serve ended early: {st}");
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(60),
-            "bao serve did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    try_http(port, method, path, "", body.unwrap_or("")).expect("an HTTP answer")
 }
 
 /// Waits for the process to end (at most `limit`); its exit status.

@@ -3,20 +3,9 @@
 //! failure names the case and the rule IDs it covers. That docs/spec is current is checked in
 //! tests/spec_ids.rs.
 
+mod common;
+use common::bao;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn bao(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
-        .args(args)
-        .output()
-        .expect("run bao");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    )
-}
 
 #[derive(Default, Debug)]
 struct Case {

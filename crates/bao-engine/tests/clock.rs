@@ -3,9 +3,11 @@
 use bao_engine::protocol::{Out, Session};
 use bao_rules::{Game, Position, Rules, Variant};
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+mod load;
+use load::Load;
 
 /// The engine's output; `bestmove` wakes the waiting test at once (no polling delay is
 /// charged to the engine).
@@ -36,39 +38,6 @@ impl Buf {
             }
             let left = timeout.checked_sub(t.elapsed())?;
             v = cv.wait_timeout(v, left).unwrap().0;
-        }
-    }
-}
-
-/// CPU-bound processes beside the test (bounded by `timeout`, killed when dropped).
-pub struct Load(Vec<Child>);
-
-impl Load {
-    pub fn start(n: usize) -> Load {
-        Load(
-            (0..n)
-                .map(|_| {
-                    Command::new("timeout")
-                        .args(["300", "sh", "-c", "while :; do :; done"])
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .spawn()
-                        .expect("sh and timeout")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Load {
-    fn drop(&mut self) {
-        // SIGTERM, which `timeout` passes on to its child (SIGKILL would orphan the loop).
-        for c in &mut self.0 {
-            let _ = Command::new("kill")
-                .args(["-TERM", &c.id().to_string()])
-                .status();
-            let _ = c.wait();
         }
     }
 }

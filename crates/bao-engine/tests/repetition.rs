@@ -8,29 +8,14 @@ use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::Weights;
 use bao_rules::{find_move, DrawReason, Game, Outcome, Position, Rules, Variant};
 
-const STAIRCASES: &str =
-    "kimasai 2,1,0,0,0,0,0,0/0,0,0,0,0,1,2,3/10,9,8,7,6,5,4,3/0,0,0,0,0,0,1,2 S 0/0 - 0";
+#[path = "../../bao-rules/tests/data/staircase.rs"]
+mod staircase;
 
-fn round() -> Vec<String> {
-    let name = |north: bool, i: usize| {
-        let (row, k) = if i < 8 { ("A", i + 1) } else { ("B", 16 - i) };
-        let row = if north {
-            row.to_lowercase()
-        } else {
-            row.into()
-        };
-        format!("{row}{k}")
-    };
-    (0..32)
-        .flat_map(|k| [name(false, k % 16), name(true, (k % 2 * 8 + k / 2) % 16)])
-        .collect()
-}
-
-/// The game one ply before the third occurrence: 127 plies from STAIRCASES, North to move.
+/// The game one ply before the third occurrence: 127 plies from the cycle's start, North to move.
 fn before_third() -> (Rules, Game, String) {
     let rules = Rules::parse(Variant::Kimasai, "-").unwrap();
-    let start = Position::parse(STAIRCASES, &rules).unwrap();
-    let line: Vec<String> = round().into_iter().cycle().take(128).collect();
+    let start = Position::parse(staircase::start(), &rules).unwrap();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(128).collect();
     let mut game = Game::new(start, rules);
     for m in &line[..127] {
         game.play_text(m).unwrap();

@@ -884,32 +884,14 @@ fn cli_4_perft_counts_a_never_ending_move_but_does_not_extend_it() {
 // ---------------------------------------------------------------------------------------------
 // repetition (BRD-7.5)
 
-/// Kimasai phase 2: South has a staircase 10, 9, …, 1 from A1 to B7, North a staircase 3, 2, 1
-/// at a1–a3 and 2, 1 at b8–b7. Playing a staircase's top sows one cow into each following
-/// pit, the last of which was empty (KIM-7.1 rule 2: no capture), so the staircase moves one
-/// pit on. South's comes round in 16 moves, North's two (moved in turn) in 32: the position
-/// recurs after 64 plies (tests/repetition.rs goes through it ply by ply).
-const STAIRCASES: &str =
-    "kimasai 2,1,0,0,0,0,0,0/0,0,0,0,0,1,2,3/10,9,8,7,6,5,4,3/0,0,0,0,0,0,1,2 S 0/0 - 0";
-
-fn staircase_round() -> Vec<String> {
-    let name = |north: bool, i: usize| {
-        let (row, k) = if i < 8 { ("A", i + 1) } else { ("B", 16 - i) };
-        let row = if north {
-            row.to_lowercase()
-        } else {
-            row.into()
-        };
-        format!("{row}{k}")
-    };
-    (0..32)
-        .flat_map(|k| [name(false, k % 16), name(true, (k % 2 * 8 + k / 2) % 16)])
-        .collect()
-}
+/// The kimasai staircase cycle (tests/data/kimasai-staircase.txt; tests/repetition.rs goes
+/// through it ply by ply): no move of it captures, and the position recurs after 64 plies.
+#[path = "data/staircase.rs"]
+mod staircase;
 
 #[test]
 fn brd_7_5_repetition_threefold_draw_ends_the_game_and_none_plays_on() {
-    let round = staircase_round();
+    let round = staircase::round();
     for (opts, after_two_rounds) in [
         ("-", Outcome::Draw(DrawReason::Repetition)),
         (
@@ -919,7 +901,7 @@ fn brd_7_5_repetition_threefold_draw_ends_the_game_and_none_plays_on() {
         ("repetition=none", Outcome::Ongoing),
     ] {
         let r = rules(MASAI, opts);
-        let mut game = Game::new(pos(&r, STAIRCASES), r);
+        let mut game = Game::new(pos(&r, staircase::start()), r);
         for (i, m) in round.iter().chain(&round).enumerate() {
             assert_eq!(
                 game.outcome(),
@@ -930,7 +912,7 @@ fn brd_7_5_repetition_threefold_draw_ends_the_game_and_none_plays_on() {
             game.play_text(m).unwrap();
         }
         // Third occurrence of the first position (plies 0, 64 and 128).
-        assert!(game.position().same_as(&pos(&r, STAIRCASES)));
+        assert!(game.position().same_as(&pos(&r, staircase::start())));
         assert_eq!(game.outcome(), after_two_rounds, "{opts}");
         // The rule needs history: the position on its own is not drawn (BRD-7.3).
         assert_eq!(status(game.position(), &r), Outcome::Ongoing);

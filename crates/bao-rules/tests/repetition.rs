@@ -20,8 +20,18 @@ mod common;
 use bao_rules::{status, DrawReason, Game, Outcome, Position, Rules, Side, Variant};
 use common::*;
 
-/// The cycle's first position: kimasai, both reserves empty, South to move.
+#[path = "data/staircase.rs"]
+mod staircase;
+
+/// The cycle's first position, read from tests/data/kimasai-staircase.txt.
 fn staircase_position(r: &Rules) -> Position {
+    pos(r, staircase::start())
+}
+
+#[test]
+fn brd_7_5_the_data_file_holds_the_staircases_described_above() {
+    // The position of the data file, pit by pit, is the one explained in the header.
+    let r = rules(Variant::Kimasai, "-");
     let pits = [
         ("A1", 10),
         ("A2", 9),
@@ -39,30 +49,16 @@ fn staircase_position(r: &Rules) -> Position {
         ("b8", 2),
         ("b7", 1),
     ];
-    build(r, Side::South, [0, 0], &pits, "-")
-}
-
-/// Ring index i (BRD-3.1) as a pit name of `side`.
-fn pit_name(side: Side, i: usize) -> String {
-    let (row, k) = if i < 8 { ('A', i + 1) } else { ('B', 16 - i) };
-    let row = if side == Side::North {
-        row.to_ascii_lowercase()
-    } else {
-        row
-    };
-    format!("{row}{k}")
-}
-
-/// The 64 plies of one round of the cycle. South's top pit walks round the ring from A1
-/// (index 0) twice; North's two tops start at a1 (index 0) and b8 (index 8) and move in turn.
-fn cycle_moves() -> Vec<String> {
-    let mut moves = Vec::new();
-    for k in 0..32 {
-        moves.push(pit_name(Side::South, k % 16));
-        let (start, steps) = if k % 2 == 0 { (0, k / 2) } else { (8, k / 2) };
-        moves.push(pit_name(Side::North, (start + steps) % 16));
-    }
-    moves
+    let described = build(&r, Side::South, [0, 0], &pits, "-");
+    assert!(staircase_position(&r).same_as(&described));
+    // Each side plays the top of a staircase: South A1, A2, ... round the ring; North a1,
+    // b8, a2, b7, ... (docs/spec-notes.md).
+    let round = staircase::round();
+    assert_eq!(round.len(), 64);
+    assert_eq!(
+        &round[..8],
+        ["A1", "a1", "A2", "b8", "A3", "a2", "A4", "b7"]
+    );
 }
 
 #[test]
@@ -70,7 +66,7 @@ fn brd_7_5_kimasai_staircase_cycle_repeats_after_64_plies() {
     let r = rules(Variant::Kimasai, "-");
     let p = staircase_position(&r);
     assert_eq!(status(&p, &r), Outcome::Ongoing);
-    let cycle = cycle_moves();
+    let cycle = staircase::round();
     assert_eq!(cycle.len(), 64);
     let mut game = Game::new(p, r);
     for (i, m) in cycle.iter().enumerate() {
@@ -96,7 +92,7 @@ fn brd_7_5_kimasai_staircase_cycle_repeats_after_64_plies() {
 fn brd_7_5_third_occurrence_draws_and_ends_the_game() {
     let r = rules(Variant::Kimasai, "-");
     let p = staircase_position(&r);
-    let cycle = cycle_moves();
+    let cycle = staircase::round();
     let mut game = Game::new(p, r);
     // Second occurrence at ply 64, third at ply 128: only the last move draws.
     for (i, m) in cycle.iter().chain(cycle.iter()).enumerate() {
@@ -123,7 +119,7 @@ fn brd_7_5_counting_starts_from_the_first_position_of_the_game() {
     // it occurs at plies 63 and 127 only, and the third occurrence of the game's own first
     // position comes at ply 128.
     let r = rules(Variant::Kimasai, "-");
-    let cycle = cycle_moves();
+    let cycle = staircase::round();
     let mut game = Game::new(staircase_position(&r), r);
     game.play_text(&cycle[0]).unwrap();
     let second = *game.position();
@@ -140,7 +136,7 @@ fn brd_7_5_counting_starts_from_the_first_position_of_the_game() {
 #[test]
 fn brd_7_5_repetition_none_plays_on() {
     let r = rules(Variant::Kimasai, "repetition=none");
-    let cycle = cycle_moves();
+    let cycle = staircase::round();
     let mut game = Game::new(staircase_position(&r), r);
     for m in cycle.iter().chain(&cycle).chain(&cycle) {
         game.play_text(m).unwrap();

@@ -9,8 +9,8 @@
 
 use crate::app::App;
 use crate::model::{BySide, Match, PlayerKind};
-use crate::ws::{WsConfig, BUFFER};
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use crate::ws::{KeepAlive, WsConfig, BUFFER};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -20,7 +20,6 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::time::Instant;
 
 /// Most summaries in one batch; the home page shows a dozen games per list.
 pub const MAX_BATCH: usize = 24;
@@ -179,25 +178,11 @@ pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Respo
 
 async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket: WebSocket) {
     let (mut tx, mut rx) = socket.split();
-    let mut heard = Instant::now();
-    let mut pinged = false;
+    let mut alive = KeepAlive::new(cfg);
     loop {
-        let deadline = if pinged {
-            heard + cfg.idle_timeout
-        } else {
-            heard + cfg.ping_every.min(cfg.idle_timeout)
-        };
         tokio::select! {
-            _ = tokio::time::sleep_until(deadline) => {
-                if heard.elapsed() >= cfg.idle_timeout {
-                    let _ = tx.send(Message::Close(Some(CloseFrame {
-                        code: 1001,
-                        reason: "no answer from the client".into(),
-                    }))).await;
-                    return;
-                }
-                pinged = true;
-                if tx.send(Message::Ping(Default::default())).await.is_err() {
+            _ = tokio::time::sleep_until(alive.deadline()) => {
+                if !alive.tick(&mut tx).await {
                     return;
                 }
             }
@@ -213,8 +198,7 @@ async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket:
                     }
                     Some(Ok(_)) => {}
                 }
-                heard = Instant::now();
-                pinged = false;
+                alive.heard();
             }
             b = batches.recv() => {
                 let text = match b {

@@ -39,6 +39,58 @@ pub struct WsConfig {
     pub idle_timeout: Duration,
 }
 
+/// The keep-alive of one socket, shared by game and lobby sockets: silence first earns a
+/// ping, then, past the idle timeout, the close (code 1001).
+pub(crate) struct KeepAlive {
+    cfg: WsConfig,
+    heard: Instant,
+    pinged: bool,
+}
+
+impl KeepAlive {
+    pub(crate) fn new(cfg: WsConfig) -> Self {
+        KeepAlive {
+            cfg,
+            heard: Instant::now(),
+            pinged: false,
+        }
+    }
+
+    /// Something (a pong included) came from the client: it is there.
+    pub(crate) fn heard(&mut self) {
+        self.heard = Instant::now();
+        self.pinged = false;
+    }
+
+    /// When [`KeepAlive::tick`] is next due: the ping, or after it the idle close.
+    pub(crate) fn deadline(&self) -> Instant {
+        if self.pinged {
+            self.heard + self.cfg.idle_timeout
+        } else {
+            self.heard + self.cfg.ping_every.min(self.cfg.idle_timeout)
+        }
+    }
+
+    /// At [`KeepAlive::deadline`]: sends the ping, or closes a socket silent past the idle
+    /// timeout. False when the socket is done (closed, or the send failed).
+    pub(crate) async fn tick<S>(&mut self, tx: &mut S) -> bool
+    where
+        S: futures_util::Sink<Message> + Unpin,
+    {
+        if self.heard.elapsed() >= self.cfg.idle_timeout {
+            let _ = tx
+                .send(Message::Close(Some(CloseFrame {
+                    code: 1001,
+                    reason: "no answer from the client".into(),
+                })))
+                .await;
+            return false;
+        }
+        self.pinged = true;
+        tx.send(Message::Ping(Default::default())).await.is_ok()
+    }
+}
+
 impl Default for WsConfig {
     /// Ping after 30 s of silence, close after 75 s: a browser answers pings by itself, and
     /// the page also sends its own `ping` every 25 s.
@@ -163,31 +215,15 @@ async fn run(
     if tx.send(Message::Text(first.into())).await.is_err() {
         return leave(&app, &slot, viewer).await;
     }
-    let cfg = app.ws;
-    let mut heard = Instant::now();
-    let mut pinged = false;
+    let mut alive = KeepAlive::new(app.ws);
     loop {
-        // Silence first earns a ping, then, past the idle timeout, the close.
-        let deadline = if pinged {
-            heard + cfg.idle_timeout
-        } else {
-            heard + cfg.ping_every.min(cfg.idle_timeout)
-        };
         tokio::select! {
             _ = guard.stopping() => {
                 let _ = tx.send(crate::edge::going_away()).await;
                 break;
             }
-            _ = tokio::time::sleep_until(deadline) => {
-                if heard.elapsed() >= cfg.idle_timeout {
-                    let _ = tx.send(Message::Close(Some(CloseFrame {
-                        code: 1001,
-                        reason: "no answer from the client".into(),
-                    }))).await;
-                    break;
-                }
-                pinged = true;
-                if tx.send(Message::Ping(Default::default())).await.is_err() {
+            _ = tokio::time::sleep_until(alive.deadline()) => {
+                if !alive.tick(&mut tx).await {
                     break;
                 }
             }
@@ -204,8 +240,7 @@ async fn run(
                         break;
                     }
                 };
-                heard = Instant::now();
-                pinged = false;
+                alive.heard();
                 match msg {
                     Message::Text(t) => {
                         if t.len() > MAX_MESSAGE {

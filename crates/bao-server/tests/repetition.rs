@@ -10,23 +10,8 @@ use bao_rules::{parse_records, Outcome, RecordResult};
 use common::*;
 use serde_json::json;
 
-const STAIRCASES: &str =
-    "kimasai 2,1,0,0,0,0,0,0/0,0,0,0,0,1,2,3/10,9,8,7,6,5,4,3/0,0,0,0,0,0,1,2 S 0/0 - 0";
-
-fn round() -> Vec<String> {
-    let name = |north: bool, i: usize| {
-        let (row, k) = if i < 8 { ("A", i + 1) } else { ("B", 16 - i) };
-        let row = if north {
-            row.to_lowercase()
-        } else {
-            row.into()
-        };
-        format!("{row}{k}")
-    };
-    (0..32)
-        .flat_map(|k| [name(false, k % 16), name(true, (k % 2 * 8 + k / 2) % 16)])
-        .collect()
-}
+#[path = "../../bao-rules/tests/data/staircase.rs"]
+mod staircase;
 
 #[tokio::test]
 async fn a_game_ends_drawn_by_threefold_repetition() {
@@ -37,24 +22,16 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
             "/api/games",
             None,
             json!({"variant": "kimasai", "rules": "-", "opponent": {"kind": "human"},
-                   "side": "S", "match": "single_game", "start": STAIRCASES, "name": "Asha"}),
+                   "side": "S", "match": "single_game", "start": staircase::start(), "name": "Asha"}),
         )
         .await;
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     let south = a.json["token"].as_str().unwrap().to_string();
     let invite = a.json["invite"].as_str().unwrap().to_string();
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({"invite": invite, "name": "Baraka"}),
-        )
-        .await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let north = j.json["token"].as_str().unwrap().to_string();
+    let north = c.join(&id, &invite).await;
 
-    let line: Vec<String> = round().into_iter().cycle().take(129).collect();
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(129).collect();
     for (ply, mv) in line[..128].iter().enumerate() {
         let token = if ply % 2 == 0 { &south } else { &north };
         let r = c.play(&id, token, mv, ply as u64).await;
@@ -67,7 +44,7 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     }
     let st = c.state(&id, None).await;
     assert_eq!(st["ply"], 128);
-    assert_eq!(st["position"], STAIRCASES.replace(" - 0", " - 128"));
+    assert_eq!(st["position"], staircase::start().replace(" - 0", " - 128"));
     assert_eq!(st["result"], "draw");
     let text = st["result_text"].as_str().unwrap_or_default();
     assert!(text.contains("three times"), "{st}");

@@ -154,6 +154,12 @@ impl Client {
         format: &str,
     ) -> (String, String, String) {
         let (id, t0, invite) = self.human_game(variant, side, format).await;
+        let t1 = self.join(&id, &invite).await;
+        (id, t0, t1)
+    }
+
+    /// Baraka takes the free seat of game `id` with `invite`: his token.
+    pub async fn join(&self, id: &str, invite: &str) -> String {
         let j = self
             .post(
                 &format!("/api/games/{id}/join"),
@@ -162,7 +168,7 @@ impl Client {
             )
             .await;
         assert_eq!(j.status, 200, "{}", j.text);
-        (id, t0, j.json["token"].as_str().unwrap().to_string())
+        j.json["token"].as_str().unwrap().to_string()
     }
 
     pub async fn state(&self, id: &str, token: Option<&str>) -> Value {
