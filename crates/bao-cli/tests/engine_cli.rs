@@ -67,7 +67,8 @@ fn analyse_lists_every_legal_move() {
 
 #[test]
 fn match_drives_an_external_engine_and_saves_records() {
-    let dir = std::env::temp_dir().join(format!("bao-match-e2e-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-match-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("games.txt");
     let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));
@@ -144,7 +145,8 @@ fn match_rejects_bad_players() {
 /// refuses bad arguments with a usage error.
 #[test]
 fn tune_writes_weights_that_match_can_play() {
-    let dir = std::env::temp_dir().join(format!("bao-tune-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("w.txt");
     let file_s = file.to_str().unwrap();

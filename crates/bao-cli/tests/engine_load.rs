@@ -74,7 +74,8 @@ fn games() -> String {
 #[test]
 fn a_match_between_two_engines_under_load_has_no_forfeit() {
     let _load = Load::start(2);
-    let dir = std::env::temp_dir().join(format!("bao-load-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("games.txt");
     let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));
@@ -105,7 +106,8 @@ fn a_match_between_two_engines_under_load_has_no_forfeit() {
 #[test]
 fn a_match_on_clocks_has_no_loss_on_time() {
     let _load = Load::start(2);
-    let dir = std::env::temp_dir().join(format!("bao-tc-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-tc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let records = dir.join("games.txt");
     let engine = format!("cmd:{} engine", env!("CARGO_BIN_EXE_bao"));

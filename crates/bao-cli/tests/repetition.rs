@@ -76,7 +76,8 @@ fn record(moves: &[String], result: &str) -> String {
 }
 
 fn validate(name: &str, text: &str) -> (i32, String, String) {
-    let dir = std::env::temp_dir().join(format!("bao-repetition-test-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-repetition-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

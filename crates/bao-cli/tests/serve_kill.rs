@@ -51,7 +51,8 @@ fn state(port: u16, id: &str, token: Option<&str>) -> Value {
 
 #[test]
 fn kill_9_loses_no_acknowledged_move() {
-    let dir = std::env::temp_dir().join(format!("bao-kill-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = format!("sqlite://{}", dir.join("bao.db").display());

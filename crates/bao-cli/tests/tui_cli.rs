@@ -40,7 +40,8 @@ fn play_checks_its_arguments_before_needing_a_terminal() {
 
 #[test]
 fn replay_checks_the_record_first() {
-    let dir = std::env::temp_dir().join(format!("bao-tui-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-tui-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(
@@ -69,7 +70,8 @@ fn replay_checks_the_record_first() {
 fn play_in_a_pseudo_terminal_saves_a_valid_record() {
     use std::io::Write;
     use std::time::Duration;
-    let dir = std::env::temp_dir().join(format!("bao-pty-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-pty-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("game.txt");
     let _ = std::fs::remove_file(&record);

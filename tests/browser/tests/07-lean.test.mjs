@@ -69,6 +69,8 @@ test('a game played to the end: player and spectator boards follow the lean fram
         for (const g of root.querySelectorAll('g.pit[data-pit]')) {
           out[g.dataset.pit] = ['owned', 'blocked', 'must', 'last-move'].filter((c) => g.classList.contains(c)).join(' ');
         }
+        // The caption too: a page that drew the moves itself must not keep a stale one.
+        out.caption = root.querySelector('text.caption')?.textContent ?? null;
         return out;
       };
       return [marks(document.querySelector('#board')), marks(doc)];

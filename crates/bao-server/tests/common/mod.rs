@@ -14,7 +14,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// A fresh temporary directory.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
+    // Under target/tmp (cargo's folder for test files): the machine's /tmp stays clean.
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "bao-server-test-{tag}-{}-{}",
         std::process::id(),
         bao_server::util::random_code(8)

@@ -113,6 +113,14 @@ export class BoardView {
       if (t) t.textContent = `${SIDE_NAMES[p.side]} to move`;
       mover.append(dot);
     }
+    // The caption line as the renderer writes it (bao-render: side to move, ply, last move, flags).
+    const caption = svg.querySelector('text.caption');
+    if (caption) {
+      let c = `${SIDE_NAMES[p.side]} to move, ply ${p.ply}`;
+      if (lastMove) c += `, last move ${lastMove}`;
+      if (p.flags.length) c += `, ${p.flags.join(',')}`;
+      caption.textContent = c;
+    }
     svg.setAttribute('data-position', positionText);
     if (lastMove) svg.setAttribute('data-last-move', lastMove);
     else svg.removeAttribute('data-last-move');
