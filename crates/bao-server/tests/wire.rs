@@ -44,16 +44,8 @@ async fn two_player_game(c: &Client, variant: &str, rules: &str) -> (String, [St
         .await;
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
-    let j = c
-        .post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({"invite": a.json["invite"], "name": "Nia"}),
-        )
-        .await;
-    assert_eq!(j.status, 200, "{}", j.text);
+    let north = c.join(&id, a.json["invite"].as_str().unwrap()).await;
     let south = a.json["token"].as_str().unwrap().to_string();
-    let north = j.json["token"].as_str().unwrap().to_string();
     (id, [south, north])
 }
 
