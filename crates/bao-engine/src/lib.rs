@@ -3,7 +3,8 @@
 //! The computer opponent for the three Bao games: an iterative deepening principal
 //! variation search with a transposition table ([`search`]), an evaluation from Bao
 //! features tuned by self-play ([`eval`], [`tune`]), playing levels ([`level`]), the line-based engine
-//! protocol ([`protocol`], docs/engine-protocol.md) and the match arena ([`arena`]).
+//! protocol ([`protocol`], docs/engine-protocol.md), the match arena ([`arena`]) and game
+//! review ([`review`]).
 //!
 //! Built on `bao-rules`: every move the engine considers comes from
 //! [`bao_rules::legal_moves`], so the engine never re-decides a rule.
@@ -23,6 +24,7 @@ pub mod eval;
 pub mod level;
 pub mod protocol;
 pub mod record;
+pub mod review;
 pub mod search;
 pub mod stats;
 pub mod tune;
