@@ -7,6 +7,7 @@ mod engine_cmd;
 mod machine;
 mod play_cmd;
 mod record_cmd;
+mod review_cmd;
 mod serve_cmd;
 mod svg_cmd;
 mod tune_cmd;
@@ -63,6 +64,9 @@ enum Command {
     Tune(tune_cmd::TuneArgs),
     /// Draw a position as an SVG picture on standard output: bao svg POSITION > board.svg
     Svg(svg_cmd::SvgArgs),
+    /// Judge every move of a game record: the best move, what the played move cost and a
+    /// mark (?!, ?, ??), then a summary per player.
+    Review(review_cmd::ReviewArgs),
     /// Check game records by replaying them, or convert them between text and JSON (NOT-6).
     Record(record_cmd::RecordArgs),
     /// Play in the terminal against the computer or a friend; the record is saved on exit.
@@ -81,7 +85,9 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Play", &["play", "replay"]),
     (
         "Study a position or a game",
-        &["show", "svg", "bestmove", "analyse", "record", "rules"],
+        &[
+            "show", "svg", "bestmove", "analyse", "review", "record", "rules",
+        ],
     ),
     (
         "Machine interface (exact output for programs and tests)",
@@ -184,6 +190,7 @@ fn main() -> ExitCode {
         Command::Match(a) => engine_cmd::play_match(a),
         Command::Svg(a) => svg_cmd::run(a),
         Command::Record(a) => record_cmd::run(a),
+        Command::Review(a) => review_cmd::run(a),
         Command::Play(a) => play_cmd::play(a),
         Command::Replay(a) => play_cmd::replay(a),
         Command::Serve(a) => serve_cmd::serve(a),

@@ -74,7 +74,7 @@ pub fn read_limited(file: &str) -> Result<Vec<u8>, CliError> {
     Ok(buf)
 }
 
-fn record_error(file: &str, index: Option<usize>, e: &RecordError) -> CliError {
+pub fn record_error(file: &str, index: Option<usize>, e: &RecordError) -> CliError {
     let which = match index {
         Some(i) => format!("record {i}, "),
         None => String::new(),

@@ -209,12 +209,13 @@ impl Default for ReviewOptions {
 
 /// Reviews every move of `game` (a game replayed by the rules, e.g. by
 /// `bao_rules::Record::validate`). `progress(done, total)` is called before the first ply
-/// and after each one. Repetitions count from the game's start (BRD-7.5).
+/// and after each one; when it answers `false` the review stops there and `None` is
+/// returned. Repetitions count from the game's start (BRD-7.5).
 pub fn review_game(
     game: &Game,
     opts: &ReviewOptions,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Review {
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Option<Review> {
     let rules = *game.rules();
     let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), opts.tt_bits);
     s.set_threads(opts.threads);
@@ -224,7 +225,9 @@ pub fn review_game(
     child_limits.depth = opts.limits.depth.map(|d| d.saturating_sub(1).max(1));
 
     let total = game.moves().len();
-    progress(0, total);
+    if !progress(0, total) {
+        return None;
+    }
     // Replaying from the start gives the outcome after each move with repetition counted.
     let mut replay = Game::new(*game.start(), rules);
     let mut plies = Vec::with_capacity(total);
@@ -281,14 +284,16 @@ pub fn review_game(
             mark: Mark::of(loss),
             pv,
         });
-        progress(i + 1, total);
+        if !progress(i + 1, total) {
+            return None;
+        }
     }
     let summary = |side: Side| summarise(plies.iter().filter(|p| p.side == side));
-    Review {
+    Some(Review {
         south: summary(Side::South),
         north: summary(Side::North),
         plies,
-    }
+    })
 }
 
 /// The loss from two internal scores of the mover.
@@ -380,8 +385,12 @@ mod tests {
             tt_bits: 16,
         };
         let mut calls = Vec::new();
-        let a = review_game(&game, &opts, &mut |d, t| calls.push((d, t)));
-        let b = review_game(&game, &opts, &mut |_, _| {});
+        let a = review_game(&game, &opts, &mut |d, t| {
+            calls.push((d, t));
+            true
+        })
+        .unwrap();
+        let b = review_game(&game, &opts, &mut |_, _| true).unwrap();
         assert_eq!(a, b, "one thread and a depth limit give the same review");
         assert_eq!(a.plies.len(), game.moves().len());
         assert_eq!(calls.first(), Some(&(0, game.moves().len())));
@@ -412,6 +421,23 @@ mod tests {
     }
 
     #[test]
+    fn a_review_stops_when_asked() {
+        let game = some_game(10);
+        let opts = ReviewOptions {
+            limits: Limits::depth(2),
+            threads: 1,
+            tt_bits: 12,
+        };
+        let mut seen = 0;
+        let r = review_game(&game, &opts, &mut |done, _| {
+            seen = done;
+            done < 3
+        });
+        assert!(r.is_none());
+        assert_eq!(seen, 3);
+    }
+
+    #[test]
     fn random_moves_lose_more_than_the_engine_s_own() {
         // Random moves against a depth-4 judge lose seeds; the engine's own choices at the
         // same depth lose nothing by construction of the best move.
@@ -421,7 +447,7 @@ mod tests {
             threads: 1,
             tt_bits: 16,
         };
-        let r = review_game(&game, &opts, &mut |_, _| {});
+        let r = review_game(&game, &opts, &mut |_, _| true).unwrap();
         let total: u32 = r.south.average_loss + r.north.average_loss;
         assert!(total > 0, "random play is never perfect: {r:?}");
     }
