@@ -77,6 +77,8 @@ pub struct App {
     pub ws: crate::ws::WsConfig,
     /// The home page's live lists.
     pub lobby: crate::lobby::Lobby,
+    /// Game reviews (their own workers, apart from `engine`).
+    pub review: crate::review::ReviewPool,
 }
 
 /// What creating a game answers.
@@ -167,6 +169,7 @@ impl App {
             lifecycle,
             ws,
             lobby: Default::default(),
+            review: Default::default(),
         });
         crate::lobby::spawn_ticker(Arc::downgrade(&app));
         app

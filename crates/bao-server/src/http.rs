@@ -30,6 +30,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/moves", post(make_move))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
+        .route(
+            "/api/games/{id}/review",
+            post(crate::review::routes::submit).get(crate::review::routes::status),
+        )
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/lobby/ws", get(crate::lobby::upgrade))
         .route("/api/render/svg", get(render_svg))

@@ -6,6 +6,7 @@
 //! * [`ws`]: live games over WebSocket;
 //! * [`app`]: games in memory and every change to them, each committed to the [`store`]
 //!   (SQLite or PostgreSQL through sqlx) before it is answered;
+//! * [`review`]: game review by the engine in a bounded worker pool;
 //! * [`loadtest`]: many concurrent games over WebSockets, with move round-trip times.
 //!
 //! The server never decides a rule: moves are matched and played by `bao-rules`, the
@@ -24,6 +25,7 @@ pub mod lobby;
 pub mod model;
 pub mod names;
 pub mod record;
+pub mod review;
 mod server;
 pub mod store;
 pub mod util;

@@ -1,0 +1,538 @@
+//! Game review on the server (issue 11.6, issue 13.2): a bounded pool of review workers.
+//!
+//! A review asks the engine about every ply of a finished game (`bao_engine::review`), far
+//! more work than a computer move, so it must never hold up live games:
+//!
+//! * the jobs wait in a bounded queue ([`ReviewConfig::queue`]); when it is full a request is
+//!   refused with 503 `busy` instead of piling up;
+//! * a fixed number of worker threads of their own ([`ReviewConfig::workers`], 1 by default)
+//!   run them, apart from the computer players' engine permits, so a live computer move never
+//!   waits for a permit held by a review; the workers run at the lowest CPU priority (nice 19
+//!   on Unix), so on a busy machine the kernel serves live games first;
+//! * each ply gets a short budget ([`ReviewConfig::limits`]);
+//! * results stay in memory for the newest [`ReviewConfig::cache`] reviews (a review is
+//!   cheap to make again, so it is not stored in the database).
+
+use bao_engine::review::{review_game, Loss, PlayerSummary, ReviewOptions};
+use bao_engine::search::{Limits, Score};
+use bao_rules::Game;
+use serde::Serialize;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// How the pool works.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReviewConfig {
+    /// Worker threads (each runs one review at a time, on one search thread).
+    pub workers: usize,
+    /// Reviews waiting at most; more are refused with `busy`.
+    pub queue: usize,
+    /// Finished reviews kept in memory.
+    pub cache: usize,
+    /// The budget of each search (a ply takes one search, or two when the played move was
+    /// not the best).
+    pub limits: Limits,
+}
+
+impl Default for ReviewConfig {
+    /// One worker, 16 waiting, 256 kept, 20,000 nodes per search (tens of milliseconds).
+    fn default() -> Self {
+        ReviewConfig {
+            workers: 1,
+            queue: 16,
+            cache: 256,
+            limits: Limits::nodes(20_000),
+        }
+    }
+}
+
+/// Which review: a game id and the game's number in its match.
+pub type Key = (String, u32);
+
+/// One reviewed ply, as the API answers it (docs/api.md, "Review").
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlyView {
+    /// 1-based number of the move in the game.
+    pub ply: usize,
+    /// `S` or `N`: who moved.
+    pub side: &'static str,
+    /// The move played (canonical, NOT-1).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The best move found.
+    pub best: String,
+    /// Centi-seeds lost (an integer >= 0), or `"win"` / `"loss"` for a forced result thrown
+    /// away or walked into.
+    pub loss: LossView,
+    /// `-`, `?!`, `?` or `??`.
+    pub mark: &'static str,
+    /// The best move's score for the mover: `cp N`, `win N` or `loss N` (plies).
+    pub score: String,
+    /// The evaluation after the played move for South, in centi-seeds (forced results as
+    /// ±2000): the evaluation graph's point.
+    pub eval: i32,
+    /// The best line, starting with `best`.
+    pub pv: Vec<String>,
+}
+
+/// A loss: a number or a word.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum LossView {
+    /// Centi-seeds.
+    Cp(u32),
+    /// `win` or `loss`.
+    Proven(&'static str),
+}
+
+/// One player's totals.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct SummaryView {
+    /// Moves made.
+    pub moves: usize,
+    /// Average loss per move in centi-seeds.
+    pub average_loss: u32,
+    /// Moves marked `?!`.
+    pub inaccuracies: usize,
+    /// Moves marked `?`.
+    pub mistakes: usize,
+    /// Moves marked `??`.
+    pub blunders: usize,
+}
+
+impl From<&PlayerSummary> for SummaryView {
+    fn from(s: &PlayerSummary) -> Self {
+        SummaryView {
+            moves: s.moves,
+            average_loss: s.average_loss,
+            inaccuracies: s.inaccuracies,
+            mistakes: s.mistakes,
+            blunders: s.blunders,
+        }
+    }
+}
+
+/// Per side.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct BySide {
+    /// South.
+    #[serde(rename = "S")]
+    pub south: SummaryView,
+    /// North.
+    #[serde(rename = "N")]
+    pub north: SummaryView,
+}
+
+/// Where a review is (docs/api.md): the body of both review calls.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub enum ReviewStatus {
+    /// Waiting; `ahead` reviews come first.
+    Queued {
+        /// The game's number in its match.
+        game_no: u32,
+        /// Reviews before this one.
+        ahead: usize,
+    },
+    /// Being made.
+    Running {
+        /// The game's number in its match.
+        game_no: u32,
+        /// Plies done.
+        done: usize,
+        /// Plies in all.
+        total: usize,
+    },
+    /// Made.
+    Done {
+        /// The game's number in its match.
+        game_no: u32,
+        /// Every ply.
+        plies: Arc<Vec<PlyView>>,
+        /// Totals per player.
+        summary: BySide,
+    },
+    /// The engine failed (a bug): asking again tries again.
+    Failed {
+        /// The game's number in its match.
+        game_no: u32,
+    },
+}
+
+impl ReviewStatus {
+    /// Made (or failed): nothing more will change.
+    pub fn finished(&self) -> bool {
+        matches!(
+            self,
+            ReviewStatus::Done { .. } | ReviewStatus::Failed { .. }
+        )
+    }
+}
+
+/// Why a review was not queued.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SubmitError {
+    /// The queue is full.
+    Busy,
+}
+
+struct Job {
+    key: Key,
+    game: Game,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<Job>,
+    status: HashMap<Key, ReviewStatus>,
+    /// Finished reviews, oldest first (the cache's eviction order).
+    finished: VecDeque<Key>,
+    closed: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    config: Mutex<ReviewConfig>,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    fn config(&self) -> ReviewConfig {
+        *self.config.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The review workers and their queue and results. Dropping it stops the workers after
+/// the ply they are searching.
+pub struct ReviewPool {
+    shared: Arc<Shared>,
+}
+
+impl ReviewPool {
+    /// A pool with its worker threads started.
+    pub fn new(config: ReviewConfig) -> ReviewPool {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+            config: Mutex::new(config),
+        });
+        for n in 0..config.workers.max(1) {
+            let s = shared.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("bao-review-{n}"))
+                .spawn(move || worker(s));
+            if let Err(e) = spawned {
+                tracing::error!("cannot start a review worker: {e}");
+            }
+        }
+        ReviewPool { shared }
+    }
+
+    /// Changes the budget, queue length and cache size for reviews asked for from now on
+    /// (tests use a depth limit); the number of workers stays as it was made.
+    pub fn configure(&self, f: impl FnOnce(&mut ReviewConfig)) {
+        f(&mut self.shared.config.lock().unwrap_or_else(|p| p.into_inner()));
+    }
+
+    /// Where the review of `key` is, if it was asked for (and is still cached).
+    pub fn status(&self, key: &Key) -> Option<ReviewStatus> {
+        let st = self.shared.lock();
+        let s = st.status.get(key)?;
+        Some(match s {
+            ReviewStatus::Queued { game_no, .. } => ReviewStatus::Queued {
+                game_no: *game_no,
+                ahead: st.queue.iter().take_while(|j| &j.key != key).count(),
+            },
+            other => other.clone(),
+        })
+    }
+
+    /// Asks for the review of `key`, the finished `game`: queued unless it is already
+    /// queued, running or made (then its status is answered as it is). A failed review is
+    /// tried again.
+    pub fn submit(&self, key: Key, game: Game) -> Result<ReviewStatus, SubmitError> {
+        {
+            let mut st = self.shared.lock();
+            match st.status.get(&key) {
+                Some(ReviewStatus::Failed { .. }) | None => {}
+                Some(_) => {
+                    drop(st);
+                    return self.status(&key).ok_or(SubmitError::Busy);
+                }
+            }
+            if st.queue.len() >= self.shared.config().queue.max(1) {
+                return Err(SubmitError::Busy);
+            }
+            st.finished.retain(|k| k != &key);
+            st.status.insert(
+                key.clone(),
+                ReviewStatus::Queued {
+                    game_no: key.1,
+                    ahead: 0,
+                },
+            );
+            st.queue.push_back(Job {
+                key: key.clone(),
+                game,
+            });
+        }
+        self.shared.wake.notify_one();
+        self.status(&key).ok_or(SubmitError::Busy)
+    }
+}
+
+impl Default for ReviewPool {
+    fn default() -> Self {
+        ReviewPool::new(ReviewConfig::default())
+    }
+}
+
+impl Drop for ReviewPool {
+    fn drop(&mut self) {
+        self.shared.lock().closed = true;
+        self.shared.wake.notify_all();
+    }
+}
+
+/// Lowers the calling thread's CPU priority as far as it goes (Linux: nice is per thread),
+/// so that live games' searches come first.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its integer arguments; who = 0 is the calling thread.
+    unsafe {
+        let _ = libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
+fn worker(shared: Arc<Shared>) {
+    lower_priority();
+    loop {
+        let job = {
+            let mut st = shared.lock();
+            loop {
+                if st.closed {
+                    return;
+                }
+                if let Some(j) = st.queue.pop_front() {
+                    let total = j.game.moves().len();
+                    st.status.insert(
+                        j.key.clone(),
+                        ReviewStatus::Running {
+                            game_no: j.key.1,
+                            done: 0,
+                            total,
+                        },
+                    );
+                    break j;
+                }
+                st = shared.wake.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        let config = shared.config();
+        let opts = ReviewOptions {
+            limits: config.limits,
+            threads: 1,
+            tt_bits: 18,
+        };
+        let key = job.key.clone();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            review_game(&job.game, &opts, &mut |done, total| {
+                let mut st = shared.lock();
+                if st.closed {
+                    return false;
+                }
+                st.status.insert(
+                    key.clone(),
+                    ReviewStatus::Running {
+                        game_no: key.1,
+                        done,
+                        total,
+                    },
+                );
+                true
+            })
+        }));
+        let status = match run {
+            Ok(None) => return,
+            Ok(Some(r)) => ReviewStatus::Done {
+                game_no: key.1,
+                plies: Arc::new(r.plies.iter().map(ply_view).collect()),
+                summary: BySide {
+                    south: (&r.south).into(),
+                    north: (&r.north).into(),
+                },
+            },
+            Err(_) => {
+                tracing::error!("the review of game {} {} failed", key.0, key.1);
+                ReviewStatus::Failed { game_no: key.1 }
+            }
+        };
+        let mut st = shared.lock();
+        st.status.insert(key.clone(), status);
+        st.finished.push_back(key);
+        while st.finished.len() > config.cache.max(1) {
+            if let Some(old) = st.finished.pop_front() {
+                st.status.remove(&old);
+            }
+        }
+    }
+}
+
+fn ply_view(p: &bao_engine::review::PlyReview) -> PlyView {
+    PlyView {
+        ply: p.number,
+        side: if p.side == bao_rules::Side::South {
+            "S"
+        } else {
+            "N"
+        },
+        mv: p.played.to_string(),
+        best: p.best.to_string(),
+        loss: match p.loss {
+            Loss::Cp(c) => LossView::Cp(c),
+            Loss::Win => LossView::Proven("win"),
+            Loss::Loss => LossView::Proven("loss"),
+        },
+        mark: p.mark.as_str(),
+        score: score_text(p.best_score),
+        eval: p.south_after(),
+        pv: p.pv.iter().map(|m| m.to_string()).collect(),
+    }
+}
+
+fn score_text(s: Score) -> String {
+    s.to_string()
+}
+
+/// The HTTP side: `POST /api/games/{id}/review` and `GET /api/games/{id}/review`.
+pub mod routes {
+    use super::{Key, ReviewStatus, SubmitError};
+    use crate::app::App;
+    use crate::error::{ApiError, ApiResult};
+    use axum::body::Bytes;
+    use axum::extract::rejection::BytesRejection;
+    use axum::extract::{Path, Query, State};
+    use axum::http::StatusCode;
+    use axum::response::{IntoResponse, Response};
+    use axum::Json;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    /// The body of the POST: which game of the match (by default the current or last one).
+    #[derive(serde::Deserialize, Default)]
+    #[serde(deny_unknown_fields)]
+    struct ReviewRequest {
+        game_no: Option<u32>,
+    }
+
+    /// The game number asked for, or the match's current (or last) game.
+    async fn key_for(app: &App, id: &str, game_no: Option<u32>) -> ApiResult<(Key, u32)> {
+        let slot = app.slot(id).await?;
+        let current = slot.m.lock().await.game_no;
+        let g = game_no.unwrap_or(current);
+        if g == 0 || g > current {
+            return Err(ApiError::not_found(format!(
+                "this match has no game {g} (games 1 to {current})"
+            )));
+        }
+        Ok(((id.to_string(), g), current))
+    }
+
+    /// The finished game `g` of the match, replayed by the rules.
+    async fn finished_game(app: &App, id: &str, g: u32) -> ApiResult<bao_rules::Game> {
+        let slot = app.slot(id).await?;
+        let rules = slot.m.lock().await.rules;
+        let rounds = app.store.rounds_with_moves(id, &rules).await?;
+        let (round, moves) = rounds
+            .into_iter()
+            .find(|(r, _)| r.game_no == g)
+            .ok_or_else(|| ApiError::not_found(format!("this match has no game {g}")))?;
+        if round.result == "-" {
+            return Err(ApiError::conflict(
+                "this game is not over yet; a game is reviewed once it has ended",
+            ));
+        }
+        let mut game = bao_rules::Game::new(round.start, rules);
+        for m in &moves {
+            game.play_text(m)
+                .map_err(|e| ApiError::internal(format!("stored move {m}: {e}")))?;
+        }
+        Ok(game)
+    }
+
+    fn answer(status: ReviewStatus, code: StatusCode) -> Response {
+        (code, Json(status)).into_response()
+    }
+
+    /// `POST /api/games/{id}/review {"game_no": G}`: queues the review of a finished game.
+    pub async fn submit(
+        State(app): State<Arc<App>>,
+        Path(id): Path<String>,
+        body: Result<Bytes, BytesRejection>,
+    ) -> ApiResult<Response> {
+        let bytes = body.map_err(|e| ApiError::bad_request(format!("the request body: {e}")))?;
+        let req: ReviewRequest = if bytes.iter().all(u8::is_ascii_whitespace) {
+            ReviewRequest::default()
+        } else {
+            serde_json::from_slice(&bytes).map_err(|e| {
+                ApiError::bad_request(format!(
+                    "the request body is not valid JSON for this call: {e}"
+                ))
+            })?
+        };
+        let (key, _) = key_for(&app, &id, req.game_no).await?;
+        if let Some(s) = app.review.status(&key) {
+            if !matches!(s, ReviewStatus::Failed { .. }) {
+                let code = if s.finished() {
+                    StatusCode::OK
+                } else {
+                    StatusCode::ACCEPTED
+                };
+                return Ok(answer(s, code));
+            }
+        }
+        let game = finished_game(&app, &id, key.1).await?;
+        match app.review.submit(key, game) {
+            Ok(s) => {
+                let code = if s.finished() {
+                    StatusCode::OK
+                } else {
+                    StatusCode::ACCEPTED
+                };
+                Ok(answer(s, code))
+            }
+            Err(SubmitError::Busy) => Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "the server is reviewing many games; please ask again in a minute",
+            )),
+        }
+    }
+
+    /// `GET /api/games/{id}/review?game_no=G`: the review's progress or result.
+    pub async fn status(
+        State(app): State<Arc<App>>,
+        Path(id): Path<String>,
+        Query(q): Query<HashMap<String, String>>,
+    ) -> ApiResult<Response> {
+        let game_no = match q.get("game_no") {
+            None => None,
+            Some(s) => Some(s.parse::<u32>().map_err(|_| {
+                ApiError::bad_request(format!(
+                    "game_no must be a game number, not '{}'",
+                    bao_rules::printable(s)
+                ))
+            })?),
+        };
+        let (key, _) = key_for(&app, &id, game_no).await?;
+        match app.review.status(&key) {
+            Some(s) => Ok(answer(s, StatusCode::OK)),
+            None => Err(ApiError::not_found(
+                "nobody has asked for a review of this game yet (POST to this address asks)",
+            )),
+        }
+    }
+}
