@@ -18,12 +18,14 @@ pub mod assets;
 pub mod edge;
 pub mod error;
 pub mod http;
+pub mod i18n;
 pub mod lifecycle;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
 pub mod lobby;
 pub mod model;
 pub mod names;
+pub mod pages;
 pub mod record;
 pub mod review;
 mod server;
