@@ -127,6 +127,12 @@ pub struct BySide {
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 #[serde(tag = "state", rename_all = "lowercase")]
 pub enum ReviewStatus {
+    /// Nobody has asked for it (or it left the cache).
+    #[serde(rename = "none")]
+    NotAsked {
+        /// The game's number in its match.
+        game_no: u32,
+    },
     /// Waiting; `ahead` reviews come first.
     Queued {
         /// The game's number in its match.
@@ -257,7 +263,7 @@ impl ReviewPool {
         {
             let mut st = self.shared.lock();
             match st.status.get(&key) {
-                Some(ReviewStatus::Failed { .. }) | None => {}
+                Some(ReviewStatus::Failed { .. } | ReviewStatus::NotAsked { .. }) | None => {}
                 Some(_) => {
                     drop(st);
                     return self.status(&key).ok_or(SubmitError::Busy);
@@ -485,7 +491,10 @@ pub mod routes {
         };
         let (key, _) = key_for(&app, &id, req.game_no).await?;
         if let Some(s) = app.review.status(&key) {
-            if !matches!(s, ReviewStatus::Failed { .. }) {
+            if !matches!(
+                s,
+                ReviewStatus::Failed { .. } | ReviewStatus::NotAsked { .. }
+            ) {
                 let code = if s.finished() {
                     StatusCode::OK
                 } else {
@@ -528,11 +537,10 @@ pub mod routes {
             })?),
         };
         let (key, _) = key_for(&app, &id, game_no).await?;
-        match app.review.status(&key) {
-            Some(s) => Ok(answer(s, StatusCode::OK)),
-            None => Err(ApiError::not_found(
-                "nobody has asked for a review of this game yet (POST to this address asks)",
-            )),
-        }
+        let s = app
+            .review
+            .status(&key)
+            .unwrap_or(ReviewStatus::NotAsked { game_no: key.1 });
+        Ok(answer(s, StatusCode::OK))
     }
 }

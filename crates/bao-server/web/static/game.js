@@ -19,6 +19,7 @@ import {
   STAGE_TEXT,
 } from './app.js';
 import { BoardView } from './board.js';
+import { reviewLink } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -206,6 +207,7 @@ function render(s) {
   renderMoves(s);
   renderInvite(s);
   renderResult(s);
+  reviewLink($('result'), s);
   renderMatch(s);
   renderChooser(s);
   $('record-link').hidden = s.result !== '-';

@@ -3,11 +3,14 @@
 
 import { api, el, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { BoardView } from './board.js';
+import { ReviewPanel } from './review.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption') });
 const svgCache = new Map();
+// The engine's review (static/review.js): graph under the board, panel beside the moves.
+const review = new ReviewPanel({ board: $('board'), aside: document.querySelector('#viewer aside'), before: $('another').parentElement, graphParent: document.querySelector('#viewer > section'), go: (i) => go(i) });
 
 let game = null; // GameState of the game being replayed
 let step = 0; // number of moves applied, as drawn
@@ -122,6 +125,7 @@ function update() {
   }
   const cur = document.querySelector('#moves .mv.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
+  review.showStep(step);
 }
 
 function renderGame() {
@@ -176,6 +180,7 @@ async function load(id, at, gameNo) {
   notify(status, '');
   svgCache.clear();
   renderGame();
+  review.setGame(game, Number(gameNo) || game.match?.game_no || 1, new URLSearchParams(location.search).has('review'));
   await show(at ?? 0);
   target = step;
   updateButtons();
