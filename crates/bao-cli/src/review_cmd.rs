@@ -35,7 +35,7 @@ Example:
   bao review --game 1 games.txt")]
 pub struct ReviewArgs {
     /// Milliseconds per search (a move takes one search, or two when it is not the best);
-    /// the default when no --depth or --nodes is given.
+    /// 300 when no --depth or --nodes is given.
     #[arg(long, value_name = "MS")]
     time: Option<String>,
     /// Search this many full-width plies per move instead of a time.
