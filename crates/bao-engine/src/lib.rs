@@ -25,6 +25,7 @@ pub mod protocol;
 pub mod record;
 pub mod search;
 pub mod stats;
+pub mod time;
 pub mod tune;
 pub mod zobrist;
 

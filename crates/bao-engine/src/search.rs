@@ -30,7 +30,8 @@ use bao_rules::{
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 /// The score of a win at the root; a win in n plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
