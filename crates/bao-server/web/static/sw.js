@@ -5,17 +5,20 @@
 //   writes the list of every one of them into PRECACHE below when it serves this file, so a
 //   new server version is a new service worker, which fetches the new files and drops the
 //   old cache.
-// * Pages, the API and everything else are network-first; pages and a few read-only answers
-//   (variants, board pictures) are kept as the fallback for when the network is gone. A game
-//   page of a game kept in the browser (/g/local-…) falls back to the cached game page.
+// * Pages and two read-only answers of the home page (the variants and its picture) are
+//   network-first, kept as the fallback for when the network is gone. A game page of a game
+//   kept in the browser (/g/local-…) falls back to the cached game page.
+// * Everything else (the API, sockets) is left alone: it goes to the network as if there were
+//   no service worker, so online pages behave and time exactly as before.
 
 const PRECACHE = '__BAO_PRECACHE__';
 const VERSION = '__BAO_VERSION__';
 const CACHE = `bao-${VERSION}`;
 /** Pages fetched at install time, so that they work offline even if never opened. */
 const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local'];
-/** Read-only API answers kept for offline use (the home page's options, its picture). */
-const KEEP_API = ['/api/variants', '/api/render/svg'];
+/** Read-only API answers kept for offline use: the home page's options and its picture. */
+const keepApi = (url, request) =>
+  url.pathname === '/api/variants' || (url.pathname === '/api/render/svg' && request.destination === 'image');
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -53,10 +56,9 @@ async function cacheFirst(request) {
 }
 
 async function networkFirst(request, url) {
-  const keep = request.mode === 'navigate' || KEEP_API.some((p) => url.pathname === p);
   try {
     const res = await fetch(request);
-    if (keep && res.ok) (await caches.open(CACHE)).put(request, res.clone());
+    if (res.ok) (await caches.open(CACHE)).put(request, res.clone());
     return res;
   } catch (err) {
     const hit = await caches.match(request, { ignoreSearch: request.mode === 'navigate' });
@@ -77,7 +79,7 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/static/') && url.searchParams.has('v')) {
     event.respondWith(cacheFirst(request));
-  } else {
+  } else if (request.mode === 'navigate' || keepApi(url, request)) {
     event.respondWith(networkFirst(request, url));
   }
 });
