@@ -32,15 +32,16 @@ async function settled(page) {
   );
 }
 
-for (const viewport of [
-  { width: 1280, height: 800 },
-  { width: 360, height: 640 },
+// The phone plays in Swahili: the offline parts speak the page's language too.
+for (const [viewport, lang] of [
+  [{ width: 1280, height: 800 }, 'en'],
+  [{ width: 360, height: 640 }, 'sw'],
 ]) {
-  test(`offline at ${viewport.width}x${viewport.height}: a game against the browser engine is played to the end, recorded and replayed`, async () => {
+  test(`offline at ${viewport.width}x${viewport.height} (${lang}): a game against the browser engine is played to the end, recorded and replayed`, async () => {
     const { context, page } = await openPage(browser, { viewport });
     await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
     // One visit online: the service worker installs and caches the site.
-    await page.goto('/');
+    await page.goto(`/?lang=${lang}`);
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -50,6 +51,9 @@ for (const viewport of [
     await page.reload();
     await page.waitForSelector('#variants input[value="kiswahili"]');
     await page.waitForSelector('#offline-note:not([hidden])');
+    const words = { en: 'Games in this browser', sw: 'Michezo kwenye kivinjari hiki' };
+    assert.equal((await page.textContent('#local-title')).trim(), words[lang]);
+    await screenshot(page, `21-offline-home-${viewport.width}-${lang}`);
     await page.locator('input[name="opponent"][value="computer"]').check();
     await page.locator('#level').fill('1');
     await page.selectOption('#side', 'S');
