@@ -113,6 +113,12 @@ pub enum Request {
         #[serde(default)]
         termination: Option<String>,
     },
+    /// A record file (NOT-6) with one game, checked by replaying it (NOT-6.4): what a game
+    /// kept in the browser needs (the replay page's upload with no network).
+    ParseRecord {
+        /// The text of the record.
+        text: String,
+    },
     /// The board picture (bao-render), as `/api/render/svg` draws it.
     Svg {
         /// The rules.
@@ -198,6 +204,29 @@ pub struct GameView {
     pub legal: Vec<LegalView>,
 }
 
+/// The answer to `parse_record`: the game of a checked record.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ParsedRecord {
+    /// Variant id.
+    pub variant: &'static str,
+    /// Option string (OPT-1).
+    pub rules: String,
+    /// The Start tag's position, if the record has one.
+    pub start: Option<String>,
+    /// The moves, canonical.
+    pub moves: Vec<String>,
+    /// South tag.
+    pub south: String,
+    /// North tag.
+    pub north: String,
+    /// Date tag.
+    pub date: String,
+    /// `-`, `S`, `N` or `draw`.
+    pub result: &'static str,
+    /// Termination tag, if any.
+    pub termination: Option<&'static str>,
+}
+
 /// The answer to `choose`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct Chosen {
@@ -223,6 +252,8 @@ pub enum WasmError {
     TooLong(usize),
     /// A forced result or termination that NOT-6.2 does not know.
     BadResult(String),
+    /// A record file that is not one valid game (line number, reason).
+    BadRecord(usize, String),
 }
 
 impl std::fmt::Display for WasmError {
@@ -242,6 +273,8 @@ impl std::fmt::Display for WasmError {
                 "a game of {n} moves is longer than the {MAX_MOVES} moves the engine reads"
             ),
             WasmError::BadResult(r) => write!(f, "'{r}' is not a result or termination of a game"),
+            WasmError::BadRecord(0, e) => f.write_str(e),
+            WasmError::BadRecord(n, e) => write!(f, "line {n}: {e}"),
         }
     }
 }
@@ -462,6 +495,22 @@ pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
             )?;
             Ok(serde_json::Value::String(text))
         }
+        Request::ParseRecord { text } => {
+            let bad = |e: bao_rules::RecordError| WasmError::BadRecord(e.line, e.reason());
+            let rec = Record::parse(text).map_err(bad)?;
+            let game = rec.validate().map_err(bad)?;
+            Ok(json(&ParsedRecord {
+                variant: rec.rules.variant.id(),
+                rules: rec.rules.to_string(),
+                start: rec.start.map(|p| p.to_string()),
+                moves: game.moves().iter().map(|m| m.to_string()).collect(),
+                south: rec.south.clone(),
+                north: rec.north.clone(),
+                date: rec.date.clone(),
+                result: rec.result.token(),
+                termination: rec.termination.map(|t| t.as_str()),
+            }))
+        }
         Request::Svg {
             rules,
             position,
@@ -645,6 +694,24 @@ mod tests {
         assert_eq!(r.result, RecordResult::from_token("N").unwrap());
         assert_eq!(r.termination, Some(Termination::Resignation));
         r.validate().unwrap();
+    }
+
+    #[test]
+    fn a_record_is_read_back_into_the_game_it_holds() {
+        let moves = ["A6L*", "a5R", "A3L"];
+        let text = ok(&serde_json::json!({"op":"record","variant":"kete","moves":moves,"south":"Asha","result":"S","termination":"resignation"}).to_string());
+        let r = ok(&serde_json::json!({"op":"parse_record","text":text}).to_string());
+        assert_eq!(r["variant"], "kete");
+        assert_eq!(r["moves"], serde_json::json!(moves));
+        assert_eq!(r["south"], "Asha");
+        assert_eq!(
+            (r["result"].as_str(), r["termination"].as_str()),
+            (Some("S"), Some("resignation"))
+        );
+        // NOT-6.4: a record whose move is illegal is refused with its line.
+        let bad = text.as_str().unwrap().replace("A3L", "A1L*");
+        let e = err(&serde_json::json!({"op":"parse_record","text":bad}).to_string());
+        assert!(e.starts_with("line 9: ") && e.contains("A1L*"), "{e}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 // accepts, and opens it in the replay page, still offline. The game is listed on the home page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, openPage, assertClean, screenshot, bao, ARTIFACTS } from '../lib/harness.mjs';
 
@@ -101,10 +101,22 @@ for (const [viewport, lang] of [
       return a === b;
     });
 
+    // A record uploaded with no server is checked by the browser engine and replayed too.
+    await page.goto('/replay');
+    await page.fill('#record-text', readFileSync(file, 'utf8'));
+    await page.click('#upload-form button[type="submit"]');
+    await page.waitForSelector('#viewer:not([hidden])');
+    assert.equal(await page.textContent('#pos'), pos, 'the uploaded record has the same moves');
+    await page.goto('/replay');
+    await page.fill('#record-text', readFileSync(file, 'utf8').replace(/^1\. \S+ /m, '1. A1L* '));
+    await page.click('#upload-form button[type="submit"]');
+    await page.waitForSelector('#page-status[data-kind="error"]');
+
     // The home page lists it.
     await page.goto('/');
     await page.waitForSelector(`[data-local-game="${id}"]`);
     assertClean(page, { allowConsole: [/ERR_INTERNET_DISCONNECTED/, /Failed to load resource/, /WebSocket/] });
+    assert.ok(moves > 0);
     await context.close();
   });
 }

@@ -68,6 +68,9 @@ export async function localState(g) {
   const result = forced ? g.result : v.result;
   const computer = { kind: 'computer', name: `Computer (level ${g.level})`, level: g.level, connected: true };
   const person = { kind: 'human', name: g.name || '', level: null, connected: true };
+  // A record read with no network (the replay page): its players by name, nobody moves.
+  const named = (name) => ({ kind: 'human', name: name || '?', level: null, connected: true });
+  const players = g.imported ? { S: named(g.south), N: named(g.north) } : { S: g.you === 'S' ? person : computer, N: g.you === 'N' ? person : computer };
   const over = result !== '-';
   return {
     id: g.id,
@@ -81,9 +84,9 @@ export async function localState(g) {
     result,
     result_text: forced ? forcedText(g.result, g.termination) : v.result_text,
     termination: forced ? g.termination : null,
-    read_only: false,
-    players: { S: g.you === 'S' ? person : computer, N: g.you === 'N' ? person : computer },
-    you: g.you,
+    read_only: !!g.imported,
+    players,
+    you: g.imported ? null : g.you,
     invite: null,
     match: {
       format: 'single_game',
@@ -97,7 +100,7 @@ export async function localState(g) {
     block: v.block,
     must: v.must,
     moves: v.moves,
-    legal: forced ? [] : v.legal,
+    legal: forced || g.imported ? [] : v.legal,
     svg: null,
     updated: g.updated,
   };
@@ -112,8 +115,8 @@ export function localRecord(g) {
     ...spec(g),
     start: g.start,
     moves: g.moves,
-    south: g.you === 'S' ? me : computer,
-    north: g.you === 'N' ? me : computer,
+    south: g.imported ? g.south : g.you === 'S' ? me : computer,
+    north: g.imported ? g.north : g.you === 'N' ? me : computer,
     date_ms: g.created,
     result: g.result || null,
     termination: g.termination || null,
@@ -175,7 +178,7 @@ export function localSource(id) {
    * state that may be old); every new state goes to the listener.
    */
   async function computer() {
-    if (thinking || !game) return;
+    if (thinking || !game || game.imported) return;
     thinking = true;
     let moved = false;
     try {
@@ -213,7 +216,7 @@ export function localSource(id) {
     async play(move, ply) {
       await load();
       const before = await localState(game);
-      if (before.result !== '-') throw new Error(t('offline.game_over'));
+      if (before.result !== '-' || game.imported) throw new Error(t('offline.game_over'));
       if (ply !== undefined && ply !== before.ply) throw new Error(t('offline.stale_move'));
       if (before.side_to_move !== game.you) throw new Error(t('offline.not_your_turn'));
       // The engine refuses an illegal move with its own sentence.
@@ -259,4 +262,34 @@ export function localSvg(variant, rules, position, last) {
 export async function downloadLocalRecord(id) {
   const g = await getGame(id);
   if (g) await downloadRecord(g);
+}
+
+/**
+ * Keeps a record file (NOT-6, one game) in this browser after the browser engine has checked
+ * it by replay (NOT-6.4): the replay page's upload when the server cannot be reached.
+ * Returns the new game's id; throws the engine's sentence for a bad record.
+ */
+export async function importLocalRecord(text) {
+  const r = await engine({ op: 'parse_record', text });
+  const now = Date.now();
+  const game = {
+    id: newId(),
+    imported: true,
+    variant: r.variant,
+    rules: r.rules,
+    start: r.start,
+    moves: r.moves,
+    you: null,
+    level: null,
+    name: '',
+    south: r.south,
+    north: r.north,
+    created: now,
+    updated: now,
+    result: r.result === '-' ? null : r.result,
+    termination: r.termination,
+    last_result: r.result,
+  };
+  await saveGame(game);
+  return game.id;
 }

@@ -91,7 +91,8 @@ export async function drawLocalGames() {
     $('local-games').replaceChildren(el('li', { class: 'muted' }, t('offline.store_failed', { error: err.message })));
     return;
   }
-  const items = games.slice(0, 20).map((g) => {
+  // Games against the computer; records read on the replay page are not listed here.
+  const items = games.filter((g) => !g.imported).slice(0, 20).map((g) => {
     // The result as stored: the engine is not asked here, so the list is instant.
     const result = g.result || g.last_result || '-';
     const meta = t('offline.item', {

@@ -3,7 +3,8 @@
 
 import { api, el, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { BoardView } from './board.js';
-import { isLocal, localGameState, localSvg, downloadLocalRecord } from './offline-game.js';
+import { t } from './i18n.js';
+import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('page-status');
@@ -246,6 +247,16 @@ $('upload-form').addEventListener('submit', async (e) => {
     history.replaceState(null, '', `/replay?game=${encodeURIComponent(r.id)}`);
     await load(r.id, 0);
   } catch (err) {
+    // No server: the browser engine checks the record and keeps it in this browser.
+    if (err.status === 0) {
+      try {
+        const id = await importLocalRecord(text);
+        history.replaceState(null, '', `/replay?game=${encodeURIComponent(id)}`);
+        return await load(id, 0);
+      } catch (e) {
+        return notify(status, t('offline.record_refused', { error: e.message }), 'error');
+      }
+    }
     notify(status, `The record was not accepted: ${err.message}`, 'error');
   }
 });
