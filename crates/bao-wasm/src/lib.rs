@@ -17,7 +17,7 @@
 //!   `bao_engine::time`).
 //!
 //! The requests ([`Request`]) are the worker's messages: `legal`, `apply`, `choose`, `game`,
-//! `record` and `svg`. [`handle`] is the same function natively, for tests.
+//! `record`, `parse_record` and `svg`. [`handle`] is the same function natively, for tests.
 
 use bao_rules::{
     find_move, legal_moves, trace, Game, LegalMove, Outcome, Position, Record, RecordResult, Rules,

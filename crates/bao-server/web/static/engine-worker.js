@@ -2,7 +2,7 @@
 // of the server, compiled to WebAssembly (crates/bao-wasm), so that a game against the
 // computer goes on with no network and the page never freezes while the computer thinks.
 //
-// Messages: {id, op, ...request} with op legal | apply | choose | game | record | svg
+// Messages: {id, op, ...request} with op legal | apply | choose | game | record | parse_record | svg
 // (crates/bao-wasm documents each); answers {id, ok} or {id, error}.
 
 import { call, imports } from './offline-abi.js';
