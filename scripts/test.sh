@@ -4,8 +4,9 @@
 #   scripts/test.sh
 #
 # 1. Installs Chromium (browser tests), nginx (deploy test) and PostgreSQL (storage tests) from Debian's packages
-#    when they are missing, and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh);
-#    a cluster it started is stopped again when it ends, one already running is left running.
+#    when they are missing, Rust's wasm32-unknown-unknown target (the browser engine) with rustup,
+#    and starts a PostgreSQL cluster on 127.0.0.1 (scripts/start-postgres.sh); a cluster
+#    it started is stopped again when it ends, one already running is left running.
 # 2. Checks formatting and clippy (warnings are errors), and the dependency graph with
 #    cargo-deny: licences, duplicate versions, sources (installs cargo-deny when missing).
 # 3. Runs every Rust test of the workspace (unit, integration, doc tests; the spec fixtures,
@@ -28,6 +29,12 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq "${need_apt[@]}"
+fi
+
+# The browser engine (crates/bao-wasm) is built for WebAssembly by bao-server's build script.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    step "installing the Rust target wasm32-unknown-unknown (the browser engine)"
+    rustup target add wasm32-unknown-unknown
 fi
 
 step "starting PostgreSQL"

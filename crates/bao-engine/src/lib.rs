@@ -27,6 +27,7 @@ pub mod record;
 pub mod review;
 pub mod search;
 pub mod stats;
+pub mod time;
 pub mod tune;
 pub mod zobrist;
 

@@ -23,6 +23,7 @@
 //! static features instead (its moves stay unknown).
 
 use crate::eval::{self, MoveFeatures, Weights};
+use crate::time::Instant;
 use crate::zobrist;
 use bao_rules::{
     legal_moves, legal_moves_within, LegalMove, Move, NeverEnding, Position, Repetition, Rules,
@@ -30,7 +31,7 @@ use bao_rules::{
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The score of a win at the root; a win in n plies scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;

@@ -23,6 +23,9 @@ use std::sync::Arc;
 #[folder = "web/"]
 struct Web;
 
+/// The browser engine (crates/bao-wasm for wasm32-unknown-unknown), built by build.rs.
+const BAO_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/bao.wasm"));
+
 /// The embedded files whose path (relative to `web/`) starts with `prefix`, with their bytes.
 pub(crate) fn embedded(prefix: &str) -> impl Iterator<Item = (String, Vec<u8>)> + '_ {
     Web::iter().filter_map(move |p| {
@@ -53,7 +56,7 @@ impl Assets {
     /// Loads every embedded file of `web/static/`; scripts get versioned links to each other.
     /// (Pages are templates: [`crate::pages`].)
     pub fn load() -> Assets {
-        let raw: HashMap<String, (Vec<u8>, String)> = Web::iter()
+        let mut raw: HashMap<String, (Vec<u8>, String)> = Web::iter()
             .filter(|p| p.starts_with("static/"))
             .filter_map(|p| {
                 Web::get(&p).map(|f| {
@@ -62,10 +65,18 @@ impl Assets {
                 })
             })
             .collect();
+        // The browser engine, built by build.rs from crates/bao-wasm (engine-worker.js loads it).
+        raw.insert(
+            "static/bao.wasm".into(),
+            (BAO_WASM.to_vec(), "application/wasm".into()),
+        );
         let mut files = HashMap::new();
         let names: Vec<String> = raw.keys().cloned().collect();
         for p in &names {
             build(p, &raw, &mut files, &mut HashSet::new());
+        }
+        if let Some(sw) = service_worker(&files) {
+            files.insert("sw.js".into(), sw);
         }
         Assets { files }
     }
@@ -207,6 +218,28 @@ fn build(
     visiting.remove(path);
 }
 
+/// The service worker served at `/sw.js` (static/sw.js): its precache list is every
+/// versioned static file (`/static/NAME?v=HASH`), its cache name the hash of that list, so
+/// that a server with other files is a new service worker (which drops the old cache).
+fn service_worker(files: &HashMap<String, Asset>) -> Option<Asset> {
+    let sw = std::str::from_utf8(&files.get("static/sw.js")?.body).ok()?;
+    let mut urls: Vec<String> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("static/") && p.as_str() != "static/sw.js")
+        .map(|(p, a)| format!("/{p}?v={}", a.version))
+        .collect();
+    urls.sort();
+    let list = serde_json::to_string(&urls).ok()?;
+    let body = sw
+        .replace("'__BAO_PRECACHE__'", &list)
+        .replace("__BAO_VERSION__", &hash12(list.as_bytes()));
+    Some(Asset {
+        version: hash12(body.as_bytes()),
+        body: body.into(),
+        content_type: HeaderValue::from_static("text/javascript; charset=utf-8"),
+    })
+}
+
 /// The page routes of docs/api.md. Pages answer in the reader's language ([`crate::pages`]).
 pub fn pages() -> Router<Arc<App>> {
     let assets = Arc::new(Assets::load());
@@ -224,12 +257,23 @@ pub fn pages() -> Router<Arc<App>> {
             },
         )
     };
+    let file = |name: &'static str, assets: &Arc<Assets>| {
+        let assets = assets.clone();
+        get(move |h: HeaderMap| async move { assets.respond(name, None, &h) })
+    };
     let rules = rendered.clone();
     let statics = assets.clone();
     Router::new()
         .route("/", page("index", &rendered))
         .route("/g/{id}", page("game", &rendered))
         .route("/replay", page("replay", &rendered))
+        // Installable and offline (issue 10): the service worker must be served from the
+        // root to control every page; the manifest beside it.
+        .route("/sw.js", file("sw.js", &assets))
+        .route(
+            "/manifest.webmanifest",
+            file("static/manifest.webmanifest", &assets),
+        )
         .route(
             "/rules/{variant}",
             get(
@@ -284,6 +328,34 @@ mod tests {
         // The version is the hash of what is sent.
         let body = &a.files["static/game.js"].body;
         assert_eq!(hash12(body), a.version("static/game.js").unwrap());
+    }
+
+    #[test]
+    fn the_browser_engine_and_service_worker_are_served_versioned() {
+        let a = Assets::load();
+        let text = |p: &str| std::str::from_utf8(&a.files[p].body).unwrap().to_string();
+        // build.rs embedded a WebAssembly module exporting the ABI of crates/bao-wasm.
+        let wasm = &a.files["static/bao.wasm"];
+        assert_eq!(&wasm.body[..4], b"\0asm");
+        assert_eq!(wasm.content_type, "application/wasm");
+        let wv = a.version("static/bao.wasm").unwrap();
+        assert!(text("static/engine-worker.js").contains(&format!("'./bao.wasm?v={wv}'")));
+        // The service worker precaches every versioned static file, the wasm and itself excepted.
+        let sw = text("sw.js");
+        assert!(!sw.contains("__BAO_"), "placeholders left: {sw}");
+        for p in [
+            "static/bao.wasm",
+            "static/engine-worker.js",
+            "static/game.js",
+            "static/style.css",
+        ] {
+            let v = a.version(p).unwrap();
+            assert!(
+                sw.contains(&format!("\"/{p}?v={v}\"")),
+                "{p} is not precached"
+            );
+        }
+        assert!(!sw.contains("/static/sw.js?v="));
     }
 
     #[test]

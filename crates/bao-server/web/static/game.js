@@ -20,10 +20,13 @@ import {
 } from './app.js';
 import { BoardView } from './board.js';
 import { reviewLink } from './review.js';
+import { localSource } from './offline-game.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
+// A game kept in this browser (`local-…`) is played against the browser engine, not the server.
+const local = localSource(gameId);
 
 let latest = null; // newest GameState received (or built from the socket's messages)
 let shown = null; // GameState whose position the board shows
@@ -78,6 +81,11 @@ async function fetchPicture(s) {
   if (fetchingPicture) return;
   fetchingPicture = true;
   try {
+    if (local) {
+      if (!drawnSvg) board.setSvg((drawnSvg = await local.svg(s)));
+      if (shown) render(shown);
+      return;
+    }
     const q = new URLSearchParams({ position: s.position, rules: s.rules || '-' });
     const r = await fetch(`/api/render/svg?${q}`);
     if (!r.ok) return;
@@ -492,7 +500,8 @@ async function send(move) {
   board.clearMarks();
   $('chooser').replaceChildren(el('span', { class: 'muted' }, `Playing ${move}…`));
   try {
-    await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
+    if (local) await local.play(move, s.ply);
+    else await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
     if (pageStatus.dataset.kind === 'error') notify(pageStatus, ''); // an earlier refusal no longer applies
   } catch (err) {
     notify(pageStatus, err.message, 'error');
@@ -500,7 +509,7 @@ async function send(move) {
     sending = false;
   }
   // The live socket brings the move to everyone, us included; without it, ask.
-  if (!socket || socket.readyState !== WebSocket.OPEN) await refresh();
+  if (!local && (!socket || socket.readyState !== WebSocket.OPEN)) await refresh();
   // Frames that came while the move was on its way were drawn without a chooser.
   if (shown && !board.animating) renderChooser(shown);
 }
@@ -511,7 +520,7 @@ $('resign').addEventListener('click', async () => {
     // The game and ply it is meant for: a resignation that crosses the move that ends the
     // game is refused (409) instead of landing on the next game of the match.
     const body = { game_no: shown.match ? shown.match.game_no : 1, ply: shown.ply };
-    onState(await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body }));
+    onState(local ? await local.resign() : await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body }));
   } catch (err) {
     notify(pageStatus, err.message, 'error');
   }
@@ -572,7 +581,7 @@ function applyPresence(connected) {
 // ---------- connection ----------
 async function refresh() {
   try {
-    onState(await api(`/api/games/${encodeURIComponent(gameId)}`));
+    onState(local ? await local.state() : await api(`/api/games/${encodeURIComponent(gameId)}`));
     return true;
   } catch (err) {
     if (err.status === 404) {
@@ -599,6 +608,7 @@ function stopPolling() {
 }
 
 function connect() {
+  if (local) return local.subscribe(onState); // the browser engine's moves come from the worker
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   let ws;
   try {
@@ -674,6 +684,7 @@ async function init() {
     }
     history.replaceState(null, '', location.pathname);
   }
+  if (local) for (const a of [$('record-link'), $('record-link2')]) a.addEventListener('click', (e) => (e.preventDefault(), local.record()));
   if ((await refresh()) !== 'missing') connect();
 }
 

@@ -2,6 +2,7 @@
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
 import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
+import { offlineStart } from './offline-home.js';
 
 const BLURB = {
   kiswahili: 'Zanzibar Bao, the classic: houses, two stages, takasia.',
@@ -153,11 +154,13 @@ form.addEventListener('submit', async (e) => {
   setPref('name', name);
   const button = document.getElementById('start-button');
   button.disabled = true;
+  if (await offlineStart(body, status)) return; // played in this browser (chosen, or offline)
   notify(status, 'Starting the game…');
   try {
     const game = await api('/api/games', { method: 'POST', body });
     location.assign(game.url || `/g/${game.id}`);
   } catch (err) {
+    if (err.status === 0 && (await offlineStart(body, status, true))) return; // the server is out of reach
     notify(status, err.message, 'error');
     if (err.category === 'bad_position') document.getElementById('start-box').open = true;
     if (err.category === 'bad_rules') document.getElementById('options-box').open = true;

@@ -4,6 +4,8 @@
 import { api, el, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
+import { t } from './i18n.js';
+import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('page-status');
@@ -32,6 +34,8 @@ async function svgFor(i) {
   const position = i === 0 ? game.start : game.moves[i - 1].position;
   const last = i === 0 ? null : game.moves[i - 1].move;
   const url = renderUrl(position, game.rules, last);
+  // A game kept in this browser is drawn by the browser engine (it may be offline).
+  if (!svgCache.has(url) && game.local) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
   if (!svgCache.has(url)) {
     const res = await fetch(url);
     if (!res.ok) throw new Error(`The board could not be drawn (${res.status}).`);
@@ -145,6 +149,7 @@ function renderGame() {
   $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
   if (game.result_text) $('facts').append(el('dt', {}, 'How'), el('dd', {}, game.result_text));
   $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
+  $('record-link').onclick = game.local ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
   $('game-link').href = `/g/${encodeURIComponent(game.id)}`;
   const start = parsePosition(game.start);
   const rows = numberMoves(game.moves, start ? start.side : 'S');
@@ -172,7 +177,7 @@ function renderGame() {
 
 async function load(id, at, gameNo) {
   try {
-    game = await api(`/api/games/${encodeURIComponent(id)}${gameNo ? `?game_no=${encodeURIComponent(gameNo)}` : ''}`);
+    game = isLocal(id) ? await localGameState(id) : await api(`/api/games/${encodeURIComponent(id)}${gameNo ? `?game_no=${encodeURIComponent(gameNo)}` : ''}`);
   } catch (err) {
     notify(status, err.message, 'error');
     return;
@@ -247,6 +252,16 @@ $('upload-form').addEventListener('submit', async (e) => {
     history.replaceState(null, '', `/replay?game=${encodeURIComponent(r.id)}`);
     await load(r.id, 0);
   } catch (err) {
+    // No server: the browser engine checks the record and keeps it in this browser.
+    if (err.status === 0) {
+      try {
+        const id = await importLocalRecord(text);
+        history.replaceState(null, '', `/replay?game=${encodeURIComponent(id)}`);
+        return await load(id, 0);
+      } catch (e) {
+        return notify(status, t('offline.record_refused', { error: e.message }), 'error');
+      }
+    }
     notify(status, `The record was not accepted: ${err.message}`, 'error');
   }
 });

@@ -1,0 +1,85 @@
+// The service worker (served at /sw.js, scope /): after one visit the site loads with no
+// network, and a game against the computer can be played in the browser (issue 10, point 3).
+//
+// * Versioned files (`/static/NAME?v=HASH`, never changing) are cache-first; the server
+//   writes the list of every one of them into PRECACHE below when it serves this file, so a
+//   new server version is a new service worker, which fetches the new files and drops the
+//   old cache.
+// * Pages and two read-only answers of the home page (the variants and its picture) are
+//   network-first, kept as the fallback for when the network is gone. A game page of a game
+//   kept in the browser (/g/local-…) falls back to the cached game page.
+// * Everything else (the API, sockets) is left alone: it goes to the network as if there were
+//   no service worker, so online pages behave and time exactly as before.
+
+const PRECACHE = '__BAO_PRECACHE__';
+const VERSION = '__BAO_VERSION__';
+const CACHE = `bao-${VERSION}`;
+/** Pages fetched at install time, so that they work offline even if never opened. */
+const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local'];
+/** Read-only API answers kept for offline use: the home page's options and its picture. */
+const keepApi = (url, request) =>
+  url.pathname === '/api/variants' || (url.pathname === '/api/render/svg' && request.destination === 'image');
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Pages one by one: a page the server cannot give now is fetched on a later visit.
+      await cache.addAll(PRECACHE);
+      await Promise.all(
+        [...PAGES, '/api/variants', '/api/render/svg?position=kiswahili'].map((u) =>
+          fetch(u, { credentials: 'same-origin' })
+            .then((r) => (r.ok ? cache.put(u, r) : null))
+            .catch(() => null),
+        ),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key.startsWith('bao-') && key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+async function cacheFirst(request) {
+  const hit = await caches.match(request);
+  if (hit) return hit;
+  const res = await fetch(request);
+  if (res.ok) (await caches.open(CACHE)).put(request, res.clone());
+  return res;
+}
+
+async function networkFirst(request, url) {
+  try {
+    const res = await fetch(request);
+    if (res.ok) (await caches.open(CACHE)).put(request, res.clone());
+    return res;
+  } catch (err) {
+    const hit = await caches.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (hit) return hit;
+    if (request.mode === 'navigate') {
+      const page = url.pathname.startsWith('/g/') ? '/g/local' : url.pathname.startsWith('/rules/') ? null : '/';
+      const fallback = page && (await caches.match(page));
+      if (fallback) return fallback;
+    }
+    throw err;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/static/') && url.searchParams.has('v')) {
+    event.respondWith(cacheFirst(request));
+  } else if (request.mode === 'navigate' || keepApi(url, request)) {
+    event.respondWith(networkFirst(request, url));
+  }
+});

@@ -1,0 +1,761 @@
+//! # bao-wasm
+//!
+//! The rules (bao-rules), the computer player (bao-engine) and the board drawing
+//! (bao-render) for the browser, so that a game against the computer can be played with no
+//! network (issue 10, point 3): the same rules and the same levels as the server.
+//!
+//! Built for `wasm32-unknown-unknown` by bao-server's build script and served as
+//! `/static/bao.wasm`; `static/engine-worker.js` loads it in a Web Worker. The interface needs
+//! no wasm-bindgen: JSON strings through linear memory.
+//!
+//! * `bao_alloc(len) -> ptr` reserves `len` bytes for a request; the host writes UTF-8 JSON there.
+//! * `bao_call(ptr, len) -> out` handles the request (and frees it). `out` points to a
+//!   little-endian `u32` length `n` followed by `n` bytes of UTF-8 JSON: `{"ok": ...}` or
+//!   `{"error": "what is wrong"}`.
+//! * `bao_free(out, n + 4)` gives the answer back.
+//! * The module imports `env.bao_now_ms() -> f64` (milliseconds, for the search's clock; see
+//!   `bao_engine::time`).
+//!
+//! The requests ([`Request`]) are the worker's messages: `legal`, `apply`, `choose`, `game`,
+//! `record`, `parse_record` and `svg`. [`handle`] is the same function natively, for tests.
+
+use bao_rules::{
+    find_move, legal_moves, trace, Game, LegalMove, Outcome, Position, Record, RecordResult, Rules,
+    Side, Termination, Variant,
+};
+use serde::{Deserialize, Serialize};
+
+/// The most moves a `game` or `record` request may hold: far beyond any real game (the
+/// server's default ply limit is lower), and it keeps a bad request from taking minutes.
+pub const MAX_MOVES: usize = 5_000;
+
+/// The rules a request is played under: a variant id and an option string (OPT-1).
+#[derive(Clone, Debug, Deserialize)]
+pub struct RulesSpec {
+    /// `kiswahili`, `kete` or `kimasai`.
+    pub variant: String,
+    /// Rule options `name=value,...`; `-`, empty or absent for the defaults.
+    #[serde(default)]
+    pub rules: Option<String>,
+}
+
+/// One request of the worker (field `op` names it).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    /// The legal moves of a position, with the position each one leads to (CLI-2).
+    Legal {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// A position (NOT-3) or a variant id for its start position.
+        position: String,
+    },
+    /// One move played in a position: its events (CLI-5) and the position after it.
+    Apply {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The position before the move.
+        position: String,
+        /// The move (canonical or an alias, NOT-2).
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// The move the computer plays at `level` (the server's `bao_engine::choose_move`).
+    Choose {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The position to move in.
+        position: String,
+        /// 1..=8 (clamped).
+        level: u8,
+        /// Makes the choice reproducible.
+        #[serde(default)]
+        seed: u64,
+    },
+    /// A whole game replayed from its moves: everything the game page shows.
+    Game {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The start position; the variant's start when absent.
+        #[serde(default)]
+        start: Option<String>,
+        /// The moves played, in order.
+        moves: Vec<String>,
+    },
+    /// The record (NOT-6) of a game.
+    Record {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The start position; the variant's start when absent.
+        #[serde(default)]
+        start: Option<String>,
+        /// The moves played, in order.
+        moves: Vec<String>,
+        /// South's name.
+        #[serde(default)]
+        south: String,
+        /// North's name.
+        #[serde(default)]
+        north: String,
+        /// When the game was played, milliseconds since the Unix epoch (the Date tag).
+        #[serde(default)]
+        date_ms: Option<i64>,
+        /// A result the rules did not reach (`S`, `N`, `draw`), with its termination
+        /// (`resignation`, ...). Absent: the result the moves reach.
+        #[serde(default)]
+        result: Option<String>,
+        /// The termination of a forced result (NOT-6.2).
+        #[serde(default)]
+        termination: Option<String>,
+    },
+    /// A record file (NOT-6) with one game, checked by replaying it (NOT-6.4): what a game
+    /// kept in the browser needs (the replay page's upload with no network).
+    ParseRecord {
+        /// The text of the record.
+        text: String,
+    },
+    /// The board picture (bao-render), as `/api/render/svg` draws it.
+    Svg {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The position.
+        position: String,
+        /// The move that led here, marked.
+        #[serde(default)]
+        last: Option<String>,
+    },
+}
+
+/// A legal move as the game page's chooser needs it (the server's `LegalView`), with the
+/// position it leads to and the result it reaches without repetition (CLI-2).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LegalView {
+    /// Canonical move (NOT-1).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Start pit in the mover's case.
+    pub pit: String,
+    /// `L`, `R`, or `None` (kimasai).
+    pub letter: Option<String>,
+    /// Plays the house (NOT-1.3).
+    pub safari: bool,
+    /// A takasa move.
+    pub takasa: bool,
+    /// The position after the move (NOT-3).
+    pub next: String,
+    /// `-`, `S`, `N` or `draw`, as CLI-2 prints it.
+    pub outcome: String,
+}
+
+/// One move played (the server's `MoveEvent`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveEvent {
+    /// Ply of the position after the move.
+    pub ply: u32,
+    /// Canonical move (NOT-1).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `S` or `N`.
+    pub by: &'static str,
+    /// The CLI-5 event lines.
+    pub events: Vec<String>,
+    /// The position after the move (NOT-3).
+    pub position: String,
+    /// The result after the move: with repetition in a game, without it for `apply`.
+    pub result: &'static str,
+}
+
+/// A game as the page shows it (the rules' part of the server's GameState).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameView {
+    /// Variant id.
+    pub variant: &'static str,
+    /// Option string (OPT-1), `-` for the defaults.
+    pub rules: String,
+    /// Start position.
+    pub start: String,
+    /// Current position.
+    pub position: String,
+    /// Its ply.
+    pub ply: u32,
+    /// `S` or `N`.
+    pub side_to_move: &'static str,
+    /// `-`, `S`, `N`, `draw` (with repetition, BRD-7.5).
+    pub result: &'static str,
+    /// How the game ended, in English (the page may say it in its own words from `end`).
+    pub result_text: Option<String>,
+    /// The CLI-5 end event (`win S front_row`, ...), when the game is over.
+    pub end: Option<String>,
+    /// `namua`, `mtaji`, `nemo`, `phase1`, `phase2`.
+    pub stage: &'static str,
+    /// The blocked pit (takasia), if any.
+    pub block: Option<String>,
+    /// The pit the first capture must take, if any.
+    pub must: Option<String>,
+    /// Every move so far.
+    pub moves: Vec<MoveEvent>,
+    /// The legal moves of the side to move (empty when the game is over).
+    pub legal: Vec<LegalView>,
+}
+
+/// The answer to `parse_record`: the game of a checked record.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ParsedRecord {
+    /// Variant id.
+    pub variant: &'static str,
+    /// Option string (OPT-1).
+    pub rules: String,
+    /// The Start tag's position, if the record has one.
+    pub start: Option<String>,
+    /// The moves, canonical.
+    pub moves: Vec<String>,
+    /// South tag.
+    pub south: String,
+    /// North tag.
+    pub north: String,
+    /// Date tag.
+    pub date: String,
+    /// `-`, `S`, `N` or `draw`.
+    pub result: &'static str,
+    /// Termination tag, if any.
+    pub termination: Option<&'static str>,
+}
+
+/// The answer to `choose`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Chosen {
+    /// The canonical move; `None` when the game is over.
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+}
+
+/// Why a request was refused, in words for the person who will read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WasmError {
+    /// The request is not JSON of a known shape.
+    BadRequest(String),
+    /// No such variant.
+    UnknownVariant(String),
+    /// The option string is wrong.
+    BadRules(String),
+    /// The position text is wrong.
+    BadPosition(String),
+    /// A move is not legal (1-based number in the game when it has one).
+    BadMove(Option<usize>, String),
+    /// Too many moves.
+    TooLong(usize),
+    /// A forced result or termination that NOT-6.2 does not know.
+    BadResult(String),
+    /// A record file that is not one valid game (line number, reason).
+    BadRecord(usize, String),
+}
+
+impl std::fmt::Display for WasmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WasmError::BadRequest(e) => write!(f, "the engine did not understand the request: {e}"),
+            WasmError::UnknownVariant(v) => write!(
+                f,
+                "there is no variant '{v}' (kiswahili, kete and kimasai are played)"
+            ),
+            WasmError::BadRules(e) => write!(f, "the rule options are wrong: {e}"),
+            WasmError::BadPosition(e) => write!(f, "the position is wrong: {e}"),
+            WasmError::BadMove(Some(n), e) => write!(f, "move {n} cannot be played: {e}"),
+            WasmError::BadMove(None, e) => write!(f, "the move cannot be played: {e}"),
+            WasmError::TooLong(n) => write!(
+                f,
+                "a game of {n} moves is longer than the {MAX_MOVES} moves the engine reads"
+            ),
+            WasmError::BadResult(r) => write!(f, "'{r}' is not a result or termination of a game"),
+            WasmError::BadRecord(0, e) => f.write_str(e),
+            WasmError::BadRecord(n, e) => write!(f, "line {n}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for WasmError {}
+
+fn rules_of(spec: &RulesSpec) -> Result<Rules, WasmError> {
+    let variant = Variant::from_id(&spec.variant)
+        .ok_or_else(|| WasmError::UnknownVariant(bao_rules::printable(&spec.variant)))?;
+    Rules::parse(variant, spec.rules.as_deref().unwrap_or("-"))
+        .map_err(|e| WasmError::BadRules(e.to_string()))
+}
+
+/// A position text, or a variant id for its start position; it must be of the rules' variant.
+fn position_of(text: &str, rules: &Rules) -> Result<Position, WasmError> {
+    if text.trim() == rules.variant.id() {
+        return Ok(Position::start(rules));
+    }
+    Position::parse(text, rules).map_err(|e| WasmError::BadPosition(e.to_string()))
+}
+
+fn side_json(s: Side) -> &'static str {
+    match s {
+        Side::South => "S",
+        Side::North => "N",
+    }
+}
+
+/// The stage names of the server's GameState (KIS-2, KET names, KIM-4).
+fn stage(pos: &Position) -> &'static str {
+    match pos.variant() {
+        Variant::Kiswahili if pos.is_namua() => "namua",
+        Variant::Kete if pos.is_namua() => "nemo",
+        Variant::Kiswahili | Variant::Kete => "mtaji",
+        Variant::Kimasai => {
+            if pos.hand(Side::South) == 0 && pos.hand(Side::North) == 0 {
+                "phase2"
+            } else {
+                "phase1"
+            }
+        }
+    }
+}
+
+fn legal_view(m: &LegalMove, rules: &Rules) -> LegalView {
+    LegalView {
+        mv: m.mv.to_string(),
+        pit: m.mv.pit().name(m.mv.side()).to_string(),
+        letter: m.mv.letter().map(|l| l.as_char().to_string()),
+        safari: m.mv.is_safari(),
+        takasa: m.mv.is_takasa(),
+        next: m.next.to_string(),
+        outcome: m.outcome(rules).token().to_string(),
+    }
+}
+
+fn move_event(before: &Position, rules: &Rules, m: &LegalMove, result: Outcome) -> MoveEvent {
+    let (events, next, _) = trace(before, rules, &m.mv);
+    MoveEvent {
+        ply: next.ply(),
+        mv: m.mv.to_string(),
+        by: side_json(m.mv.side()),
+        events: events.iter().map(|e| e.to_string()).collect(),
+        position: next.to_string(),
+        result: result.token(),
+    }
+}
+
+/// Replays `moves` from `start` (NOT-6.4): the game, and each move's event when `events`.
+fn replay(
+    rules: Rules,
+    start: Option<&str>,
+    moves: &[String],
+    events: bool,
+) -> Result<(Game, Vec<MoveEvent>), WasmError> {
+    if moves.len() > MAX_MOVES {
+        return Err(WasmError::TooLong(moves.len()));
+    }
+    let start = match start {
+        Some(s) => position_of(s, &rules)?,
+        None => Position::start(&rules),
+    };
+    let mut game = Game::new(start, rules);
+    let mut out = Vec::with_capacity(if events { moves.len() } else { 0 });
+    for (i, text) in moves.iter().enumerate() {
+        let before = *game.position();
+        let m = game
+            .play_text(text)
+            .map_err(|e| WasmError::BadMove(Some(i + 1), e.to_string()))?;
+        if events {
+            out.push(move_event(&before, &rules, &m, game.outcome()));
+        }
+    }
+    Ok((game, out))
+}
+
+fn game_view(game: &Game, moves: Vec<MoveEvent>) -> GameView {
+    let rules = game.rules();
+    let pos = game.position();
+    let outcome = game.outcome();
+    GameView {
+        variant: rules.variant.id(),
+        rules: rules.to_string(),
+        start: game.start().to_string(),
+        position: pos.to_string(),
+        ply: pos.ply(),
+        side_to_move: side_json(pos.side()),
+        result: outcome.token(),
+        result_text: outcome.is_over().then(|| outcome.describe()),
+        end: outcome.event().map(|e| e.to_string()),
+        stage: stage(pos),
+        block: pos.block().map(|s| s.to_string()),
+        must: pos.must().map(|s| s.to_string()),
+        moves,
+        legal: game
+            .legal_moves()
+            .iter()
+            .map(|m| legal_view(m, rules))
+            .collect(),
+    }
+}
+
+fn record_text(
+    game: &Game,
+    south: &str,
+    north: &str,
+    date_ms: Option<i64>,
+    result: Option<&str>,
+    termination: Option<&str>,
+) -> Result<String, WasmError> {
+    let mut rec = Record::from_game(game);
+    let name = |n: &str| {
+        let n = n.trim();
+        if n.is_empty() {
+            "?".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    rec.south = name(south);
+    rec.north = name(north);
+    if let Some(ms) = date_ms {
+        rec.date = bao_engine::record::record_date(ms);
+    }
+    // A forced end (resignation...) only when the rules have not ended the game (NOT-6.2).
+    if let (Some(r), false) = (result, game.outcome().is_over()) {
+        rec.result =
+            RecordResult::from_token(r).ok_or_else(|| WasmError::BadResult(r.to_string()))?;
+        let t = termination.unwrap_or("resignation");
+        rec.termination =
+            Some(Termination::parse(t).ok_or_else(|| WasmError::BadResult(t.to_string()))?);
+    }
+    Ok(rec.to_string())
+}
+
+/// Answers one request.
+pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
+    match req {
+        Request::Legal { rules, position } => {
+            let rules = rules_of(rules)?;
+            let pos = position_of(position, &rules)?;
+            let list: Vec<LegalView> = legal_moves(&pos, &rules)
+                .iter()
+                .map(|m| legal_view(m, &rules))
+                .collect();
+            Ok(json(&list))
+        }
+        Request::Apply {
+            rules,
+            position,
+            mv,
+        } => {
+            let rules = rules_of(rules)?;
+            let pos = position_of(position, &rules)?;
+            let m =
+                find_move(&pos, &rules, mv).map_err(|e| WasmError::BadMove(None, e.to_string()))?;
+            Ok(json(&move_event(&pos, &rules, &m, m.outcome(&rules))))
+        }
+        Request::Choose {
+            rules,
+            position,
+            level,
+            seed,
+        } => {
+            let rules = rules_of(rules)?;
+            let pos = position_of(position, &rules)?;
+            let m = bao_engine::choose_move(&pos, &rules, *level, *seed);
+            Ok(json(&Chosen {
+                mv: m.map(|m| m.mv.to_string()),
+            }))
+        }
+        Request::Game {
+            rules,
+            start,
+            moves,
+        } => {
+            let (game, events) = replay(rules_of(rules)?, start.as_deref(), moves, true)?;
+            Ok(json(&game_view(&game, events)))
+        }
+        Request::Record {
+            rules,
+            start,
+            moves,
+            south,
+            north,
+            date_ms,
+            result,
+            termination,
+        } => {
+            let (game, _) = replay(rules_of(rules)?, start.as_deref(), moves, false)?;
+            let text = record_text(
+                &game,
+                south,
+                north,
+                *date_ms,
+                result.as_deref(),
+                termination.as_deref(),
+            )?;
+            Ok(serde_json::Value::String(text))
+        }
+        Request::ParseRecord { text } => {
+            let bad = |e: bao_rules::RecordError| WasmError::BadRecord(e.line, e.reason());
+            let rec = Record::parse(text).map_err(bad)?;
+            let game = rec.validate().map_err(bad)?;
+            Ok(json(&ParsedRecord {
+                variant: rec.rules.variant.id(),
+                rules: rec.rules.to_string(),
+                start: rec.start.map(|p| p.to_string()),
+                moves: game.moves().iter().map(|m| m.to_string()).collect(),
+                south: rec.south.clone(),
+                north: rec.north.clone(),
+                date: rec.date.clone(),
+                result: rec.result.token(),
+                termination: rec.termination.map(|t| t.as_str()),
+            }))
+        }
+        Request::Svg {
+            rules,
+            position,
+            last,
+        } => {
+            let rules = rules_of(rules)?;
+            let pos = position_of(position, &rules)?;
+            let mut opts = bao_render::SvgOptions {
+                size: None,
+                ..Default::default()
+            };
+            if let Some(l) = last.as_deref().filter(|l| !l.is_empty()) {
+                opts.last_move = bao_render::LastMove::parse(l, pos.side().other());
+            }
+            Ok(serde_json::Value::String(bao_render::svg(&pos, &opts)))
+        }
+    }
+}
+
+/// An answer as a JSON value. The answer types hold only strings, numbers, booleans and
+/// lists, so serialising cannot fail.
+fn json<T: Serialize>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
+}
+
+/// The envelope of every answer.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Envelope {
+    Ok(serde_json::Value),
+    Error(String),
+}
+
+/// One request as JSON text to its answer as JSON text: `{"ok": ...}` or `{"error": "..."}`.
+pub fn handle(request: &str) -> String {
+    let env = match serde_json::from_str::<Request>(request) {
+        Err(e) => Envelope::Error(WasmError::BadRequest(e.to_string()).to_string()),
+        Ok(req) => match answer(&req) {
+            Ok(v) => Envelope::Ok(v),
+            Err(e) => Envelope::Error(e.to_string()),
+        },
+    };
+    serde_json::to_string(&env).unwrap_or_else(|_| r#"{"error":"internal error"}"#.into())
+}
+
+/// Reserves `len` bytes for a request (see the crate documentation).
+#[no_mangle]
+pub extern "C" fn bao_alloc(len: usize) -> *mut u8 {
+    let mut v = Vec::<u8>::with_capacity(len);
+    let p = v.as_mut_ptr();
+    std::mem::forget(v);
+    p
+}
+
+/// Gives back `len` bytes at `ptr` from [`bao_alloc`] or [`bao_call`].
+///
+/// # Safety
+/// `ptr` and `len` must be exactly those of one earlier allocation, freed once.
+#[no_mangle]
+pub unsafe extern "C" fn bao_free(ptr: *mut u8, len: usize) {
+    if !ptr.is_null() {
+        // SAFETY: the caller passes back an allocation of capacity `len` made here.
+        drop(unsafe { Vec::from_raw_parts(ptr, 0, len) });
+    }
+}
+
+/// Handles the request of `len` bytes at `ptr` (from [`bao_alloc`], freed here) and returns
+/// the answer: a `u32` little-endian length, then that many bytes of JSON.
+///
+/// # Safety
+/// `ptr` must come from `bao_alloc(len)` with `len` bytes written.
+#[no_mangle]
+pub unsafe extern "C" fn bao_call(ptr: *mut u8, len: usize) -> *mut u8 {
+    // SAFETY: the caller wrote `len` bytes into an allocation of capacity `len` from bao_alloc.
+    let bytes = unsafe { Vec::from_raw_parts(ptr, len, len) };
+    let out = match std::str::from_utf8(&bytes) {
+        Ok(text) => handle(text),
+        Err(_) => serde_json::to_string(&Envelope::Error(
+            WasmError::BadRequest("the request is not UTF-8 text".into()).to_string(),
+        ))
+        .unwrap_or_default(),
+    };
+    drop(bytes);
+    let n = out.len();
+    let mut buf = Vec::with_capacity(n + 4);
+    buf.extend_from_slice(&(n as u32).to_le_bytes());
+    buf.extend_from_slice(out.as_bytes());
+    // Capacity is exactly n + 4, which the host passes back to bao_free.
+    debug_assert_eq!(buf.capacity(), n + 4);
+    let p = buf.as_mut_ptr();
+    std::mem::forget(buf);
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn ok(req: &str) -> Value {
+        let v: Value = serde_json::from_str(&handle(req)).unwrap();
+        assert!(v.get("error").is_none(), "{req}: {v}");
+        v["ok"].clone()
+    }
+
+    fn err(req: &str) -> String {
+        let v: Value = serde_json::from_str(&handle(req)).unwrap();
+        v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{req}: {v}"))
+            .to_string()
+    }
+
+    #[test]
+    fn legal_moves_match_the_rules_crate() {
+        let rules = Rules::new(Variant::Kiswahili);
+        let start = Position::start(&rules);
+        let list = ok(r#"{"op":"legal","variant":"kiswahili","position":"kiswahili"}"#);
+        let native = legal_moves(&start, &rules);
+        assert_eq!(list.as_array().unwrap().len(), native.len());
+        for (a, b) in list.as_array().unwrap().iter().zip(native.iter()) {
+            assert_eq!(a["move"], b.mv.to_string());
+            assert_eq!(a["next"], b.next.to_string());
+        }
+        // KIS-5: no capture at the start, so every move is a takasa.
+        assert!(list.as_array().unwrap().iter().all(|m| m["takasa"] == true));
+    }
+
+    #[test]
+    fn apply_gives_events_and_the_position() {
+        // NOT-6.5's first move.
+        let v = ok(r#"{"op":"apply","variant":"kiswahili","position":"kiswahili","move":"A7L*"}"#);
+        assert_eq!(v["by"], "S");
+        assert_eq!(v["ply"], 1);
+        assert!(!v["events"].as_array().unwrap().is_empty());
+        let rules = Rules::new(Variant::Kiswahili);
+        let m = find_move(&Position::start(&rules), &rules, "A7L*").unwrap();
+        assert_eq!(v["position"], m.next.to_string());
+    }
+
+    #[test]
+    fn a_whole_game_against_the_engine_and_its_record() {
+        for variant in ["kiswahili", "kete", "kimasai"] {
+            let mut moves: Vec<String> = Vec::new();
+            loop {
+                let g = ok(
+                    &serde_json::json!({"op":"game","variant":variant,"moves":moves}).to_string(),
+                );
+                if g["result"] != "-" {
+                    assert!(g["legal"].as_array().unwrap().is_empty());
+                    assert!(g["result_text"].is_string());
+                    break;
+                }
+                assert!(moves.len() < 1000, "{variant}: no end");
+                let c = ok(&serde_json::json!({"op":"choose","variant":variant,"position":g["position"],"level":1,"seed":moves.len()}).to_string());
+                let mv = c["move"].as_str().unwrap().to_string();
+                assert!(g["legal"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|l| l["move"] == mv.as_str()));
+                moves.push(mv);
+            }
+            let rec = ok(&serde_json::json!({"op":"record","variant":variant,"moves":moves,"south":"Asha","north":"Kompyuta","date_ms":951_825_600_000i64}).to_string());
+            let text = rec.as_str().unwrap();
+            let parsed = Record::parse(text).unwrap();
+            assert_eq!(parsed.date, "2000.02.29");
+            assert_eq!(parsed.south, "Asha");
+            let game = parsed.validate().unwrap();
+            assert_eq!(game.moves().len(), moves.len());
+            assert!(game.outcome().is_over());
+        }
+    }
+
+    #[test]
+    fn a_resigned_game_records_its_termination() {
+        let text = ok(
+            r#"{"op":"record","variant":"kete","moves":["A6L*"],"result":"N","termination":"resignation"}"#,
+        );
+        let r = Record::parse(text.as_str().unwrap()).unwrap();
+        assert_eq!(r.result, RecordResult::from_token("N").unwrap());
+        assert_eq!(r.termination, Some(Termination::Resignation));
+        r.validate().unwrap();
+    }
+
+    #[test]
+    fn a_record_is_read_back_into_the_game_it_holds() {
+        let moves = ["A6L*", "a5R", "A3L"];
+        let text = ok(&serde_json::json!({"op":"record","variant":"kete","moves":moves,"south":"Asha","result":"S","termination":"resignation"}).to_string());
+        let r = ok(&serde_json::json!({"op":"parse_record","text":text}).to_string());
+        assert_eq!(r["variant"], "kete");
+        assert_eq!(r["moves"], serde_json::json!(moves));
+        assert_eq!(r["south"], "Asha");
+        assert_eq!(
+            (r["result"].as_str(), r["termination"].as_str()),
+            (Some("S"), Some("resignation"))
+        );
+        // NOT-6.4: a record whose move is illegal is refused with its line.
+        let bad = text.as_str().unwrap().replace("A3L", "A1L*");
+        let e = err(&serde_json::json!({"op":"parse_record","text":bad}).to_string());
+        assert!(e.starts_with("line 9: ") && e.contains("A1L*"), "{e}");
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        assert!(err("not json").contains("did not understand"));
+        assert!(err(r#"{"op":"legal","variant":"chess","position":"x"}"#)
+            .contains("no variant 'chess'"));
+        assert!(
+            err(r#"{"op":"legal","variant":"kete","rules":"bogus=1","position":"kete"}"#)
+                .contains("rule options")
+        );
+        assert!(
+            err(r#"{"op":"legal","variant":"kete","position":"kete 1,2"}"#)
+                .contains("position is wrong")
+        );
+        assert!(
+            err(r#"{"op":"game","variant":"kete","moves":["A6L*","A6L*"]}"#)
+                .starts_with("move 2 cannot be played")
+        );
+        assert!(err(r#"{"op":"record","variant":"kete","moves":[],"result":"X"}"#).contains("'X'"));
+    }
+
+    #[test]
+    fn the_abi_round_trips() {
+        let req = br#"{"op":"legal","variant":"kimasai","position":"kimasai"}"#;
+        let p = bao_alloc(req.len());
+        unsafe {
+            std::ptr::copy_nonoverlapping(req.as_ptr(), p, req.len());
+            let out = bao_call(p, req.len());
+            let n =
+                u32::from_le_bytes(std::slice::from_raw_parts(out, 4).try_into().unwrap()) as usize;
+            let text = std::str::from_utf8(std::slice::from_raw_parts(out.add(4), n))
+                .unwrap()
+                .to_string();
+            bao_free(out, n + 4);
+            assert!(text.starts_with(r#"{"ok":["#), "{text}");
+        }
+    }
+
+    #[test]
+    fn svg_is_the_renderers() {
+        let v = ok(r#"{"op":"svg","variant":"kiswahili","position":"kiswahili","last":"A7L*"}"#);
+        let s = v.as_str().unwrap();
+        assert!(s.starts_with("<svg") && s.contains(r#"id="pit-A5""#));
+        assert!(s.contains("last-move"));
+    }
+}
