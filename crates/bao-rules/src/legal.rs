@@ -210,10 +210,11 @@ fn for_each_raw(
 ) -> Result<(), (Candidate, bool)> {
     let cands = movegen::candidates(pos, rules);
     let ctx = exec::Ctx::new(pos, rules).with_lap_limit(lap_limit);
-    for &c in cands.as_slice() {
-        let run = exec::run(&ctx, c);
+    let mut over = Ok(());
+    exec::run_all(&ctx, cands.as_slice(), |c, run| {
         if run.end == End::OverBudget {
-            return Err((c, run.main.choice_point));
+            over = Err((c, run.main.choice_point));
+            return false;
         }
         // The move stopped at a choice point is always legal (see `exec::count`).
         if let Some(stop) = &run.stopped {
@@ -222,8 +223,9 @@ fn for_each_raw(
         if !removed(run.end, rules) {
             f(c, run.main.choice_point, &run.main, run.end);
         }
-    }
-    Ok(())
+        true
+    });
+    over
 }
 
 /// The legal moves of `pos` (BRD-7.1), with the positions they lead to.
@@ -376,13 +378,13 @@ pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
     if filtered(pos, rules) {
         return legal_moves(pos, rules).len();
     }
-    let cands = movegen::candidates(pos, rules);
     let ctx = exec::Ctx::new(pos, rules);
-    cands
-        .as_slice()
-        .iter()
-        .map(|&c| exec::count(&ctx, c, |e| removed(e, rules)))
-        .sum()
+    if let Some(caps) = movegen::namua_captures(pos) {
+        // The most common kind of position early in a game: its moves read off the board.
+        return exec::count_namua_captures(&ctx, caps, |e| removed(e, rules));
+    }
+    let cands = movegen::candidates(pos, rules);
+    exec::count_all(&ctx, cands.as_slice(), |e| removed(e, rules))
 }
 
 /// Whether the side to move has at least one legal move.

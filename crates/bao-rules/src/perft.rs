@@ -1,6 +1,11 @@
 //! Perft (CLI-4): the number of move sequences of a given length.
 
-use crate::legal::{count_legal_moves, for_each_legal, over_without_movegen};
+use crate::event::{NoEvents, StopReason};
+use crate::exec::{self, End};
+use crate::legal::{
+    after_move, count_legal_moves, filtered, for_each_legal, over_without_movegen, removed,
+};
+use crate::movegen;
 use crate::{Position, Rules};
 
 /// perft(P, d) as CLI-4 defines it: moves that end the game are counted at their own depth
@@ -22,12 +27,29 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         // A position without legal moves is over, and counts 0 either way.
         return count_legal_moves(pos, rules) as u64;
     }
+    if filtered(pos, rules) {
+        // Steps 4 and 5 of BRD-7.1 need the whole list.
+        let mut n = 0;
+        for_each_legal(pos, rules, |m| {
+            // A never-ending move ends the game: counted at its own depth only.
+            if !m.is_never_ending() {
+                n += perft(&m.next, rules, depth - 1);
+            }
+        });
+        return n;
+    }
+    // The legal moves straight from the runs (BRD-7.1 steps 1 to 3), without building them.
+    let cands = movegen::candidates(pos, rules);
+    let ctx = exec::Ctx::new(pos, rules);
     let mut n = 0;
-    for_each_legal(pos, rules, |m| {
-        // A never-ending move ends the game: counted at its own depth only.
-        if !m.is_never_ending() {
-            n += perft(&m.next, rules, depth - 1);
+    exec::for_each_end(&ctx, cands.as_slice(), |c, e, end| {
+        // Removed moves do not count, and a never-ending move ends the game: counted at its
+        // own depth only.
+        if removed(end, rules) || end == End::Stop(StopReason::NeverEnding) {
+            return;
         }
+        let next = after_move(pos, rules, c.kind, e, &mut NoEvents);
+        n += perft(&next, rules, depth - 1);
     });
     n
 }
