@@ -31,11 +31,21 @@ use crate::options::{FrontRowEmpty, HouseLostAt};
 use crate::position::{front_empty, Position};
 use crate::{Dir, Letter, Pit, Rules, Side, Variant};
 
-/// `MASKS[dir][start][n]`: a 1 in each of the n pits after `start` in direction dir (0 = +1).
-static MASKS: [[[u128; 16]; 16]; 2] = build_masks();
+/// `MASKS[lap_index(ccw, start, n)]`: a 1 in each of the n pits after `start` (n < 16), counter-
+/// clockwise (ring index down) when `ccw`.
+static MASKS: [u128; 512] = build_masks();
 
-const fn build_masks() -> [[[u128; 16]; 16]; 2] {
-    let mut m = [[[0u128; 16]; 16]; 2];
+/// `LAST[lap_index(ccw, start, n)]`: the last pit of that lap.
+static LAST: [u8; 512] = build_last();
+
+/// The index into [`MASKS`] and [`LAST`] of a lap of n (mod 16) seeds after `start`.
+#[inline(always)]
+fn lap_index(ccw: bool, start: usize, n: u8) -> usize {
+    (ccw as usize) << 8 | (start & 15) << 4 | (n & 15) as usize
+}
+
+const fn build_masks() -> [u128; 512] {
+    let mut m = [0u128; 512];
     let mut d = 0;
     while d < 2 {
         let mut s = 0;
@@ -47,7 +57,7 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
                 } else {
                     (s + 16 * 16 - n) % 16
                 };
-                m[d][s][n] = m[d][s][n - 1] | (1u128 << (8 * pit));
+                m[d << 8 | s << 4 | n] = m[d << 8 | s << 4 | (n - 1)] | (1u128 << (8 * pit));
                 n += 1;
             }
             s += 1;
@@ -55,6 +65,28 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
         d += 1;
     }
     m
+}
+
+const fn build_last() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut d = 0;
+    while d < 2 {
+        let mut s = 0;
+        while s < 16 {
+            let mut n = 0;
+            while n < 16 {
+                t[d << 8 | s << 4 | n] = if d == 0 {
+                    (s + n) % 16
+                } else {
+                    (s + 16 - n) % 16
+                } as u8;
+                n += 1;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    t
 }
 
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
@@ -395,10 +427,9 @@ impl Exec {
             }
             self.cur = c;
         } else {
-            let rem = (n & 15) as usize;
-            let dir = (self.d == Dir::Ccw) as usize;
-            self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[dir][self.cur as usize][rem];
-            self.cur = (self.cur + off.wrapping_mul(rem as u8)) & 15;
+            let i = lap_index(self.d == Dir::Ccw, self.cur as usize, n);
+            self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[i];
+            self.cur = LAST[i];
         }
     }
 }
@@ -678,13 +709,13 @@ fn fast_kind<const K: u8>(
         // BRD-5.2 to BRD-5.4: one lap of n seeds.
         // The ring is added to as a u128, one byte per pit: no pit reaches 256 seeds, so no
         // carry crosses pits.
-        let rem = (n & 15) as usize;
-        let mut add = MASKS[ccw as usize][cur][rem];
+        let i = lap_index(ccw, cur, n);
+        let mut add = MASKS[i];
         if n > 15 {
             add += ONES * (n >> 4) as u128;
         }
         h = (u128::from_le_bytes(h) + add).to_le_bytes();
-        cur = (cur + if ccw { 16 - rem } else { rem }) & 15;
+        cur = LAST[i] as usize;
         lap += 1;
         // BRD-7.1 with front_row_empty=illegal.
         if x.front_illegal && front_empty(&h) {
@@ -801,13 +832,13 @@ fn takasa_relays(
         }
         let n = get(h, c);
         h &= CLEAR[c];
-        let rem = (n & 15) as usize;
-        let mut add = MASKS[ccw as usize][c][rem];
+        let i = lap_index(ccw, c, n);
+        let mut add = MASKS[i];
         if n > 15 {
             add += ONES * (n >> 4) as u128;
         }
         h += add;
-        c = (c + if ccw { 16 - rem } else { rem }) & 15;
+        c = LAST[i] as usize;
         laps += 1;
         if x.front_illegal && front_empty128(h) {
             break Some(End::FrontEmptied);
@@ -1006,6 +1037,30 @@ pub(crate) fn for_each_end(
         Kind::MtajiCapture => ends_kind::<3>(x, cands, &mut f),
         Kind::MtajiTakasa => ends_kind::<4>(x, cands, &mut f),
         Kind::Masai => ends_kind::<5>(x, cands, &mut f),
+    }
+}
+
+/// [`for_each_end`] for a position whose candidates are the namua captures from the front
+/// pits `caps` (see [`movegen::namua_captures`]), without listing them first.
+#[inline]
+pub(crate) fn for_each_end_namua_captures(
+    x: &Ctx,
+    caps: u8,
+    mut f: impl FnMut(Candidate, &Ended, End),
+) {
+    let mut caps = caps;
+    while caps != 0 {
+        let r = caps.trailing_zeros() as u8;
+        caps &= caps - 1;
+        for &letter in movegen::namua_capture_letters(r) {
+            let c = Candidate {
+                pit: Pit::from_index(r),
+                letter,
+                kind: Kind::NamuaCapture,
+            };
+            let (main, end) = fast_kind::<0>(x, c, |e| f(c, e, End::Stop(StopReason::House)));
+            f(c, &main, end);
+        }
     }
 }
 

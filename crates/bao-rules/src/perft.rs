@@ -1,11 +1,11 @@
 //! Perft (CLI-4): the number of move sequences of a given length.
 
 use crate::event::{NoEvents, StopReason};
-use crate::exec::{self, End};
+use crate::exec::{self, End, Ended};
 use crate::legal::{
     after_move, count_legal_moves, filtered, for_each_legal, over_without_movegen, removed,
 };
-use crate::movegen;
+use crate::movegen::{self, Candidate};
 use crate::{Position, Rules};
 
 /// perft(P, d) as CLI-4 defines it: moves that end the game are counted at their own depth
@@ -39,10 +39,9 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         return n;
     }
     // The legal moves straight from the runs (BRD-7.1 steps 1 to 3), without building them.
-    let cands = movegen::candidates(pos, rules);
     let ctx = exec::Ctx::new(pos, rules);
     let mut n = 0;
-    exec::for_each_end(&ctx, cands.as_slice(), |c, e, end| {
+    let mut child = |c: Candidate, e: &Ended, end: End| {
         // Removed moves do not count, and a never-ending move ends the game: counted at its
         // own depth only.
         if removed(end, rules) || end == End::Stop(StopReason::NeverEnding) {
@@ -50,6 +49,12 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         }
         let next = after_move(pos, rules, c.kind, e, &mut NoEvents);
         n += perft(&next, rules, depth - 1);
-    });
+    };
+    if let Some(caps) = movegen::namua_captures(pos) {
+        exec::for_each_end_namua_captures(&ctx, caps, &mut child);
+    } else {
+        let cands = movegen::candidates(pos, rules);
+        exec::for_each_end(&ctx, cands.as_slice(), &mut child);
+    }
     n
 }
