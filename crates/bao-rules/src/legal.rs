@@ -86,6 +86,15 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// BRD-7.4: the move result of a never-ending move played by `mover` (legal only under
+/// `never_ending=draw|mover_loses`).
+pub(crate) fn never_ending_outcome(rules: &Rules, mover: Side) -> Outcome {
+    match rules.never_ending {
+        NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
+        _ => Outcome::Win(mover.other(), WinReason::NeverEnding),
+    }
+}
+
 /// A legal move together with the position it leads to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct LegalMove {
@@ -104,10 +113,7 @@ impl LegalMove {
     /// The move result (BRD-7.4), ignoring history. Needs the legal moves of `next`.
     pub fn outcome(&self, rules: &Rules) -> Outcome {
         if self.never_ending {
-            return match rules.never_ending {
-                NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
-                _ => Outcome::Win(self.mv.side.other(), WinReason::NeverEnding),
-            };
+            return never_ending_outcome(rules, self.mv.side);
         }
         status(&self.next, rules)
     }
@@ -528,10 +534,7 @@ pub fn play_with_events<S: EventSink>(
     let (e, end) = exec::run_with_events(pos, rules, c, m.safari, sink);
     let next = after_move(pos, rules, m.kind, &e, sink);
     let outcome = if end == End::Stop(StopReason::NeverEnding) {
-        match rules.never_ending {
-            NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
-            _ => Outcome::Win(m.side.other(), WinReason::NeverEnding),
-        }
+        never_ending_outcome(rules, m.side)
     } else {
         status(&next, rules)
     };
