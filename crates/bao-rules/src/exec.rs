@@ -35,10 +35,7 @@ use crate::{Dir, Letter, Pit, Rules, Side, Variant};
 /// clockwise (ring index down) when `ccw`.
 static MASKS: [u128; 512] = build_masks();
 
-/// `LAST[lap_index(ccw, start, n)]`: the last pit of that lap.
-static LAST: [u8; 512] = build_last();
-
-/// The index into [`MASKS`] and [`LAST`] of a lap of n (mod 16) seeds after `start`.
+/// The index into [`MASKS`] of a lap of n (mod 16) seeds after `start`.
 #[inline(always)]
 fn lap_index(ccw: bool, start: usize, n: u8) -> usize {
     (ccw as usize) << 8 | (start & 15) << 4 | (n & 15) as usize
@@ -65,28 +62,6 @@ const fn build_masks() -> [u128; 512] {
         d += 1;
     }
     m
-}
-
-const fn build_last() -> [u8; 512] {
-    let mut t = [0u8; 512];
-    let mut d = 0;
-    while d < 2 {
-        let mut s = 0;
-        while s < 16 {
-            let mut n = 0;
-            while n < 16 {
-                t[d << 8 | s << 4 | n] = if d == 0 {
-                    (s + n) % 16
-                } else {
-                    (s + 16 - n) % 16
-                } as u8;
-                n += 1;
-            }
-            s += 1;
-        }
-        d += 1;
-    }
-    t
 }
 
 const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
@@ -429,7 +404,7 @@ impl Exec {
         } else {
             let i = lap_index(self.d == Dir::Ccw, self.cur as usize, n);
             self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[i];
-            self.cur = LAST[i];
+            self.cur = (self.cur + off.wrapping_mul(n & 15)) & 15;
         }
     }
 }
@@ -715,7 +690,10 @@ fn fast_kind<const K: u8>(
             add += ONES * (n >> 4) as u128;
         }
         h = (u128::from_le_bytes(h) + add).to_le_bytes();
-        cur = LAST[i] as usize;
+        // The next pit from arithmetic, not from a table: a load here would lengthen the
+        // chain of loads from one lap to the next.
+        let rem = (n & 15) as usize;
+        cur = (cur + if ccw { 16 - rem } else { rem }) & 15;
         lap += 1;
         // BRD-7.1 with front_row_empty=illegal.
         if x.front_illegal && front_empty(&h) {
@@ -838,7 +816,8 @@ fn takasa_relays(
             add += ONES * (n >> 4) as u128;
         }
         h += add;
-        c = LAST[i] as usize;
+        let rem = (n & 15) as usize;
+        c = (c + if ccw { 16 - rem } else { rem }) & 15;
         laps += 1;
         if x.front_illegal && front_empty128(h) {
             break Some(End::FrontEmptied);
