@@ -24,8 +24,7 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         return 0;
     }
     if depth == 1 {
-        // A position without legal moves is over, and counts 0 either way.
-        return count_legal_moves(pos, rules) as u64;
+        return perft1(pos, rules);
     }
     if filtered(pos, rules) {
         // Steps 4 and 5 of BRD-7.1 need the whole list.
@@ -48,7 +47,12 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
             return;
         }
         let next = after_move(pos, rules, c.kind, e, &mut NoEvents);
-        n += perft(&next, rules, depth - 1);
+        n += if depth == 2 {
+            // The last level in place: most children are counted here.
+            perft1(&next, rules)
+        } else {
+            perft(&next, rules, depth - 1)
+        };
     };
     if let Some(caps) = movegen::namua_captures(pos) {
         exec::for_each_end_namua_captures(&ctx, caps, &mut child);
@@ -57,4 +61,14 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
         exec::for_each_end(&ctx, cands.as_slice(), &mut child);
     }
     n
+}
+
+/// perft(P, 1): the legal moves of a position whose game goes on (BRD-7.3 steps 1, 2, 4 first).
+#[inline(always)]
+fn perft1(pos: &Position, rules: &Rules) -> u64 {
+    if over_without_movegen(pos, rules) {
+        return 0;
+    }
+    // A position without legal moves is over, and counts 0 either way.
+    count_legal_moves(pos, rules) as u64
 }
