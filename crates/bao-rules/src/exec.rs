@@ -26,7 +26,7 @@
 //! and counts on random positions of every variant.
 
 use crate::event::{Event, EventSink, StopReason};
-use crate::movegen::{self, Candidate, Kind};
+use crate::movegen::{Candidate, Kind};
 use crate::options::{FrontRowEmpty, HouseLostAt};
 use crate::position::{front_empty, Position};
 use crate::{Dir, Letter, Pit, Rules, Side, Variant};
@@ -919,7 +919,7 @@ fn count_one<const K: u8>(x: &Ctx, c: Candidate, removed: &impl Fn(End) -> bool)
 }
 
 /// [`count_all`] for a position whose candidates are the namua captures from the front pits
-/// `caps` (see [`movegen::namua_captures`]), without listing them first.
+/// `caps` (see [`crate::movegen::namua_captures`]), without listing them first.
 #[inline]
 pub(crate) fn count_namua_captures(x: &Ctx, caps: u8, removed: impl Fn(End) -> bool) -> usize {
     let mut total = 0;
@@ -927,13 +927,18 @@ pub(crate) fn count_namua_captures(x: &Ctx, caps: u8, removed: impl Fn(End) -> b
     while caps != 0 {
         let r = caps.trailing_zeros() as u8;
         caps &= caps - 1;
-        for &letter in movegen::namua_capture_letters(r) {
-            let c = Candidate {
-                pit: Pit::from_index(r),
-                letter,
-                kind: Kind::NamuaCapture,
-            };
-            total += count_one::<0>(x, c, &removed);
+        let c = |letter| Candidate {
+            pit: Pit::from_index(r),
+            letter,
+            kind: Kind::NamuaCapture,
+        };
+        // KIS-4.2 as in `movegen::namua_capture_letters`, unrolled: L from A1..A6, R from
+        // A3..A8.
+        if r < 6 {
+            total += count_one::<0>(x, c(Letter::L), &removed);
+        }
+        if r >= 2 {
+            total += count_one::<0>(x, c(Letter::R), &removed);
         }
     }
     total
@@ -1020,7 +1025,7 @@ pub(crate) fn for_each_end(
 }
 
 /// [`for_each_end`] for a position whose candidates are the namua captures from the front
-/// pits `caps` (see [`movegen::namua_captures`]), without listing them first.
+/// pits `caps` (see [`crate::movegen::namua_captures`]), without listing them first.
 #[inline]
 pub(crate) fn for_each_end_namua_captures(
     x: &Ctx,
@@ -1031,7 +1036,7 @@ pub(crate) fn for_each_end_namua_captures(
     while caps != 0 {
         let r = caps.trailing_zeros() as u8;
         caps &= caps - 1;
-        for &letter in movegen::namua_capture_letters(r) {
+        let mut one = |letter| {
             let c = Candidate {
                 pit: Pit::from_index(r),
                 letter,
@@ -1039,6 +1044,13 @@ pub(crate) fn for_each_end_namua_captures(
             };
             let (main, end) = fast_kind::<0>(x, c, |e| f(c, e, End::Stop(StopReason::House)));
             f(c, &main, end);
+        };
+        // Unrolled like `count_namua_captures`.
+        if r < 6 {
+            one(Letter::L);
+        }
+        if r >= 2 {
+            one(Letter::R);
         }
     }
 }

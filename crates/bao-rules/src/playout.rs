@@ -40,8 +40,13 @@ impl std::fmt::Display for PlayoutStats {
     }
 }
 
-/// A uniformly random legal move of `pos` (BRD-7.1), or `None` if it has none (see
-/// [`random_run`] for how it is drawn).
+/// A uniformly random legal move of `pos` (BRD-7.1), or `None` if it has none.
+///
+/// Rejection sampling, so that usually only one or two candidates are executed instead of
+/// all of them: a candidate is drawn uniformly among those not yet found illegal, and with
+/// `two` (some candidate may reach a house choice point and so give two moves) one of two
+/// slots is drawn as well, a slot without a move being a rejection. Every legal move then has
+/// the same chance per draw, so the choice is uniform over the legal moves.
 pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<LegalMove> {
     if filtered(pos, rules) {
         // Steps 4 and 5 of BRD-7.1 need every move: no shortcut.
@@ -132,14 +137,9 @@ impl Cands {
     }
 }
 
-/// The draw of [`random_move`] without the filters of BRD-7.1 steps 4 and 5: `make` turns
-/// the drawn run (candidate, `+` move, end of the run, how it ended) into the answer.
-///
-/// Rejection sampling, so that usually only one or two candidates are executed instead of
-/// all of them: a candidate is drawn uniformly among those not yet found illegal, and with
-/// `two` (some candidate may reach a house choice point and so give two moves) one of two
-/// slots is drawn as well, a slot without a move being a rejection. Every legal move then has
-/// the same chance per draw, so the choice is uniform over the legal moves.
+/// The draw of [`random_move`] (described there) without the filters of BRD-7.1 steps 4 and
+/// 5: `make` turns the drawn run (candidate, `+` move, end of the run, how it ended) into the
+/// answer.
 #[inline]
 fn random_run<R>(
     pos: &Position,
