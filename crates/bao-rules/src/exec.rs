@@ -547,7 +547,22 @@ impl Ctx {
 fn fast(x: &Ctx, c: Candidate, on_choice: impl FnMut(&Ended)) -> (Ended, End) {
     // One copy per kind, so that the kind's branches are decided at compile time.
     match c.kind {
-        Kind::NamuaCapture => fast_kind::<0>(x, c, on_choice),
+        // A namua capture's letter fixes its first entry and direction (KIS-6.5): one copy
+        // per letter too.
+        Kind::NamuaCapture if c.letter == Letter::L => {
+            let c = Candidate {
+                letter: Letter::L,
+                ..c
+            };
+            fast_kind::<0>(x, c, on_choice)
+        }
+        Kind::NamuaCapture => {
+            let c = Candidate {
+                letter: Letter::R,
+                ..c
+            };
+            fast_kind::<0>(x, c, on_choice)
+        }
         Kind::NamuaTakasa => fast_kind::<1>(x, c, on_choice),
         Kind::NamuaTax => fast_kind::<2>(x, c, on_choice),
         Kind::MtajiCapture => fast_kind::<3>(x, c, on_choice),
