@@ -31,11 +31,18 @@ use crate::options::{FrontRowEmpty, HouseLostAt};
 use crate::position::{front_empty, Position};
 use crate::{Dir, Letter, Pit, Rules, Side, Variant};
 
-/// `MASKS[dir][start][n]`: a 1 in each of the n pits after `start` in direction dir (0 = +1).
-static MASKS: [[[u128; 16]; 16]; 2] = build_masks();
+/// `MASKS[lap_index(ccw, start, n)]`: a 1 in each of the n pits after `start` (n < 16), counter-
+/// clockwise (ring index down) when `ccw`.
+static MASKS: [u128; 512] = build_masks();
 
-const fn build_masks() -> [[[u128; 16]; 16]; 2] {
-    let mut m = [[[0u128; 16]; 16]; 2];
+/// The index into [`MASKS`] of a lap of n (mod 16) seeds after `start`.
+#[inline(always)]
+fn lap_index(ccw: bool, start: usize, n: u8) -> usize {
+    (ccw as usize) << 8 | (start & 15) << 4 | (n & 15) as usize
+}
+
+const fn build_masks() -> [u128; 512] {
+    let mut m = [0u128; 512];
     let mut d = 0;
     while d < 2 {
         let mut s = 0;
@@ -47,7 +54,7 @@ const fn build_masks() -> [[[u128; 16]; 16]; 2] {
                 } else {
                     (s + 16 * 16 - n) % 16
                 };
-                m[d][s][n] = m[d][s][n - 1] | (1u128 << (8 * pit));
+                m[d << 8 | s << 4 | n] = m[d << 8 | s << 4 | (n - 1)] | (1u128 << (8 * pit));
                 n += 1;
             }
             s += 1;
@@ -395,10 +402,9 @@ impl Exec {
             }
             self.cur = c;
         } else {
-            let rem = (n & 15) as usize;
-            let dir = (self.d == Dir::Ccw) as usize;
-            self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[dir][self.cur as usize][rem];
-            self.cur = (self.cur + off.wrapping_mul(rem as u8)) & 15;
+            let i = lap_index(self.d == Dir::Ccw, self.cur as usize, n);
+            self.rings[self.p] += ONES * (n >> 4) as u128 + MASKS[i];
+            self.cur = (self.cur + off.wrapping_mul(n & 15)) & 15;
         }
     }
 }
@@ -541,7 +547,22 @@ impl Ctx {
 fn fast(x: &Ctx, c: Candidate, on_choice: impl FnMut(&Ended)) -> (Ended, End) {
     // One copy per kind, so that the kind's branches are decided at compile time.
     match c.kind {
-        Kind::NamuaCapture => fast_kind::<0>(x, c, on_choice),
+        // A namua capture's letter fixes its first entry and direction (KIS-6.5): one copy
+        // per letter too.
+        Kind::NamuaCapture if c.letter == Letter::L => {
+            let c = Candidate {
+                letter: Letter::L,
+                ..c
+            };
+            fast_kind::<0>(x, c, on_choice)
+        }
+        Kind::NamuaCapture => {
+            let c = Candidate {
+                letter: Letter::R,
+                ..c
+            };
+            fast_kind::<0>(x, c, on_choice)
+        }
         Kind::NamuaTakasa => fast_kind::<1>(x, c, on_choice),
         Kind::NamuaTax => fast_kind::<2>(x, c, on_choice),
         Kind::MtajiCapture => fast_kind::<3>(x, c, on_choice),
@@ -678,12 +699,15 @@ fn fast_kind<const K: u8>(
         // BRD-5.2 to BRD-5.4: one lap of n seeds.
         // The ring is added to as a u128, one byte per pit: no pit reaches 256 seeds, so no
         // carry crosses pits.
-        let rem = (n & 15) as usize;
-        let mut add = MASKS[ccw as usize][cur][rem];
+        let i = lap_index(ccw, cur, n);
+        let mut add = MASKS[i];
         if n > 15 {
             add += ONES * (n >> 4) as u128;
         }
         h = (u128::from_le_bytes(h) + add).to_le_bytes();
+        // The next pit from arithmetic, not from a table: a load here would lengthen the
+        // chain of loads from one lap to the next.
+        let rem = (n & 15) as usize;
         cur = (cur + if ccw { 16 - rem } else { rem }) & 15;
         lap += 1;
         // BRD-7.1 with front_row_empty=illegal.
@@ -801,12 +825,13 @@ fn takasa_relays(
         }
         let n = get(h, c);
         h &= CLEAR[c];
-        let rem = (n & 15) as usize;
-        let mut add = MASKS[ccw as usize][c][rem];
+        let i = lap_index(ccw, c, n);
+        let mut add = MASKS[i];
         if n > 15 {
             add += ONES * (n >> 4) as u128;
         }
         h += add;
+        let rem = (n & 15) as usize;
         c = (c + if ccw { 16 - rem } else { rem }) & 15;
         laps += 1;
         if x.front_illegal && front_empty128(h) {
@@ -861,4 +886,237 @@ pub(crate) fn count(x: &Ctx, c: Candidate, removed: impl Fn(End) -> bool) -> usi
     let mut n = 0;
     let (_, end) = fast(x, c, |_| n += 1);
     n + !removed(end) as usize
+}
+
+/// [`count`] summed over `cands`, the candidates of one position.
+///
+/// The candidates of a position are all of one kind (KIS-4, KIS-5: captures exclude the
+/// other kinds; kimasai has one kind), so the kind is dispatched once per position and the
+/// loop runs the executor made for it; a candidate of another kind still gets its own.
+#[inline]
+pub(crate) fn count_all(x: &Ctx, cands: &[Candidate], removed: impl Fn(End) -> bool) -> usize {
+    let Some(first) = cands.first() else {
+        return 0;
+    };
+    match first.kind {
+        Kind::NamuaCapture => count_kind::<0>(x, cands, removed),
+        Kind::NamuaTakasa => count_kind::<1>(x, cands, removed),
+        Kind::NamuaTax => count_kind::<2>(x, cands, removed),
+        Kind::MtajiCapture => count_kind::<3>(x, cands, removed),
+        Kind::MtajiTakasa => count_kind::<4>(x, cands, removed),
+        Kind::Masai => count_kind::<5>(x, cands, removed),
+    }
+}
+
+/// [`count_all`] for candidates of kind `kind_of(K)`.
+#[inline(always)]
+fn count_kind<const K: u8>(x: &Ctx, cands: &[Candidate], removed: impl Fn(End) -> bool) -> usize {
+    let mut total = 0;
+    for &c in cands {
+        total += if c.kind == kind_of(K) {
+            count_one::<K>(x, c, &removed)
+        } else {
+            count(x, c, &removed)
+        };
+    }
+    total
+}
+
+/// [`count`] for a candidate of kind `kind_of(K)`.
+#[inline(always)]
+fn count_one<const K: u8>(x: &Ctx, c: Candidate, removed: &impl Fn(End) -> bool) -> usize {
+    if first_lap_ends::<K>(x, c) {
+        return 1;
+    }
+    let mut n = 0;
+    let (_, end) = fast_kind::<K>(x, c, |_| n += 1);
+    n + !removed(end) as usize
+}
+
+/// [`count_all`] for a position whose candidates are the namua captures from the front pits
+/// `caps` (see [`crate::movegen::namua_captures`]), without listing them first.
+#[inline]
+pub(crate) fn count_namua_captures(x: &Ctx, caps: u8, removed: impl Fn(End) -> bool) -> usize {
+    let mut total = 0;
+    let mut caps = caps;
+    while caps != 0 {
+        let r = caps.trailing_zeros() as u8;
+        caps &= caps - 1;
+        let c = |letter| Candidate {
+            pit: Pit::from_index(r),
+            letter,
+            kind: Kind::NamuaCapture,
+        };
+        // KIS-4.2 as in `movegen::namua_capture_letters`, unrolled: L from A1..A6, R from
+        // A3..A8.
+        if r < 6 {
+            total += count_one::<0>(x, c(Letter::L), &removed);
+        }
+        if r >= 2 {
+            total += count_one::<0>(x, c(Letter::R), &removed);
+        }
+    }
+    total
+}
+
+/// Whether candidate `c` (of kind `kind_of(K)`) ends in its first lap, read from the board
+/// without running it: the lap's last pit is empty before the lap, so it holds one seed after
+/// it (BRD-5.5) and the move ends there. Such a move reaches no choice point and repeats no
+/// relay state, and its one lap left the front row occupied (checked with
+/// `front_row_empty=illegal`): it gives exactly one legal move (BRD-7.1). `false` means
+/// "unknown", never "does not end".
+#[inline(always)]
+fn first_lap_ends<const K: u8>(x: &Ctx, c: Candidate) -> bool {
+    let kind = kind_of(K);
+    let r = c.pit.index() & 15;
+    let (n, ccw, first) = match kind {
+        // Its first lap ends where a capture is made (KIS-5.2).
+        Kind::MtajiCapture => return false,
+        // KIS-6.2, KIS-6.4, KIS-6.5: the seeds of the facing pit, sown from the entry kichwa
+        // (the entry pit takes the first seed, BRD-5.3). The seed placed in r (KIS-6.1) does
+        // not matter unless the lap ends in r, and r is not empty then.
+        Kind::NamuaCapture => {
+            let ccw = if r <= 1 {
+                false
+            } else if r >= 6 {
+                true
+            } else {
+                c.letter == Letter::R
+            };
+            let n = x.o[7 - (r & 7)];
+            let entry = if ccw { 7 } else { 0 };
+            // One step back from the entry, like a lap lifted there.
+            (n, ccw, (entry + if ccw { 1 } else { 15 }) & 15)
+        }
+        _ => {
+            // A lap that empties the pit it is lifted from may leave the front row empty.
+            if x.front_illegal {
+                return false;
+            }
+            let ccw = kind != Kind::Masai && c.letter.dir_from(c.pit) == Dir::Ccw;
+            let n = match kind {
+                // KIS-4.5: two seeds taxed from the house, which keeps the rest.
+                Kind::NamuaTax => 2,
+                // KIS-6.1: a namua move first places a seed in r.
+                Kind::NamuaTakasa => x.h[r].wrapping_add(1),
+                // KIM-5.1: a cow is placed in r unless nointro or phase 2.
+                Kind::Masai => x.h[r].wrapping_add((!x.phase2 && x.hand > 0 && !x.nointro) as u8),
+                _ => x.h[r],
+            };
+            (n, ccw, r)
+        }
+    };
+    // A lap of 1 to 15 seeds drops one seed into each of n distinct pits other than its
+    // start; none of them is r (which is never empty here) unless the lap starts in r.
+    if n == 0 || n > 15 {
+        return false;
+    }
+    let n = n as usize;
+    let last = if ccw { first + 16 - n } else { first + n } & 15;
+    last != r && x.h[last] == 0
+}
+
+/// Calls `f` with every run end of every candidate of `cands` (the candidates of one
+/// position), without a lap budget: the move stopped at a choice point (with
+/// `End::Stop(StopReason::House)`) as the run reaches it, then the run to its end. Nothing is
+/// removed: `f` sees every end. Dispatches the kind once, like [`count_all`].
+#[inline]
+pub(crate) fn for_each_end(
+    x: &Ctx,
+    cands: &[Candidate],
+    mut f: impl FnMut(Candidate, &Ended, End),
+) {
+    let Some(first) = cands.first() else {
+        return;
+    };
+    match first.kind {
+        Kind::NamuaCapture => ends_kind::<0>(x, cands, &mut f),
+        Kind::NamuaTakasa => ends_kind::<1>(x, cands, &mut f),
+        Kind::NamuaTax => ends_kind::<2>(x, cands, &mut f),
+        Kind::MtajiCapture => ends_kind::<3>(x, cands, &mut f),
+        Kind::MtajiTakasa => ends_kind::<4>(x, cands, &mut f),
+        Kind::Masai => ends_kind::<5>(x, cands, &mut f),
+    }
+}
+
+/// [`for_each_end`] for a position whose candidates are the namua captures from the front
+/// pits `caps` (see [`crate::movegen::namua_captures`]), without listing them first.
+#[inline]
+pub(crate) fn for_each_end_namua_captures(
+    x: &Ctx,
+    caps: u8,
+    mut f: impl FnMut(Candidate, &Ended, End),
+) {
+    let mut caps = caps;
+    while caps != 0 {
+        let r = caps.trailing_zeros() as u8;
+        caps &= caps - 1;
+        let mut one = |letter| {
+            let c = Candidate {
+                pit: Pit::from_index(r),
+                letter,
+                kind: Kind::NamuaCapture,
+            };
+            let (main, end) = fast_kind::<0>(x, c, |e| f(c, e, End::Stop(StopReason::House)));
+            f(c, &main, end);
+        };
+        // Unrolled like `count_namua_captures`.
+        if r < 6 {
+            one(Letter::L);
+        }
+        if r >= 2 {
+            one(Letter::R);
+        }
+    }
+}
+
+/// [`for_each_end`] for candidates of kind `kind_of(K)`.
+#[inline(always)]
+fn ends_kind<const K: u8>(
+    x: &Ctx,
+    cands: &[Candidate],
+    f: &mut impl FnMut(Candidate, &Ended, End),
+) {
+    for &c in cands {
+        let stop = |e: &Ended| f(c, e, End::Stop(StopReason::House));
+        let (main, end) = if c.kind == kind_of(K) {
+            fast_kind::<K>(x, c, stop)
+        } else {
+            fast(x, c, stop)
+        };
+        f(c, &main, end);
+    }
+}
+
+/// Calls `f` with each candidate of `cands` (the candidates of one position) and its run, in
+/// order, until `f` returns `false`. Dispatches the kind once, like [`count_all`].
+#[inline]
+pub(crate) fn run_all(x: &Ctx, cands: &[Candidate], f: impl FnMut(Candidate, &Run) -> bool) {
+    let Some(first) = cands.first() else {
+        return;
+    };
+    match first.kind {
+        Kind::NamuaCapture => run_kind::<0>(x, cands, f),
+        Kind::NamuaTakasa => run_kind::<1>(x, cands, f),
+        Kind::NamuaTax => run_kind::<2>(x, cands, f),
+        Kind::MtajiCapture => run_kind::<3>(x, cands, f),
+        Kind::MtajiTakasa => run_kind::<4>(x, cands, f),
+        Kind::Masai => run_kind::<5>(x, cands, f),
+    }
+}
+
+/// [`run_all`] for candidates of kind `kind_of(K)`.
+#[inline(always)]
+fn run_kind<const K: u8>(x: &Ctx, cands: &[Candidate], mut f: impl FnMut(Candidate, &Run) -> bool) {
+    for &c in cands {
+        let mut stopped = None;
+        let (main, end) = if c.kind == kind_of(K) {
+            fast_kind::<K>(x, c, |e| stopped = Some(*e))
+        } else {
+            fast(x, c, |e| stopped = Some(*e))
+        };
+        if !f(c, &Run { main, end, stopped }) {
+            return;
+        }
+    }
 }

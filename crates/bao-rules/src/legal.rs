@@ -86,6 +86,15 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// BRD-7.4: the move result of a never-ending move played by `mover` (legal only under
+/// `never_ending=draw|mover_loses`).
+pub(crate) fn never_ending_outcome(rules: &Rules, mover: Side) -> Outcome {
+    match rules.never_ending {
+        NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
+        _ => Outcome::Win(mover.other(), WinReason::NeverEnding),
+    }
+}
+
 /// A legal move together with the position it leads to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct LegalMove {
@@ -104,10 +113,7 @@ impl LegalMove {
     /// The move result (BRD-7.4), ignoring history. Needs the legal moves of `next`.
     pub fn outcome(&self, rules: &Rules) -> Outcome {
         if self.never_ending {
-            return match rules.never_ending {
-                NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
-                _ => Outcome::Win(self.mv.side.other(), WinReason::NeverEnding),
-            };
+            return never_ending_outcome(rules, self.mv.side);
         }
         status(&self.next, rules)
     }
@@ -210,10 +216,11 @@ fn for_each_raw(
 ) -> Result<(), (Candidate, bool)> {
     let cands = movegen::candidates(pos, rules);
     let ctx = exec::Ctx::new(pos, rules).with_lap_limit(lap_limit);
-    for &c in cands.as_slice() {
-        let run = exec::run(&ctx, c);
+    let mut over = Ok(());
+    exec::run_all(&ctx, cands.as_slice(), |c, run| {
         if run.end == End::OverBudget {
-            return Err((c, run.main.choice_point));
+            over = Err((c, run.main.choice_point));
+            return false;
         }
         // The move stopped at a choice point is always legal (see `exec::count`).
         if let Some(stop) = &run.stopped {
@@ -222,8 +229,9 @@ fn for_each_raw(
         if !removed(run.end, rules) {
             f(c, run.main.choice_point, &run.main, run.end);
         }
-    }
-    Ok(())
+        true
+    });
+    over
 }
 
 /// The legal moves of `pos` (BRD-7.1), with the positions they lead to.
@@ -376,13 +384,13 @@ pub fn count_legal_moves(pos: &Position, rules: &Rules) -> usize {
     if filtered(pos, rules) {
         return legal_moves(pos, rules).len();
     }
-    let cands = movegen::candidates(pos, rules);
     let ctx = exec::Ctx::new(pos, rules);
-    cands
-        .as_slice()
-        .iter()
-        .map(|&c| exec::count(&ctx, c, |e| removed(e, rules)))
-        .sum()
+    if let Some(caps) = movegen::namua_captures(pos) {
+        // The most common kind of position early in a game: its moves read off the board.
+        return exec::count_namua_captures(&ctx, caps, |e| removed(e, rules));
+    }
+    let cands = movegen::candidates(pos, rules);
+    exec::count_all(&ctx, cands.as_slice(), |e| removed(e, rules))
 }
 
 /// Whether the side to move has at least one legal move.
@@ -526,10 +534,7 @@ pub fn play_with_events<S: EventSink>(
     let (e, end) = exec::run_with_events(pos, rules, c, m.safari, sink);
     let next = after_move(pos, rules, m.kind, &e, sink);
     let outcome = if end == End::Stop(StopReason::NeverEnding) {
-        match rules.never_ending {
-            NeverEnding::Draw => Outcome::Draw(DrawReason::NeverEnding),
-            _ => Outcome::Win(m.side.other(), WinReason::NeverEnding),
-        }
+        never_ending_outcome(rules, m.side)
     } else {
         status(&next, rules)
     };

@@ -69,15 +69,94 @@ impl Candidates {
 /// Ring indices in canonical move order (NOT-1.5): A1…A8, then B1…B8.
 const ORDER: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8];
 
+/// Bit i set when byte i of `x` is not zero: eight pits tested at once.
+#[inline(always)]
+pub(crate) fn occupied8(x: u64) -> u8 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte: set when the byte is not zero (no carry crosses bytes).
+    let t = (((x & LOW7) + LOW7) | x) & HIGH;
+    // Gather the eight flags (bits 8i+7) into the top byte, byte i to bit i.
+    ((t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// The front row of a ring as one word, pit i in byte i.
+#[inline(always)]
+pub(crate) fn front_word(ring: &[u8; 16]) -> u64 {
+    u128::from_le_bytes(*ring) as u64
+}
+
+/// Bit r set when front pit r of `h` and the opponent pit facing it (`o[7 - r]`) both hold
+/// seeds: the pits a namua capture may start from (KIS-4.1), and the pits where a mtaji
+/// capture's first lap may end (KIS-5.2).
+#[inline(always)]
+pub(crate) fn facing_occupied(h: &[u8; 16], o: &[u8; 16]) -> u8 {
+    // Byte reversal puts o[7 - r] in byte r.
+    occupied8(front_word(h)) & occupied8(front_word(o).swap_bytes())
+}
+
 /// The front pits (bit e for ring index e) where a mtaji capture's first lap may end
 /// (KIS-5.2): e holds seeds and faces an occupied opponent pit. No bit, no capture move.
 #[inline]
 fn capture_ends(h: &[u8; 16], o: &[u8; 16]) -> u8 {
-    let mut ends = 0u8;
-    for e in 0..8 {
-        ends |= ((h[e] > 0 && o[7 - e] > 0) as u8) << e;
+    facing_occupied(h, o)
+}
+
+/// Bit i set when pit i holds 2 to 15 seeds: the pits a mtaji capture may start from
+/// (KIS-5.2), found for the whole ring at once.
+#[inline(always)]
+fn sowable(h: &[u8; 16]) -> u16 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const HIGH_NIBBLE: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    let half = |x: u64| {
+        // High bit of each byte: at least 2 seeds (no carry crosses bytes) ...
+        let two = (((x & LOW7) + 0x7e7e_7e7e_7e7e_7e7e) | x) & HIGH;
+        // ... and at least 16.
+        let y = x & HIGH_NIBBLE;
+        let sixteen = (((y & LOW7) + LOW7) | y) & HIGH;
+        let t = two & !sixteen;
+        ((t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16
+    };
+    let r = u128::from_le_bytes(*h);
+    half(r as u64) | half((r >> 64) as u64) << 8
+}
+
+/// The pits of a ring that hold 2 to 15 seeds, in canonical order (NOT-1.5: A1…A8, then
+/// B1…B8): the only pits a mtaji capture may start from (KIS-5.2).
+struct SowablePits {
+    front: u8,
+    back: u8,
+}
+
+impl SowablePits {
+    #[inline(always)]
+    fn new(h: &[u8; 16]) -> SowablePits {
+        let s = sowable(h);
+        SowablePits {
+            front: s as u8,
+            back: (s >> 8) as u8,
+        }
     }
-    ends
+}
+
+impl Iterator for SowablePits {
+    type Item = u8;
+    /// Front pits in ascending ring order, then back pits in descending ring order.
+    #[inline(always)]
+    fn next(&mut self) -> Option<u8> {
+        if self.front != 0 {
+            let r = self.front.trailing_zeros() as u8;
+            self.front &= self.front - 1;
+            Some(r)
+        } else if self.back != 0 {
+            let b = 7 - self.back.leading_zeros() as u8;
+            self.back &= !(1 << b);
+            Some(8 + b)
+        } else {
+            None
+        }
+    }
 }
 
 /// KIS-5.2: the last pit of the first lap if (r, letter) is a mtaji capture move, given the
@@ -118,6 +197,29 @@ pub(crate) fn capture_targets(rings: &[[u8; 16]; 2], side: Side) -> u8 {
     t
 }
 
+/// KIS-4.2: the letters of a namua capture from front pit r; kimbi force the entry kichwa.
+#[inline(always)]
+pub(crate) fn namua_capture_letters(r: u8) -> &'static [Letter] {
+    match r {
+        0 | 1 => &[Letter::L],
+        6 | 7 => &[Letter::R],
+        _ => &Letter::BOTH,
+    }
+}
+
+/// The front pits (bit r for ring index r) of the namua capture moves of `pos` when its
+/// candidates are namua captures (KIS-4.1), `None` when they are of another kind. With
+/// [`namua_capture_letters`], the same moves as [`candidates`] in the same order.
+#[inline]
+pub(crate) fn namua_captures(pos: &Position) -> Option<u8> {
+    let p = pos.side.index();
+    if !pos.variant.is_bao() || pos.hands[p] == 0 {
+        return None;
+    }
+    let caps = facing_occupied(&pos.rings[p], &pos.rings[1 - p]);
+    (caps != 0).then_some(caps)
+}
+
 /// The candidate moves of the side to move (BRD-7.1 step 1), in canonical order.
 pub(crate) fn candidates(pos: &Position, rules: &Rules) -> Candidates {
     let mut out = Candidates::new();
@@ -137,25 +239,18 @@ pub(crate) fn candidates(pos: &Position, rules: &Rules) -> Candidates {
     }
     let owns = pos.flags.house[p];
     let min = rules.min();
-    let front_count = (0..8).filter(|&r| h[r] > 0).count();
+    let front_count = occupied8(front_word(h)).count_ones();
     if pos.hands[p] > 0 {
         // KIS-4: namua.
-        let mut any_capture = false;
-        for r in 0..8u8 {
-            if h[r as usize] > 0 && o[7 - r as usize] > 0 {
-                any_capture = true;
-                // KIS-4.2: kimbi force the entry kichwa.
-                if r >= 6 {
-                    out.push(r, Letter::R, Kind::NamuaCapture);
-                } else {
-                    out.push(r, Letter::L, Kind::NamuaCapture);
-                    if r >= 2 {
-                        out.push(r, Letter::R, Kind::NamuaCapture);
-                    }
+        let mut caps = facing_occupied(h, o);
+        if caps != 0 {
+            while caps != 0 {
+                let r = caps.trailing_zeros() as u8;
+                caps &= caps - 1;
+                for &l in namua_capture_letters(r) {
+                    out.push(r, l, Kind::NamuaCapture);
                 }
             }
-        }
-        if any_capture {
             return out;
         }
         let functional = owns && h[4] >= min;
@@ -199,7 +294,7 @@ pub(crate) fn candidates(pos: &Position, rules: &Rules) -> Candidates {
     // KIS-5: mtaji. Captures are compulsory (KIS-5.3).
     let ends = capture_ends(h, o);
     if ends != 0 {
-        for r in ORDER {
+        for r in SowablePits::new(h) {
             for l in Letter::BOTH {
                 if capture_end(h, ends, r, l).is_some() {
                     out.push(r, l, Kind::MtajiCapture);
@@ -236,4 +331,68 @@ pub(crate) fn candidates(pos: &Position, rules: &Rules) -> Candidates {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rng;
+
+    /// `occupied8` and `facing_occupied` against the pit-by-pit definitions, on random rings
+    /// with every count a pit can hold (0 to 64 seeds) and many empty pits.
+    #[test]
+    fn word_tests_match_pit_tests() {
+        let mut rng = Rng::new(7);
+        for _ in 0..20_000 {
+            let mut h = [0u8; 16];
+            let mut o = [0u8; 16];
+            for i in 0..16 {
+                if rng.below(2) == 0 {
+                    h[i] = rng.below(65) as u8;
+                }
+                if rng.below(2) == 0 {
+                    o[i] = rng.below(65) as u8;
+                }
+            }
+            let mut occ = 0u8;
+            let mut facing = 0u8;
+            for r in 0..8 {
+                occ |= ((h[r] > 0) as u8) << r;
+                facing |= ((h[r] > 0 && o[7 - r] > 0) as u8) << r;
+            }
+            assert_eq!(occupied8(front_word(&h)), occ, "{h:?}");
+            assert_eq!(facing_occupied(&h, &o), facing, "{h:?} {o:?}");
+            let want = (0..16).fold(0u16, |m, i| m | (((2..=15).contains(&h[i])) as u16) << i);
+            assert_eq!(sowable(&h), want, "{h:?}");
+            // The capture moves in canonical order, pit by pit.
+            let ends = capture_ends(&h, &o);
+            let mut slow = Vec::new();
+            for r in ORDER {
+                for l in Letter::BOTH {
+                    if let Some(e) = capture_end(&h, ends, r, l) {
+                        slow.push((r, l, e));
+                    }
+                }
+            }
+            let mut fast = Vec::new();
+            for r in SowablePits::new(&h) {
+                for l in Letter::BOTH {
+                    if let Some(e) = capture_end(&h, ends, r, l) {
+                        fast.push((r, l, e));
+                    }
+                }
+            }
+            assert_eq!(fast, slow, "{h:?} {o:?}");
+        }
+        // Every count a byte can hold.
+        for b in 0..=255u8 {
+            let mut h = [0u8; 16];
+            h[b as usize % 16] = b;
+            h[(b as usize + 5) % 16] = b.wrapping_mul(7);
+            let want = (0..16).fold(0u16, |m, i| m | (((2..=15).contains(&h[i])) as u16) << i);
+            assert_eq!(sowable(&h), want, "{h:?}");
+        }
+        // Bytes with the high bit set, which no position holds, are still seen as occupied.
+        assert_eq!(occupied8(0x80ff_0001_0000_7f00), 0b1101_0010);
+    }
 }

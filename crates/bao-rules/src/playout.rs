@@ -1,12 +1,15 @@
 //! Random playouts (CLI-9): complete games with uniformly random legal moves.
 
-use crate::event::StopReason;
-use crate::event::{DrawReason, WinReason};
+use crate::event::{DrawReason, NoEvents, StopReason, WinReason};
 use crate::exec::{self, End, Ended, Run};
-use crate::legal::{filtered, legal_from, legal_moves, removed, LegalMove, Outcome};
-use crate::movegen::{self, Kind};
+use crate::legal::{
+    after_move, filtered, legal_from, legal_moves, never_ending_outcome, removed, LegalMove,
+    Outcome,
+};
+use crate::movegen::{self, Candidate, Kind};
 use crate::options::Repetition;
 use crate::rng::Rng;
+use crate::Pit;
 use crate::{Position, Rules, Side};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -50,19 +53,111 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         let moves = legal_moves(pos, rules);
         return (!moves.is_empty()).then(|| moves.as_slice()[rng.below(moves.len())]);
     }
-    let cands = movegen::candidates(pos, rules);
-    let cands = cands.as_slice();
+    random_run(pos, rules, rng, |c, safari, e, end| {
+        legal_from(pos, rules, c, safari, e, end)
+    })
+}
+
+/// [`random_move`] for a game: only the position it leads to and whether it is never-ending,
+/// with the same draws from `rng`.
+fn random_next(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<(Position, bool)> {
+    if filtered(pos, rules) {
+        return random_move(pos, rules, rng).map(|m| (m.next, m.is_never_ending()));
+    }
+    random_run(pos, rules, rng, |c, _, e, end| {
+        let next = after_move(pos, rules, c.kind, e, &mut NoEvents);
+        (next, end == End::Stop(StopReason::NeverEnding))
+    })
+}
+
+/// The candidates [`random_run`] draws from: the namua captures read off the board (the
+/// most common kind early in a game), or the list of [`movegen::candidates`].
+enum Cands {
+    /// Front pits of the namua captures (see [`movegen::namua_captures`]).
+    Namua(u8),
+    List(movegen::Candidates),
+}
+
+impl Cands {
+    fn new(pos: &Position, rules: &Rules) -> Cands {
+        match movegen::namua_captures(pos) {
+            Some(caps) => Cands::Namua(caps),
+            None => Cands::List(movegen::candidates(pos, rules)),
+        }
+    }
+
+    /// How many candidates there are.
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            // KIS-4.2: one letter from a kimbi, two from the pits between.
+            Cands::Namua(caps) => {
+                (caps & 0b1100_0011).count_ones() as usize
+                    + 2 * (caps & 0b0011_1100).count_ones() as usize
+            }
+            Cands::List(l) => l.as_slice().len(),
+        }
+    }
+
+    /// Whether some candidate is a capture that may reach a house choice point (KIS-7.5).
+    #[inline]
+    fn any_capture(&self) -> bool {
+        match self {
+            Cands::Namua(_) => true,
+            Cands::List(l) => l
+                .as_slice()
+                .iter()
+                .any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture)),
+        }
+    }
+
+    /// Candidate `i` in canonical order.
+    #[inline]
+    fn get(&self, i: usize) -> Candidate {
+        match self {
+            Cands::Namua(caps) => {
+                let mut caps = *caps;
+                let mut i = i;
+                loop {
+                    let r = caps.trailing_zeros() as u8;
+                    caps &= caps - 1;
+                    let letters = movegen::namua_capture_letters(r);
+                    if i < letters.len() {
+                        return Candidate {
+                            pit: Pit::from_index(r),
+                            letter: letters[i],
+                            kind: Kind::NamuaCapture,
+                        };
+                    }
+                    i -= letters.len();
+                }
+            }
+            Cands::List(l) => l.as_slice()[i],
+        }
+    }
+}
+
+/// The draw of [`random_move`] (described there) without the filters of BRD-7.1 steps 4 and
+/// 5: `make` turns the drawn run (candidate, `+` move, end of the run, how it ended) into the
+/// answer.
+#[inline]
+fn random_run<R>(
+    pos: &Position,
+    rules: &Rules,
+    rng: &mut Rng,
+    make: impl FnOnce(Candidate, bool, &Ended, End) -> R,
+) -> Option<R> {
+    let cands = Cands::new(pos, rules);
+    let len = cands.len();
     let side = pos.side();
     let two = pos.variant().is_bao()
         && pos.owns_house(side)
         && (pos.is_namua() || rules.mtaji_house_stop)
-        && cands
-            .iter()
-            .any(|c| matches!(c.kind, Kind::NamuaCapture | Kind::MtajiCapture));
-    let mut alive: u32 = if cands.len() == 32 {
+        && cands.any_capture();
+    let mut alive: u32 = if len == 32 {
         u32::MAX
     } else {
-        (1u32 << cands.len()) - 1
+        (1u32 << len) - 1
     };
     // The last run made: a slot without a move may redraw the same candidate. (A run is a
     // function of the candidate, so a miss only costs time.)
@@ -80,7 +175,7 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
             pick -= 1;
         }
         let slot = if two { rng.below(2) } else { 0 };
-        let c = cands[idx];
+        let c = cands.get(idx);
         let out = match &mut last {
             Some((i, run)) if *i == idx => &*run,
             slot => &slot.insert((idx, exec::run(&ctx, c))).1,
@@ -102,7 +197,7 @@ pub fn random_move(pos: &Position, rules: &Rules, rng: &mut Rng) -> Option<Legal
         }
         debug_assert!(two || n == 1, "a second move needs a choice point");
         if let Some((e, safari, end)) = variants.get(slot).copied().flatten() {
-            return Some(legal_from(pos, rules, c, safari, e, end));
+            return Some(make(c, safari, e, end));
         }
     }
 }
@@ -147,16 +242,16 @@ fn play_game(start: &Position, rules: &Rules, rng: &mut Rng, seen: &mut Seen) ->
         if pos.front_row_empty(x.other()) {
             return (plies, Outcome::Win(x, WinReason::FrontRow));
         }
-        let Some(m) = random_move(&pos, rules, rng) else {
+        let Some((next, never_ending)) = random_next(&pos, rules, rng) else {
             return (plies, Outcome::Win(x.other(), WinReason::NoMoves));
         };
         if rules.max_plies.is_some_and(|cap| pos.ply() >= cap) {
             return (plies, Outcome::Draw(DrawReason::MaxPlies));
         }
         plies += 1;
-        pos = m.next;
-        if m.is_never_ending() {
-            return (plies, m.outcome(rules));
+        pos = next;
+        if never_ending {
+            return (plies, never_ending_outcome(rules, x));
         }
         if threefold {
             // Hands never grow, so a position can only recur while the hand total is the same.
