@@ -22,6 +22,7 @@ pub mod clock;
 pub mod eval;
 pub mod level;
 pub mod protocol;
+pub mod puzzle;
 pub mod record;
 pub mod search;
 pub mod stats;
