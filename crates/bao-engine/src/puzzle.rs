@@ -514,3 +514,36 @@ fn self_play(rules: &Rules, levels: [u8; 2], seed: u64, index: usize) -> Vec<Pos
     }
     positions
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bao_rules::Variant;
+
+    #[test]
+    fn mining_is_deterministic_and_what_it_finds_is_proven() {
+        let rules = Rules::new(Variant::Kete);
+        let cfg = MineConfig {
+            games: 8,
+            want: [2, 2, 2],
+            ..MineConfig::for_rules(&rules, 5)
+        };
+        let a = mine(&rules, &cfg, &mut |_| {});
+        let b = mine(&rules, &cfg, &mut |_| {});
+        assert_eq!(a, b);
+        assert!(!a.is_empty(), "eight games give some puzzle");
+        for m in &a {
+            verify(&m.puzzle, &rules).unwrap();
+        }
+        // Another first move is refused by the proof.
+        let p = &a[0].puzzle;
+        let other = legal_moves(&p.position, &rules)
+            .iter()
+            .map(|m| m.mv)
+            .find(|m| *m != p.moves[0])
+            .unwrap();
+        let mut wrong = p.clone();
+        wrong.moves[0] = other;
+        assert!(verify(&wrong, &rules).is_err());
+    }
+}
