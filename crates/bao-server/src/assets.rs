@@ -230,6 +230,7 @@ pub fn pages() -> Router<Arc<App>> {
         .route("/", page("index", &rendered))
         .route("/g/{id}", page("game", &rendered))
         .route("/replay", page("replay", &rendered))
+        .route("/puzzles", page("puzzles", &rendered))
         .route(
             "/rules/{variant}",
             get(

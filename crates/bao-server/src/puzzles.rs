@@ -11,7 +11,7 @@ use axum::extract::{Path, Query};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use bao_engine::puzzle::Goal;
-use bao_rules::{find_move, legal_moves, Outcome, Position, Rules, Variant};
+use bao_rules::{find_move, legal_moves, trace, Move, Outcome, Position, Rules, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
@@ -265,16 +265,28 @@ struct CheckResp {
     mv: String,
     /// The position after it.
     position: String,
+    /// Its event lines (CLI-5.1) for the board's animation; empty when wrong.
+    events: Vec<String>,
     /// Correct: the opponent's answer from the line, if it has one.
     reply: Option<String>,
     /// The position after the answer (the solver's next turn).
     reply_position: Option<String>,
+    /// The answer's event lines.
+    reply_events: Option<Vec<String>>,
     /// The solver's legal moves there, when the puzzle goes on.
     legal: Option<Vec<String>>,
     /// Correct and the solver's last move of the line.
     solved: bool,
     /// The result after the move (`-`, `S`, `N`, `draw`).
     result: &'static str,
+}
+
+fn events(pos: &Position, rules: &Rules, m: &Move) -> Vec<String> {
+    trace(pos, rules, m)
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect()
 }
 
 async fn check(
@@ -300,8 +312,10 @@ async fn check(
             verdict: Verdict::Wrong,
             mv,
             position: tried.next.to_string(),
+            events: Vec::new(),
             reply: None,
             reply_position: None,
+            reply_events: None,
             legal: None,
             solved: false,
             result: outcome.token(),
@@ -309,14 +323,20 @@ async fn check(
     }
     let reply = line.get(req.ply + 1).cloned();
     let after_reply = reply.as_ref().map(|_| p.after(req.ply + 2));
+    let reply_events = reply.as_ref().and_then(|r| {
+        let lm = find_move(&tried.next, &p.rules, r).ok()?;
+        Some(events(&tried.next, &p.rules, &lm.mv))
+    });
     // Solved by the solver's last move; a seeds or house line still shows the reply.
     let solved = req.ply + 2 >= line.len();
     Ok(Json(CheckResp {
         verdict: Verdict::Correct,
         mv,
         position: tried.next.to_string(),
+        events: events(&here, &p.rules, &tried.mv),
         reply,
         reply_position: after_reply.map(|q| q.to_string()),
+        reply_events,
         legal: after_reply
             .filter(|_| !solved)
             .map(|q| legal_list(&q, &p.rules)),
