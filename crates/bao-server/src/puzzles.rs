@@ -9,12 +9,13 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query};
 use axum::routing::{get, post};
+use axum::Extension;
 use axum::{Json, Router};
 use bao_engine::puzzle::Goal;
 use bao_rules::{find_move, legal_moves, trace, Move, Outcome, Position, Rules, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 /// One stored puzzle, as in the data files.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,35 +167,24 @@ impl Catalogue {
     }
 }
 
-/// The embedded catalogue: read-only data, parsed once. A broken data file is a build
-/// mistake caught by the tests; the server then serves no puzzles and logs why.
-static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| {
-    Catalogue::embedded().unwrap_or_else(|e| {
-        tracing::error!("puzzles: {e}");
-        Catalogue {
-            by_variant: Default::default(),
-        }
-    })
-});
-
 /// A puzzle as the API shows it.
 #[derive(Serialize)]
-struct View<'a> {
-    id: &'a str,
-    position: &'a str,
+struct Shown {
+    id: String,
+    position: String,
     goal: Goal,
-    moves: &'a [String],
+    moves: Vec<String>,
     /// Only for one puzzle: the legal moves of its position, for the board.
     #[serde(skip_serializing_if = "Option::is_none")]
     legal: Option<Vec<String>>,
 }
 
-fn view(p: &Puzzle, with_legal: bool) -> View<'_> {
-    View {
-        id: &p.entry.id,
-        position: &p.entry.position,
+fn view(p: &Puzzle, with_legal: bool) -> Shown {
+    Shown {
+        id: p.entry.id.clone(),
+        position: p.entry.position.clone(),
         goal: p.entry.goal,
-        moves: &p.entry.moves,
+        moves: p.entry.moves.clone(),
         legal: with_legal.then(|| legal_list(&p.position, &p.rules)),
     }
 }
@@ -206,15 +196,28 @@ fn legal_list(p: &Position, rules: &Rules) -> Vec<String> {
         .collect()
 }
 
-/// The puzzle routes.
+/// The puzzle routes, over the embedded catalogue (parsed once here). A broken data file is
+/// a build mistake caught by the tests; the server then serves no puzzles and logs why.
 pub fn routes() -> Router<Arc<App>> {
+    let catalogue = Catalogue::embedded().unwrap_or_else(|e| {
+        tracing::error!("puzzles: {e}");
+        Catalogue {
+            by_variant: Default::default(),
+        }
+    });
     Router::new()
         .route("/api/puzzles", get(list))
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
+        .layer(Extension(Arc::new(catalogue)))
 }
 
-async fn list(Query(q): Query<HashMap<String, String>>) -> ApiResult<Json<Vec<View<'static>>>> {
+type Cat = Extension<Arc<Catalogue>>;
+
+async fn list(
+    Extension(cat): Cat,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Vec<Shown>>> {
     let name = q.get("variant").ok_or_else(|| {
         ApiError::bad_request("name the variant: /api/puzzles?variant=kiswahili (or kete, kimasai)")
     })?;
@@ -223,19 +226,16 @@ async fn list(Query(q): Query<HashMap<String, String>>) -> ApiResult<Json<Vec<Vi
             "unknown variant {name:?}: the variants are kiswahili, kete and kimasai"
         ))
     })?;
-    Ok(Json(
-        CATALOGUE.of(v).iter().map(|p| view(p, false)).collect(),
-    ))
+    Ok(Json(cat.of(v).iter().map(|p| view(p, false)).collect()))
 }
 
-fn find(id: &str) -> ApiResult<&'static Puzzle> {
-    CATALOGUE
-        .get(id)
+fn find<'a>(cat: &'a Catalogue, id: &str) -> ApiResult<&'a Puzzle> {
+    cat.get(id)
         .ok_or_else(|| ApiError::not_found(format!("there is no puzzle {id:?}")))
 }
 
-async fn one(Path(id): Path<String>) -> ApiResult<Json<View<'static>>> {
-    Ok(Json(view(find(&id)?, true)))
+async fn one(Extension(cat): Cat, Path(id): Path<String>) -> ApiResult<Json<Shown>> {
+    Ok(Json(view(find(&cat, &id)?, true)))
 }
 
 /// A move tried at one of the solver's turns.
@@ -290,10 +290,11 @@ fn events(pos: &Position, rules: &Rules, m: &Move) -> Vec<String> {
 }
 
 async fn check(
+    Extension(cat): Cat,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<CheckResp>> {
-    let p = find(&id)?;
+    let p = find(&cat, &id)?;
     let req: CheckReq = crate::http::json_body(body)?;
     let line = &p.entry.moves;
     if !req.ply.is_multiple_of(2) || req.ply >= line.len() {
