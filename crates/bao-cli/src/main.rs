@@ -6,6 +6,7 @@ mod common;
 mod engine_cmd;
 mod machine;
 mod play_cmd;
+mod puzzles_cmd;
 mod record_cmd;
 mod review_cmd;
 mod serve_cmd;
@@ -77,6 +78,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Play many concurrent games against a server over WebSockets and report move round-trips.
     Loadtest(serve_cmd::LoadtestArgs),
+    /// Mine puzzles from self-play games (the server's data files), or check a puzzle file.
+    Puzzles(puzzles_cmd::PuzzlesArgs),
 }
 
 /// The commands of `bao --help`, by what people use them for. Every command is in exactly one
@@ -94,7 +97,7 @@ const GROUPS: &[(&str, &[&str])] = &[
         &["moves", "apply", "perft", "trace", "playout", "engine"],
     ),
     ("Server", &["serve", "loadtest"]),
-    ("Development", &["bench", "match", "tune"]),
+    ("Development", &["bench", "match", "tune", "puzzles"]),
 ];
 
 /// Width of `bao --help` lines, as `max_term_width` above.
@@ -195,6 +198,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => play_cmd::replay(a),
         Command::Serve(a) => serve_cmd::serve(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
+        Command::Puzzles(a) => puzzles_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

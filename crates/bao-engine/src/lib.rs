@@ -23,6 +23,7 @@ pub mod clock;
 pub mod eval;
 pub mod level;
 pub mod protocol;
+pub mod puzzle;
 pub mod record;
 pub mod review;
 pub mod search;

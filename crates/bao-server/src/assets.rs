@@ -274,6 +274,7 @@ pub fn pages() -> Router<Arc<App>> {
             "/manifest.webmanifest",
             file("static/manifest.webmanifest", &assets),
         )
+        .route("/puzzles", page("puzzles", &rendered))
         .route(
             "/rules/{variant}",
             get(

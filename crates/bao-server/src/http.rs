@@ -44,6 +44,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .merge(api)
         .merge(records)
+        .merge(crate::puzzles::routes().layer(DefaultBodyLimit::max(MAX_JSON)))
         .merge(crate::assets::pages())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -63,7 +64,9 @@ async fn not_found() -> ApiError {
 }
 
 /// The body as JSON of type T; refusals in the contract's form.
-fn json_body<T: serde::de::DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn json_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<T> {
     let bytes = body_bytes(body, MAX_JSON)?;
     serde_json::from_slice(&bytes).map_err(|e| {
         ApiError::bad_request(format!(

@@ -26,6 +26,7 @@ pub mod lobby;
 pub mod model;
 pub mod names;
 pub mod pages;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 mod server;

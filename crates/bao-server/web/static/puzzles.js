@@ -1,0 +1,266 @@
+// The puzzles page (/puzzles, docs/api.md "Puzzles"): choose a game, solve its puzzles move by
+// move on the board. Each move is checked by the server (the rules crate) against the proven
+// line, whose opponent answers are then played; progress is remembered in localStorage.
+
+import { api, el, notify, renderUrl } from './app.js';
+import { BoardView } from './board.js';
+import { t, tHtml, tn } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+const STORE = 'bao.puzzles.solved';
+const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
+const pageStatus = $('page-status');
+
+let list = []; // the variant's puzzles
+let puzzle = null; // the puzzle shown (GET /api/puzzles/{id})
+let ply = 0; // the solver's turn in the line
+let legal = []; // the solver's legal moves now
+let busy = false;
+let done = false;
+let sel = null; // the pit picked, while its moves are being chosen
+
+function solvedSet() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(STORE) || '[]'));
+  } catch {
+    return new Set();
+  }
+}
+
+function markSolved(id) {
+  const s = solvedSet();
+  s.add(id);
+  try {
+    localStorage.setItem(STORE, JSON.stringify([...s]));
+  } catch {
+    // Private mode: progress lasts for this page only.
+  }
+}
+
+function feedback(text, kind = '') {
+  const f = $('feedback');
+  f.textContent = text;
+  f.className = kind;
+}
+
+function renderList() {
+  const solved = solvedSet();
+  const n = list.filter((p) => solved.has(p.id)).length;
+  $('progress').textContent = t('puzzles.progress', { solved: n, total: list.length });
+  $('list').replaceChildren(
+    ...list.map((p, i) => {
+      const isSolved = solved.has(p.id);
+      const b = el(
+        'button',
+        {
+          type: 'button',
+          class: isSolved ? 'solved' : null,
+          'data-id': p.id,
+          'aria-current': puzzle && puzzle.id === p.id ? 'true' : null,
+          'aria-label': isSolved ? `${i + 1} (${t('puzzles.solved_mark')})` : String(i + 1),
+          onclick: () => open(p.id),
+        },
+        isSolved ? `${i + 1} ✓` : String(i + 1),
+      );
+      return el('li', {}, b);
+    }),
+  );
+}
+
+function goalHtml(goal, moves) {
+  if (goal.kind === 'win') {
+    return tn('puzzles.goal_win_in', (moves.length + 1) / 2);
+  }
+  if (goal.kind === 'seeds') return t('puzzles.goal_seeds', { n: goal.n });
+  return tHtml('puzzles.goal_save_house');
+}
+
+async function drawBoard(position) {
+  const res = await fetch(renderUrl(position));
+  board.setSvg(await res.text());
+  board.setPosition(position);
+}
+
+async function open(id) {
+  busy = true;
+  try {
+    puzzle = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+  } catch (err) {
+    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    busy = false;
+    return;
+  }
+  const url = new URL(location.href);
+  url.searchParams.set('id', id);
+  history.replaceState(null, '', url);
+  ply = 0;
+  legal = puzzle.legal || [];
+  done = false;
+  sel = null;
+  const side = puzzle.position.split(' ')[2] || 'S';
+  // The solver at the bottom of the board.
+  board.flipped = side === 'N';
+  await drawBoard(puzzle.position);
+  const index = list.findIndex((p) => p.id === id);
+  const goal = $('goal');
+  if (puzzle.goal.kind === 'save_house') goal.innerHTML = goalHtml(puzzle.goal, puzzle.moves);
+  else goal.textContent = goalHtml(puzzle.goal, puzzle.moves);
+  $('detail').textContent = `${t('puzzles.number', { n: index + 1, total: list.length })} · ${side === 'N' ? t('puzzles.you_play_north') : t('puzzles.you_play_south')}`;
+  $('solution').hidden = true;
+  feedback('');
+  busy = false;
+  renderList();
+  renderChooser();
+}
+
+const uniq = (xs) => [...new Set(xs)];
+
+function pickPit(pit) {
+  if (busy || done) return;
+  sel = pit;
+  renderChooser();
+}
+
+/** The pits to play, then (where a pit has several moves) the way to play it. */
+function renderChooser() {
+  const box = $('chooser');
+  if (busy || done || !legal.length) {
+    board.clearMarks();
+    box.replaceChildren();
+    return;
+  }
+  const pits = uniq(legal.map((m) => m.slice(0, 2)));
+  board.markLegal(pits, sel);
+  if (!sel || !pits.includes(sel)) {
+    sel = null;
+    box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_pit')));
+    return;
+  }
+  const moves = legal.filter((m) => m.slice(0, 2) === sel);
+  if (moves.length === 1) {
+    send(moves[0]);
+    return;
+  }
+  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(); } }, t('puzzles.cancel'));
+  const buttons = moves.map((m) => {
+    let text = m;
+    if (m.includes('+')) text = t('puzzles.safari', { move: m });
+    else if (moves.some((x) => x === `${m}+`)) text = t('puzzles.stop_house', { move: m });
+    return el('button', { type: 'button', class: 'primary', 'data-move': m, onclick: () => send(m) }, text);
+  });
+  box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_way', { pit: sel })), ...buttons, cancel);
+  buttons[0].focus();
+}
+
+function solverSide() {
+  return puzzle.position.split(' ')[2] || 'S';
+}
+
+async function send(move) {
+  if (busy || done) return;
+  busy = true;
+  sel = null;
+  renderChooser();
+  feedback(t('puzzles.checking', { move }));
+  let r;
+  try {
+    r = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
+  } catch (err) {
+    feedback(err.message, 'bad');
+    busy = false;
+    renderChooser();
+    return;
+  }
+  if (r.verdict !== 'correct') {
+    feedback(t('puzzles.wrong', { move: r.move }), 'bad');
+    busy = false;
+    renderChooser();
+    return;
+  }
+  const me = solverSide();
+  const them = me === 'S' ? 'N' : 'S';
+  feedback(t('puzzles.correct', { move: r.move }), 'good');
+  if (!(await board.animate(r.events, me, r.position))) board.setPosition(r.position, r.move);
+  else board.setPosition(r.position, r.move);
+  if (r.reply) {
+    feedback(t('puzzles.reply', { move: r.move, reply: r.reply }), 'good');
+    if (!(await board.animate(r.reply_events, them, r.reply_position))) board.setPosition(r.reply_position, r.reply);
+    else board.setPosition(r.reply_position, r.reply);
+  }
+  if (r.solved) {
+    done = true;
+    markSolved(puzzle.id);
+    feedback(t('puzzles.solved', { move: r.move }), 'good');
+    document.body.dataset.puzzleSolved = puzzle.id;
+    renderList();
+    busy = false;
+    renderChooser();
+    $('next').focus();
+    return;
+  }
+  ply += 2;
+  legal = r.legal || [];
+  busy = false;
+  renderChooser();
+}
+
+function nextId() {
+  if (!list.length) return null;
+  const solved = solvedSet();
+  const at = Math.max(0, list.findIndex((p) => puzzle && p.id === puzzle.id));
+  for (let k = 1; k <= list.length; k++) {
+    const p = list[(at + k) % list.length];
+    if (!solved.has(p.id)) return p.id;
+  }
+  return list[(at + 1) % list.length].id;
+}
+
+async function loadVariant(variant, wanted) {
+  try {
+    list = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
+  } catch (err) {
+    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    return;
+  }
+  try {
+    localStorage.setItem('bao.puzzles.variant', variant);
+  } catch {
+    // Not remembered.
+  }
+  if (!list.length) {
+    puzzle = null;
+    renderList();
+    feedback(t('puzzles.none'));
+    return;
+  }
+  const solved = solvedSet();
+  const first = list.find((p) => p.id === wanted) || list.find((p) => !solved.has(p.id)) || list[0];
+  await open(first.id);
+}
+
+$('variant').addEventListener('change', (e) => loadVariant(e.target.value, null));
+$('next').addEventListener('click', () => {
+  const id = nextId();
+  if (id) open(id);
+});
+$('retry').addEventListener('click', () => puzzle && open(puzzle.id));
+$('show').addEventListener('click', () => {
+  if (!puzzle) return;
+  const s = $('solution');
+  s.textContent = t('puzzles.solution', { moves: puzzle.moves.join(' ') });
+  s.hidden = false;
+});
+
+const params = new URLSearchParams(location.search);
+const wantedId = params.get('id');
+let variant = params.get('variant') || (wantedId ? wantedId.split('-')[0] : null);
+if (!variant) {
+  try {
+    variant = localStorage.getItem('bao.puzzles.variant');
+  } catch {
+    variant = null;
+  }
+}
+if (!['kiswahili', 'kete', 'kimasai'].includes(variant)) variant = 'kiswahili';
+$('variant').value = variant;
+loadVariant(variant, wantedId);
