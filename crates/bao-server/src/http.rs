@@ -33,6 +33,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/lobby/ws", get(crate::lobby::upgrade))
         .route("/api/render/svg", get(render_svg))
+        .route("/api/games/mine", post(mine))
         .layer(DefaultBodyLimit::max(MAX_JSON));
     let records = Router::new()
         .route("/api/records", post(upload_record))
@@ -519,4 +520,15 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
         bao_render::svg(&pos, &opts),
     )
         .into_response())
+}
+
+/// `POST /api/games/mine`: the seats a browser holds, with whose turn it is (issue 11.1).
+async fn mine(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: crate::mine::MineRequest = json_body(body)?;
+    let answer = crate::mine::mine(&app, req).await?;
+    let text = serde_json::to_string(&answer).map_err(ApiError::internal)?;
+    Ok(json_text(StatusCode::OK, text))
 }
