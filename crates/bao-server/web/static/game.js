@@ -19,6 +19,11 @@ import {
   STAGE_TEXT,
 } from './app.js';
 import { BoardView } from './board.js';
+import { keepSocket, showConnection } from './socket.js';
+import { saveSeat } from './seats.js';
+import { turnIs, alertSettings } from './alerts.js';
+import { shareButton } from './share.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -208,11 +213,27 @@ function render(s) {
   renderResult(s);
   renderMatch(s);
   renderChooser(s);
+  mineHooks(s);
   $('record-link').hidden = s.result !== '-';
   $('resign').hidden = !(s.you && s.result === '-');
   $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
+}
+
+// ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
+const alertsBox = alertSettings();
+alertsBox.hidden = true;
+$('connection').before(alertsBox);
+$('copy-invite').before(shareButton(() => $('invite-link').value, $('invite-link'), $('copy-done')), ' ');
+function mineHooks(s) {
+  alertsBox.hidden = !s.you || s.read_only;
+  const other = s.you ? s.players?.[s.you === 'S' ? 'N' : 'S'] : null;
+  turnIs(s.id, myTurn(s), {
+    text: t('mine.alert_title'),
+    body: t('mine.alert_body', { name: other ? playerLabel(other, s.you === 'S' ? 'N' : 'S') : '?' }),
+    url: location.pathname,
+  });
 }
 
 const myTurn = (s) => s.you && s.result === '-' && s.side_to_move === s.you && (s.legal || []).length > 0;
@@ -498,7 +519,7 @@ async function send(move) {
     sending = false;
   }
   // The live socket brings the move to everyone, us included; without it, ask.
-  if (!socket || socket.readyState !== WebSocket.OPEN) await refresh();
+  if (!socket || socket.status() !== 'open') await refresh();
   // Frames that came while the move was on its way were drawn without a chooser.
   if (shown && !board.animating) renderChooser(shown);
 }
@@ -584,10 +605,6 @@ async function refresh() {
 
 let socket = null;
 let pollTimer = null;
-let retry = 0;
-function setConnection(text) {
-  $('connection').textContent = text;
-}
 function startPolling() {
   if (!pollTimer) pollTimer = setInterval(refresh, 3000);
 }
@@ -596,59 +613,43 @@ function stopPolling() {
   pollTimer = null;
 }
 
+/** The game's socket (static/socket.js: keep-alive, back-off, reconnect on wake-up). */
 function connect() {
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  let ws;
-  try {
-    ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
-  } catch {
-    startPolling();
-    return;
-  }
-  socket = ws;
-  let ping = null;
   let version = null; // `v` of the last message applied; null until the first state
   let syncing = false;
-  const resync = () => {
+  const resync = (send) => {
     if (syncing) return;
     syncing = true;
     version = null;
-    ws.send(JSON.stringify({ type: 'sync' }));
+    send({ type: 'sync' });
   };
-  ws.addEventListener('open', () => {
-    retry = 0;
-    stopPolling();
-    setConnection('Live: moves appear as they are played.');
-    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
-  });
-  ws.addEventListener('message', (e) => {
-    let msg;
-    try {
-      msg = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    if (msg.type === 'error') return notify(pageStatus, msg.message || msg.error, 'error');
-    if (msg.type === 'state') {
+  socket = keepSocket(`/api/games/${encodeURIComponent(gameId)}/ws`, {
+    onOpen() {
+      // The server sends the whole state on connect: a reconnect is a resync.
+      version = null;
       syncing = false;
+    },
+    onResume: resync,
+    onStatus(status, info) {
+      showConnection($('connection'), status, info, () => socket && socket.reconnect());
+      if (status === 'open') stopPolling();
+      else if (status === 'reconnecting' || status === 'lost') startPolling();
+    },
+    onMessage(msg, send) {
+      if (msg.type === 'error') return notify(pageStatus, msg.message || msg.error, 'error');
+      if (msg.type === 'state') {
+        syncing = false;
+        version = msg.v;
+        onState(msg.state);
+        return;
+      }
+      if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
+      if (msg.v <= version) return; // sent before the state we have
+      if (msg.v !== version + 1) return resync(send); // missed something
       version = msg.v;
-      onState(msg.state);
-      return;
-    }
-    if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
-    if (msg.v <= version) return; // sent before the state we have
-    if (msg.v !== version + 1) return resync(); // missed something
-    version = msg.v;
-    if (msg.type === 'move' && !applyMove(msg)) resync();
-    else if (msg.type === 'presence') applyPresence(msg.connected);
-  });
-  ws.addEventListener('close', () => {
-    clearInterval(ping);
-    if (socket !== ws) return;
-    setConnection('Connection lost; checking for new moves every few seconds…');
-    startPolling();
-    retry += 1;
-    setTimeout(connect, Math.min(15000, 1000 * 2 ** Math.min(retry, 4)));
+      if (msg.type === 'move' && !applyMove(msg)) resync(send);
+      else if (msg.type === 'presence') applyPresence(msg.connected);
+    },
   });
 }
 
@@ -664,7 +665,8 @@ async function init() {
       const body = { invite };
       const name = pref('name', '');
       if (name) body.name = name;
-      await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
+      const seat = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
+      saveSeat({ id: gameId, token: seat.token, side: seat.seat, name: name || null });
       notify(pageStatus, 'You have joined the game. Good luck!');
       setTimeout(() => notify(pageStatus, ''), 4000);
     } catch (err) {

@@ -2,6 +2,10 @@
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
 import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
+import { keepSocket, showConnection } from './socket.js';
+import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
+import { turnIs, alertSettings } from './alerts.js';
+import { t } from './i18n.js';
 
 const BLURB = {
   kiswahili: 'Zanzibar Bao, the classic: houses, two stages, takasia.',
@@ -156,6 +160,7 @@ form.addEventListener('submit', async (e) => {
   notify(status, 'Starting the game…');
   try {
     const game = await api('/api/games', { method: 'POST', body });
+    saveSeat({ id: game.id, token: game.token, side: game.seat, name: name || null, variant: v.id });
     location.assign(game.url || `/g/${game.id}`);
   } catch (err) {
     notify(status, err.message, 'error');
@@ -232,42 +237,36 @@ function applyBatch(games) {
 
 /**
  * Follows the lists over the lobby socket (docs/api.md, Lobby): a batch of changed games
- * at most once a second. While it is down the lists are loaded again now and then.
+ * at most once a second (static/socket.js keeps it up). While it is down the lists are
+ * loaded again now and then.
  */
-let lobbyRetry = 0;
 let fallback = null;
+let lobby = null;
 function connectLobby() {
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  let ws;
-  try {
-    ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
-  } catch {
-    return startFallback();
-  }
-  let ping = null;
-  ws.addEventListener('open', () => {
-    lobbyRetry = 0;
-    clearInterval(fallback);
-    fallback = null;
-    // Loaded after the socket is open, so no change falls between the two.
-    loadGames();
-    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
-  });
-  ws.addEventListener('message', (e) => {
-    let msg;
-    try {
-      msg = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    if (msg.type === 'games' && Array.isArray(msg.games)) applyBatch(msg.games);
-    else if (msg.type === 'reload') loadGames();
-  });
-  ws.addEventListener('close', () => {
-    clearInterval(ping);
-    startFallback();
-    lobbyRetry += 1;
-    setTimeout(connectLobby, Math.min(30000, 1000 * 2 ** Math.min(lobbyRetry, 5)));
+  lobby = keepSocket('/api/lobby/ws', {
+    onOpen() {
+      clearInterval(fallback);
+      fallback = null;
+      // Loaded after the socket is open, so no change falls between the two.
+      loadGames();
+      refreshMine();
+    },
+    onResume() {
+      refreshMine();
+    },
+    onMessage(msg) {
+      if (msg.type === 'games' && Array.isArray(msg.games)) {
+        applyBatch(msg.games);
+        if (msg.more || msg.games.some((g) => seatOf(g.id))) refreshMine();
+      } else if (msg.type === 'reload') {
+        loadGames();
+        refreshMine();
+      }
+    },
+    onStatus(st, info) {
+      showConnection(document.getElementById('mine-connection'), st, info, () => lobby && lobby.reconnect());
+      if (st === 'reconnecting' || st === 'lost') startFallback();
+    },
   });
 }
 
@@ -275,8 +274,117 @@ function startFallback() {
   if (fallback) return;
   loadGames();
   fallback = setInterval(() => {
-    if (document.visibilityState === 'visible') loadGames();
+    if (document.visibilityState === 'visible') {
+      loadGames();
+      refreshMine();
+    }
   }, 30000);
+}
+
+// ---------- My games (static/seats.js, POST /api/games/mine) ----------
+const mineBox = el(
+  'section',
+  { class: 'panel', id: 'my-games', 'aria-labelledby': 'my-games-title', hidden: true },
+  el('h2', { id: 'my-games-title' }, t('mine.title')),
+  el('ul', { class: 'game-list', id: 'my-games-list', 'aria-live': 'polite' }),
+  el('p', { class: 'small muted', id: 'mine-connection' }),
+  el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
+);
+document.querySelector('aside.stack')?.prepend(mineBox);
+
+function opponentOf(g) {
+  const side = g.your_side === 'S' ? 'N' : 'S';
+  const p = g.players?.[side];
+  if (g.waiting || !p) return t('mine.no_opponent');
+  if (p.kind === 'computer') return t('mine.computer', { level: p.level ?? '?' });
+  return p.name || t('mine.guest');
+}
+
+function turnText(g, turn) {
+  if (turn === 'your') return t('mine.your_move');
+  if (turn === 'their') return t('mine.their_move');
+  if (turn === 'waiting') return t('mine.waiting');
+  if (g.result === 'draw') return t('mine.drawn');
+  if (g.result === g.your_side) return t('mine.you_won');
+  if (g.result === 'S' || g.result === 'N') return t('mine.you_lost');
+  return t('mine.finished');
+}
+
+function mineItem(g) {
+  const turn = turnOf(g);
+  const vs = t('mine.versus', { name: opponentOf(g) });
+  return el(
+    'li',
+    { 'data-game': g.id, 'data-turn': turn, class: turn === 'your' ? 'your-move' : null },
+    el(
+      'div',
+      {},
+      el('div', {}, vs),
+      el('div', { class: 'meta' }, el('strong', { class: `turn-${turn}` }, turnText(g, turn)), ` · ${VARIANT_TITLES[g.variant] || g.variant}`),
+    ),
+    el(
+      'span',
+      { class: 'row' },
+      el('a', { class: `button${turn === 'your' ? ' primary' : ''}`, href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': `${turnText(g, turn)}: ${vs}` }, turn === 'your' ? t('mine.play') : t('mine.open')),
+      turn === 'over'
+        ? el(
+            'button',
+            {
+              type: 'button',
+              class: 'remove',
+              'aria-label': t('mine.remove_label', { name: opponentOf(g) }),
+              onclick: () => {
+                forgetSeat(g.id);
+                mineGames = mineGames.filter((x) => x.id !== g.id);
+                drawMine();
+              },
+            },
+            t('mine.remove'),
+          )
+        : null,
+    ),
+  );
+}
+
+let mineGames = [];
+function drawMine() {
+  mineBox.hidden = mineGames.length === 0 && seats().length === 0;
+  document
+    .getElementById('my-games-list')
+    .replaceChildren(
+      ...(mineGames.length ? mineGames.map(mineItem) : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
+    );
+}
+
+let mineBusy = null;
+let mineAgain = false;
+/** Asks the server about the seats held (one request at a time; asked again if needed). */
+async function refreshMine() {
+  if (mineBusy) {
+    mineAgain = true;
+    return mineBusy;
+  }
+  mineBusy = (async () => {
+    do {
+      mineAgain = false;
+      try {
+        mineGames = await fetchMine();
+        mineBox.dataset.loaded = String(Date.now());
+        drawMine();
+        for (const g of mineGames) {
+          turnIs(g.id, turnOf(g) === 'your', {
+            text: t('mine.alert_title'),
+            body: t('mine.alert_body', { name: opponentOf(g) }),
+            url: `/g/${encodeURIComponent(g.id)}`,
+          });
+        }
+      } catch {
+        /* the next change or reconnect asks again */
+      }
+    } while (mineAgain);
+    mineBusy = null;
+  })();
+  return mineBusy;
 }
 
 async function init() {
@@ -287,6 +395,7 @@ async function init() {
     variants = Object.entries(VARIANT_TITLES).map(([id, title]) => ({ id, title, options: [] }));
   }
   renderVariants();
+  drawMine();
   connectLobby();
 }
 
