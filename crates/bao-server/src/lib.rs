@@ -17,6 +17,7 @@ pub mod assets;
 pub mod edge;
 pub mod error;
 pub mod http;
+pub mod i18n;
 pub mod lifecycle;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
@@ -24,6 +25,7 @@ pub mod lobby;
 pub mod mine;
 pub mod model;
 pub mod names;
+pub mod pages;
 pub mod record;
 mod server;
 pub mod store;
