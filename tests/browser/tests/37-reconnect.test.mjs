@@ -40,11 +40,11 @@ test('game and lobby sockets reconnect after the connection drops', async () => 
 
   // The lobby socket of the home page does the same.
   await page.goto('/');
-  await page.waitForSelector('#mine-connection[data-connection="open"]');
+  await page.waitForSelector('#mine-connection[data-connection="open"]', { state: 'attached' });
   await context.setOffline(true);
-  await page.waitForSelector('#mine-connection[data-connection="lost"]', { timeout: 20000 });
+  await page.waitForSelector('#mine-connection[data-connection="lost"]', { state: 'attached', timeout: 20000 });
   await context.setOffline(false);
-  await page.waitForSelector('#mine-connection[data-connection="open"]', { timeout: 30000 });
+  await page.waitForSelector('#mine-connection[data-connection="open"]', { state: 'attached', timeout: 30000 });
 
   // Back-off: 1 s, 2 s, 4 s ... capped at 30 s, each a random 50-100 % of that.
   const waits = await page.evaluate(async () => {
