@@ -290,7 +290,10 @@ const mineBox = el(
   el('p', { class: 'small muted', id: 'mine-connection' }),
   el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
 );
-document.querySelector('aside.stack')?.prepend(mineBox);
+// First on the page: a returning player comes back for these (on a phone the start form
+// and the hero would push them far down).
+mineBox.classList.add('my-games');
+document.getElementById('main')?.prepend(mineBox);
 
 function opponentOf(g) {
   const side = g.your_side === 'S' ? 'N' : 'S';
