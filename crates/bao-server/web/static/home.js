@@ -315,7 +315,9 @@ function turnText(g, turn) {
 
 function mineItem(g) {
   const turn = turnOf(g);
-  const vs = t('mine.versus', { name: opponentOf(g) });
+  const variant = VARIANT_TITLES[g.variant] || g.variant;
+  // Before anyone joins there is nobody to be "against": the variant names the game.
+  const vs = g.waiting ? variant : t('mine.versus', { name: opponentOf(g) });
   return el(
     'li',
     { 'data-game': g.id, 'data-turn': turn, class: turn === 'your' ? 'your-move' : null },
@@ -323,7 +325,7 @@ function mineItem(g) {
       'div',
       {},
       el('div', {}, vs),
-      el('div', { class: 'meta' }, el('strong', { class: `turn-${turn}` }, turnText(g, turn)), ` · ${VARIANT_TITLES[g.variant] || g.variant}`),
+      el('div', { class: 'meta' }, el('strong', { class: `turn-${turn}` }, turnText(g, turn)), g.waiting ? '' : ` · ${variant}`),
     ),
     el(
       'span',
