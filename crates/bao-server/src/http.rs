@@ -525,10 +525,12 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
 /// `POST /api/games/mine`: the seats a browser holds, with whose turn it is (issue 11.1).
 async fn mine(
     State(app): State<Arc<App>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: crate::mine::MineRequest = json_body(body)?;
-    let answer = crate::mine::mine(&app, req).await?;
+    let cookies = crate::mine::seat_cookies(&headers);
+    let answer = crate::mine::mine(&app, req, cookies).await?;
     let text = serde_json::to_string(&answer).map_err(ApiError::internal)?;
     Ok(json_text(StatusCode::OK, text))
 }

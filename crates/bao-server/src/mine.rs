@@ -97,7 +97,12 @@ pub struct MineAnswer {
 }
 
 /// Answers `POST /api/games/mine`.
-pub async fn mine(app: &App, req: MineRequest) -> ApiResult<MineAnswer> {
+/// Answers `POST /api/games/mine`. `cookies` are the seat cookies the request carried
+/// ([`seat_cookies`]): their games are added when they are live and not named in the body
+/// (games whose token the page never saw: made before it kept seats, or by another page),
+/// never refused (a stale cookie of a deleted game says nothing), and only up to
+/// [`MAX_SEATS`] games in all.
+pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResult<MineAnswer> {
     if req.games.len() > MAX_SEATS {
         return Err(ApiError::bad_request(format!(
             "at most {MAX_SEATS} games may be asked for at once ({} were sent)",
@@ -115,6 +120,16 @@ pub async fn mine(app: &App, req: MineRequest) -> ApiResult<MineAnswer> {
         .iter()
         .map(|s| s.id.as_str())
         .filter(|id| plausible(id) && seen.insert(*id))
+        .collect();
+    let room = MAX_SEATS.saturating_sub(ids.len());
+    let extra: Vec<&SeatRef> = cookies
+        .iter()
+        .filter(|c| plausible(&c.id) && seen.insert(c.id.as_str()))
+        .take(room)
+        .collect();
+    let ids: Vec<&str> = ids
+        .into_iter()
+        .chain(extra.iter().map(|c| c.id.as_str()))
         .collect();
     let rows = fetch(app, &ids).await?;
     // In the order of the request, each id once.
@@ -143,9 +158,41 @@ pub async fn mine(app: &App, req: MineRequest) -> ApiResult<MineAnswer> {
             }),
         }
     }
+    for c in extra {
+        let row = rows.iter().find(|r| r.id == c.id);
+        if let Some(g) = row.and_then(|r| r.summary(&c.token)) {
+            if g.status == "live" {
+                out.games.push(g);
+            }
+        }
+    }
     out.games
         .sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
     Ok(out)
+}
+
+/// The seat cookies of a request (`bao_{id}={token}`, docs/api.md Seats), in header order.
+/// Other cookies of ours (`bao_lang`) have no 32-hex-digit token and are left out.
+pub fn seat_cookies(headers: &axum::http::HeaderMap) -> Vec<SeatRef> {
+    let mut out = Vec::new();
+    for v in headers.get_all(axum::http::header::COOKIE) {
+        let Ok(text) = v.to_str() else { continue };
+        for part in text.split(';') {
+            let Some((k, val)) = part.trim().split_once('=') else {
+                continue;
+            };
+            let (Some(id), token) = (k.strip_prefix("bao_"), val.trim()) else {
+                continue;
+            };
+            if token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()) {
+                out.push(SeatRef {
+                    id: id.to_string(),
+                    token: token.to_string(),
+                });
+            }
+        }
+    }
+    out
 }
 
 fn not_found(id: &str) -> Refused {

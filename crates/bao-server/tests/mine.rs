@@ -180,6 +180,45 @@ async fn my_games_say_whose_turn_it_is(url: &str) {
     let m = c.post("/api/games/mine", None, json!({"games": []})).await;
     assert_eq!(m.status, 200);
     assert_eq!(m.json, json!({"games": [], "refused": []}));
+
+    // The seat cookies count too (games whose token the page never kept): live ones only,
+    // never refused, and not our other cookies (bao_lang).
+    let with_cookies = |cookie: String, body: Value| {
+        let c = &c;
+        async move {
+            let r = c
+                .http
+                .post(format!("{}/api/games/mine", c.base))
+                .header("content-type", "application/json")
+                .header("cookie", cookie)
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+            r.json::<Value>().await.unwrap()
+        }
+    };
+    let m = with_cookies(
+        format!("bao_lang=sw; bao_{a}={asha_a}; bao_{g_c}={asha_c}; bao_zz9gone={asha_a}"),
+        json!({"games": []}),
+    )
+    .await;
+    assert_eq!(ids(&m), [a.as_str()], "C is finished, zz9gone unknown: {m}");
+    assert_eq!(game(&m, &a)["your_side"], "S");
+    assert_eq!(m["refused"], json!([]));
+    // A game named in the body is judged by the body's token alone.
+    let m = with_cookies(
+        format!("bao_{a}={asha_a}; bao_{b}={asha_b}"),
+        json!({"games": [{"id": a, "token": baraka_a}]}),
+    )
+    .await;
+    assert_eq!(ids(&m), [a.as_str(), b.as_str()]);
+    assert_eq!(
+        game(&m, &a)["your_side"],
+        "N",
+        "Baraka's token from the body"
+    );
     s.stop().await;
 }
 

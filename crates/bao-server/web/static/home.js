@@ -257,7 +257,7 @@ function connectLobby() {
     onMessage(msg) {
       if (msg.type === 'games' && Array.isArray(msg.games)) {
         applyBatch(msg.games);
-        if (msg.more || msg.games.some((g) => seatOf(g.id))) refreshMine();
+        if (msg.more || msg.games.some((g) => seatOf(g.id) || mineGames.some((x) => x.id === g.id))) refreshMine();
       } else if (msg.type === 'reload') {
         loadGames();
         refreshMine();

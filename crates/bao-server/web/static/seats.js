@@ -67,8 +67,9 @@ export function prune(now = Date.now()) {
  * finished games are stamped so that `prune` drops them after a while.
  */
 export async function fetchMine() {
+  // Asked even with no seat kept here: the server adds the live games of the seat cookies
+  // this browser carries (games made before seats were kept, or by another page).
   const held = prune();
-  if (!held.length) return [];
   const answer = await api('/api/games/mine', {
     method: 'POST',
     body: { games: held.map(({ id, token }) => ({ id, token })) },
