@@ -99,6 +99,20 @@ test('my games: whose move, live updates, newest first, remove finished', async 
   await page.reload();
   await row(page, g1).waitFor();
   await page.waitForFunction(() => !localStorage.getItem('bao.seats').includes('nosuchgame1'));
+
+  // A finished game leaves by itself 3 days after this browser first saw it finished.
+  const s1c = await api(`/api/games/${g1}`, { token: tokens[g1] });
+  await api(`/api/games/${g1}/resign`, { method: 'POST', token: tokens[g1], body: { game_no: 1, ply: s1c.ply } });
+  await page.waitForSelector(`#my-games li[data-game="${g1}"][data-turn="over"]`, { timeout: 20000 });
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('bao.seats'))[0].finished > 0);
+  await page.evaluate((id) => {
+    const s = JSON.parse(localStorage.getItem('bao.seats'));
+    for (const x of s) if (x.id === id) x.finished = Date.now() - 4 * 24 * 3600 * 1000;
+    localStorage.setItem('bao.seats', JSON.stringify(s));
+  }, g1);
+  await page.reload();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('bao.seats')).length === 0);
+  await page.waitForSelector('#my-games', { state: 'hidden' });
   assertClean(page);
   await context.close();
 });
