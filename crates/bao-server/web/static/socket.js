@@ -212,6 +212,8 @@ export function keepSocket(path, { onOpen, onMessage, onStatus, onResume } = {})
 export function showConnection(box, status, info = {}, reconnect = null) {
   if (!box) return;
   box.dataset.connection = status;
+  // Heard by screen readers when it changes ("Connection lost", "Live").
+  if (!box.hasAttribute('aria-live')) box.setAttribute('aria-live', 'polite');
   const secs = Math.max(1, Math.round((info.retryIn || 0) / 1000));
   let text;
   switch (status) {
