@@ -57,7 +57,7 @@ export class BoardView {
     this.container.innerHTML = text;
     const svg = this.svg;
     if (!svg) {
-      this.container.textContent = 'The board could not be drawn.';
+      this.container.textContent = t('game.board_failed');
       return;
     }
     // A group, not an image: the legal pits inside are buttons that must stay reachable.
@@ -65,7 +65,10 @@ export class BoardView {
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     const pos = svg.getAttribute('data-position') || '';
-    svg.setAttribute('aria-label', describeBoard(parsePosition(pos)));
+    const p = parsePosition(pos);
+    svg.setAttribute('aria-label', describeBoard(p));
+    // The renderer leaves out the turn dot when the position decides the game.
+    if (p) this.#localize(p, svg.getAttribute('data-last-move'), !svg.querySelector('circle.turn'));
     this.setFlipped(this.flipped);
   }
 
@@ -106,7 +109,7 @@ export class BoardView {
     for (const side of ['S', 'N']) {
       const h = this.hand(side);
       this.setCount(h, p.hands[side]);
-      if (h) h.classList.toggle('to-move', p.side === side);
+      if (h) h.classList.toggle('to-move', p.side === side && !this.over);
     }
     // The renderer draws one "to move" dot, beside the mover's hand.
     const dot = svg.querySelector('circle.turn');
@@ -117,11 +120,21 @@ export class BoardView {
       dot.setAttribute('cy', String(Number(dot.getAttribute('cy')) + dy));
       mover.append(dot);
     }
-    if (dot) {
-      const title = dot.querySelector('title');
-      if (title) title.textContent = t('game.to_move', { side: SIDE_NAMES[p.side] });
-      dot.style.display = this.over ? 'none' : '';
-    }
+    if (dot) dot.style.display = this.over ? 'none' : '';
+    this.#localize(p, lastMove, this.over);
+    svg.setAttribute('data-position', positionText);
+    if (lastMove) svg.setAttribute('data-last-move', lastMove);
+    else svg.removeAttribute('data-last-move');
+    svg.setAttribute('data-side-to-move', p.side);
+    svg.setAttribute('aria-label', describeBoard(p));
+    return true;
+  }
+
+  /** The words drawn on the board in the page's language: hand labels, turn dot, caption. */
+  #localize(p, lastMove, over) {
+    const svg = this.svg;
+    const title = svg.querySelector('circle.turn title');
+    if (title) title.textContent = t('game.to_move', { side: SIDE_NAMES[p.side] });
     // Hand labels in the page's language; Kimasai's is the reserve (akiba), as in the text.
     for (const side of ['S', 'N']) {
       const label = this.hand(side)?.querySelector('text.label');
@@ -133,13 +146,7 @@ export class BoardView {
     // The caption line, a sentence as the renderer writes it (bao-render caption()): who is
     // to move (nobody once the game is over), how many moves were played, the last move.
     const caption = svg.querySelector('text.caption');
-    if (caption) caption.textContent = boardCaption(p, lastMove, this.over);
-    svg.setAttribute('data-position', positionText);
-    if (lastMove) svg.setAttribute('data-last-move', lastMove);
-    else svg.removeAttribute('data-last-move');
-    svg.setAttribute('data-side-to-move', p.side);
-    svg.setAttribute('aria-label', describeBoard(p));
-    return true;
+    if (caption) caption.textContent = boardCaption(p, lastMove, over);
   }
 
   /** Adds or removes the cross of a blocked pit (as the renderer draws it). */
