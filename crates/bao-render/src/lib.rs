@@ -375,6 +375,14 @@ fn pit(s: &mut String, pos: &Position, opts: &SvgOptions, sq: Square, x: u32, y:
         r#"<g class="{class}" id="pit-{sq}" data-pit="{sq}" data-side="{side}" data-seeds="{n}">"#,
         side = sq.side.letter(),
     );
+    // The whole cell catches a tap or click, not only the painted circle and digits (issue 10:
+    // a pit on a phone must be a target of at least 44 px).
+    let _ = write!(
+        s,
+        r#"<rect class="hit" x="{hx}" y="{hy}" width="{CELL}" height="{CELL}" fill="none" pointer-events="all"/>"#,
+        hx = x - CELL / 2,
+        hy = y - CELL / 2,
+    );
     // Colours: the mover's pits a shade lighter is noise; keep it to states that matter.
     let fill = if blocked {
         "#9a9a9a"

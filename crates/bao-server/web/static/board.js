@@ -64,6 +64,12 @@ export class BoardView {
     svg.setAttribute('role', 'group');
     svg.removeAttribute('width');
     svg.removeAttribute('height');
+    // On a phone the board goes edge to edge and its side margins are cut off, so that each
+    // of the 8 pit columns is at least 44 px wide at 360 px (issue 10.2).
+    if (typeof matchMedia === 'function' && matchMedia('(max-width: 520px)').matches) {
+      const vb = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
+      if (vb.length === 4 && vb[2] > 490) svg.setAttribute('viewBox', `${(vb[2] - 490) / 2} ${vb[1]} 490 ${vb[3]}`);
+    }
     const pos = svg.getAttribute('data-position') || '';
     const p = parsePosition(pos);
     svg.setAttribute('aria-label', describeBoard(p));
@@ -142,6 +148,13 @@ export class BoardView {
       const kimasai = p.variant === 'kimasai';
       if (side === 'S') label.textContent = kimasai ? t('game.board_reserve_south') : t('game.board_hand_south');
       else label.textContent = kimasai ? t('game.board_reserve_north') : t('game.board_hand_north');
+      // A longer label (Swahili) pushes the count to its right instead of under it.
+      const count = this.hand(side).querySelector('text.count');
+      if (count && typeof label.getComputedTextLength === 'function') {
+        if (!count.dataset.x) count.dataset.x = count.getAttribute('x') || '0';
+        const end = Number(label.getAttribute('x') || 0) + label.getComputedTextLength() + 10;
+        count.setAttribute('x', String(Math.max(Number(count.dataset.x), end)));
+      }
     }
     // The caption line, a sentence as the renderer writes it (bao-render caption()): who is
     // to move (nobody once the game is over), how many moves were played, the last move.
