@@ -173,7 +173,8 @@ form.addEventListener('submit', async (e) => {
   const start = document.getElementById('start').value.trim();
   if (start) body.start = start;
   const name = document.getElementById('name').value.trim();
-  if (name) body.name = name;
+  // Without a name the player is called "Player" in the page's language (kept in the record).
+  body.name = name || t('home.default_name');
   setPref('name', name);
   const button = document.getElementById('start-button');
   button.disabled = true;
