@@ -111,6 +111,10 @@ pub struct SvgOptions {
     pub flipped: bool,
     /// An accessible title (`<title>`); `None` gives a generated one.
     pub title: Option<String>,
+    /// Whether the game is over (no turn dot; the caption says "Game over"). `None` decides
+    /// from the position under the variant's default rules (BRD-7.3); callers that know the
+    /// game's rules or its result (a resignation) say so.
+    pub over: Option<bool>,
 }
 
 impl Default for SvgOptions {
@@ -123,6 +127,7 @@ impl Default for SvgOptions {
             highlights: Vec::new(),
             flipped: false,
             title: None,
+            over: None,
         }
     }
 }
@@ -252,7 +257,9 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
     };
     // A finished game (by the rules of the position, BRD-7.3) has no side to move: no turn
     // dot, and the caption says so (issue 10: a finished game shows no turn indicator).
-    let over = bao_rules::status(pos, &bao_rules::Rules::new(pos.variant())).is_over();
+    let over = opts
+        .over
+        .unwrap_or_else(|| bao_rules::status(pos, &bao_rules::Rules::new(pos.variant())).is_over());
     hand(&mut s, pos, top_side, PAD + HAND_H / 2, over);
     hand(
         &mut s,
