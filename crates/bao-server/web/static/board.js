@@ -330,7 +330,9 @@ export class BoardView {
             this.setCount(this.hand(by), this.count(this.hand(by)) - 1);
             this.setCount(g, this.count(g) + 1);
             setActive(g);
-            this.say(t('game.say_place', { who, pit: a }));
+            // Kimasai's cows come from the reserve (akiba): one word everywhere (issue 10).
+            if (this.svg?.getAttribute('data-variant') === 'kimasai') this.say(t('game.say_place_reserve', { who, pit: a }));
+            else this.say(t('game.say_place', { who, pit: a }));
             await wait(1.5);
             break;
           }
