@@ -499,6 +499,8 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
     let pos = Position::parse(text, &rules).map_err(|e| bad("bad_position", e.to_string()))?;
     let mut opts = bao_render::SvgOptions {
         size: None,
+        // Decided under the rules asked for (a ply cap ends a game the defaults would not).
+        over: Some(bao_rules::status(&pos, &rules).is_over()),
         ..Default::default()
     };
     if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {

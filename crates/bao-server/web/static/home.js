@@ -1,16 +1,38 @@
 // Home page: start a game (variant, rule options, opponent, seats, match) and list games to
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
-import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
+import { api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
 import { keepSocket, showConnection } from './socket.js';
 import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
 import { turnIs, alertSettings } from './alerts.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 const BLURB = {
-  kiswahili: 'Zanzibar Bao, the classic: houses, two stages, takasia.',
-  kete: 'The Lamu game: like Zanzibar Bao with a few local rules.',
-  kimasai: 'The Maasai game: one direction, no house, fast raids.',
+  kiswahili: () => t('home.blurb_kiswahili'),
+  kete: () => t('home.blurb_kete'),
+  kimasai: () => t('home.blurb_kimasai'),
+};
+
+/** One sentence per rule option (the server's English `help` is the fallback). */
+const OPTION_HELP = {
+  house_lost_at: () => t('home.opt_house_lost_at'),
+  house_functional_min: () => t('home.opt_house_functional_min'),
+  lone_house_tax: () => t('home.opt_lone_house_tax'),
+  namua_singletons: () => t('home.opt_namua_singletons'),
+  mtaji_house_stop: () => t('home.opt_mtaji_house_stop'),
+  takasia: () => t('home.opt_takasia'),
+  takasia_excludes_singletons: () => t('home.opt_takasia_excludes_singletons'),
+  takasia_house_protection: () => t('home.opt_takasia_house_protection'),
+  takasia_house_first_lap_exception: () => t('home.opt_takasia_house_first_lap_exception'),
+  blocker_must_capture: () => t('home.opt_blocker_must_capture'),
+  first_takasa_from_kuu: () => t('home.opt_first_takasa_from_kuu'),
+  front_row_empty: () => t('home.opt_front_row_empty'),
+  never_ending: () => t('home.opt_never_ending'),
+  repetition: () => t('home.opt_repetition'),
+  max_plies: () => t('home.opt_max_plies'),
+  intro_pits: () => t('home.opt_intro_pits'),
+  no_intro: () => t('home.opt_no_intro'),
+  capture_compulsory: () => t('home.opt_capture_compulsory'),
 };
 
 // `match` is chosen with its own control (single game or best of three), so it is not
@@ -38,9 +60,9 @@ function renderVariants() {
           'span',
           { class: 'card' },
           el('strong', {}, v.title || VARIANT_TITLES[v.id] || v.id),
-          BLURB[v.id] || '',
+          BLURB[v.id] ? BLURB[v.id]() : '',
           ' ',
-          el('a', { href: `/rules/${v.id}`, class: 'small' }, 'Rules'),
+          el('a', { href: `/rules/${v.id}`, class: 'small' }, t('home.rules_link')),
         ),
       ),
     ),
@@ -73,7 +95,7 @@ function renderOptions() {
           step: 1,
           inputmode: 'numeric',
           value: def === 'none' ? '' : def,
-          placeholder: none ? 'none (no limit)' : null,
+          placeholder: none ? t('home.option_no_limit') : null,
           'data-option': o.name,
           'data-default': def,
           'data-none': none ? 'true' : null,
@@ -84,10 +106,11 @@ function renderOptions() {
         control = el(
           'select',
           { id, name: o.name, 'data-option': o.name, 'data-default': def, 'aria-describedby': `${id}-help` },
-          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? `${val} (default)` : val)),
+          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? t('home.option_default_value', { value: val }) : val)),
         );
       }
-      const help = `${o.help || ''}${range ? ` Default: ${def}.` : ''}`;
+      const text = OPTION_HELP[o.name] ? OPTION_HELP[o.name]() : o.help || '';
+      const help = range ? `${text} ${t('home.option_default_is', { value: def })}` : text;
       const row = el('div', { class: 'option' }, el('label', { for: id }, o.name), control, el('p', { class: 'help', id: `${id}-help` }, help));
       const changed = () => {
         row.classList.toggle('changed', optionValue(control) !== def);
@@ -97,7 +120,7 @@ function renderOptions() {
       control.addEventListener('input', changed);
       return row;
     });
-  box.replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted' }, 'This game has no rule options.')]));
+  box.replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted' }, t('home.no_options'))]));
   const match = (v.options || []).find((o) => o.name === 'match');
   if (match) document.getElementById('match').value = String(match.default);
   updateSummary();
@@ -121,7 +144,7 @@ function rulesString() {
 
 function updateSummary() {
   const r = rulesString();
-  document.getElementById('options-summary').textContent = r === '-' ? '(all defaults)' : `(${r.split(',').length} changed: ${r})`;
+  document.getElementById('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: r });
 }
 
 document.getElementById('reset-options').addEventListener('click', renderOptions);
@@ -153,17 +176,18 @@ form.addEventListener('submit', async (e) => {
   const start = document.getElementById('start').value.trim();
   if (start) body.start = start;
   const name = document.getElementById('name').value.trim();
-  if (name) body.name = name;
+  // Without a name the player is called "Player" in the page's language (kept in the record).
+  body.name = name || t('home.default_name');
   setPref('name', name);
   const button = document.getElementById('start-button');
   button.disabled = true;
-  notify(status, 'Starting the game…');
+  notify(status, t('home.starting'));
   try {
     const game = await api('/api/games', { method: 'POST', body });
     saveSeat({ id: game.id, token: game.token, side: game.seat, name: name || null, variant: v.id });
     location.assign(game.url || `/g/${game.id}`);
   } catch (err) {
-    notify(status, err.message, 'error');
+    notify(status, errorText(err), 'error');
     if (err.category === 'bad_position') document.getElementById('start-box').open = true;
     if (err.category === 'bad_rules') document.getElementById('options-box').open = true;
     button.disabled = false;
@@ -172,9 +196,11 @@ form.addEventListener('submit', async (e) => {
 
 function gameItem(g, live) {
   const players = g.players || {};
-  const name = (p) => (p ? p.name || (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : 'Guest') : '—');
-  const title = `${name(players.S)} v ${name(players.N)}`;
-  const result = g.result && g.result !== '-' ? (g.result === 'draw' ? 'drawn' : `${g.result === 'S' ? 'South' : 'North'} won`) : null;
+  const title = t('home.versus', { south: playerName(players.S), north: playerName(players.N) });
+  let result = null;
+  if (g.result === 'draw') result = t('home.result_draw');
+  else if (g.result === 'S') result = t('home.result_south_won');
+  else if (g.result === 'N') result = t('home.result_north_won');
   return el(
     'li',
     {},
@@ -182,25 +208,25 @@ function gameItem(g, live) {
       'div',
       {},
       el('div', {}, title),
-      el('div', { class: 'meta' }, `${VARIANT_TITLES[g.variant] || g.variant} · ${g.ply} ${g.ply === 1 ? 'move' : 'moves'}${result ? ` · ${result}` : ''}`),
+      el('div', { class: 'meta' }, `${VARIANT_TITLES[g.variant] || g.variant} · ${tn('home.moves', g.ply)}${result ? ` · ${result}` : ''}`),
     ),
     live
-      ? el('a', { class: 'button', href: `/g/${g.id}`, 'aria-label': `Watch ${title}` }, 'Watch')
-      : el('a', { class: 'button', href: `/replay?game=${encodeURIComponent(g.id)}`, 'aria-label': `Replay ${title}` }, 'Replay'),
+      ? el('a', { class: 'button', href: `/g/${g.id}`, 'aria-label': t('home.watch_label', { title }) }, t('home.watch'))
+      : el('a', { class: 'button', href: `/replay?game=${encodeURIComponent(g.id)}`, 'aria-label': t('home.replay_label', { title }) }, t('home.replay')),
   );
 }
 
 /** Games shown per list: one small page of the paginated list API. */
 const PAGE = 12;
 const lists = {
-  live: { id: 'live-games', live: true, games: [], empty: 'No games are being played right now.' },
-  finished: { id: 'finished-games', live: false, games: [], empty: 'No finished games yet.' },
+  live: { id: 'live-games', live: true, games: [], empty: () => t('home.live_empty') },
+  finished: { id: 'finished-games', live: false, games: [], empty: () => t('home.finished_empty') },
 };
 
 function drawList(status) {
   const l = lists[status];
   const list = document.getElementById(l.id);
-  list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty)]));
+  list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty())]));
 }
 
 /** Loads the first page of each list once (`{"games": [...], "next": cursor}`). */
@@ -212,7 +238,7 @@ async function loadGames() {
       lists[status].games = (Array.isArray(page) ? page : page.games || []).slice(0, PAGE);
       drawList(status);
     } catch (err) {
-      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, `The list is not available: ${err.message}`));
+      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, t('home.list_unavailable', { error: errorText(err) })));
     }
   }
 }
@@ -396,7 +422,7 @@ async function init() {
   try {
     variants = await api('/api/variants');
   } catch (err) {
-    notify(status, `The games could not be loaded: ${err.message}`, 'error');
+    notify(status, t('home.variants_unavailable', { error: errorText(err) }), 'error');
     variants = Object.entries(VARIANT_TITLES).map(([id, title]) => ({ id, title, options: [] }));
   }
   renderVariants();

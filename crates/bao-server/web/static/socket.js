@@ -207,9 +207,9 @@ export function keepSocket(path, { onOpen, onMessage, onStatus, onResume } = {})
 /**
  * Shows a socket's status in `box` (a small text under the game or the lists) and sets
  * `box.dataset.connection` to the status. `reconnect` (optional) adds a "Reconnect now" button
- * while the connection is lost.
+ * while the connection is lost; `words.open` / `words.lost` replace the default texts.
  */
-export function showConnection(box, status, info = {}, reconnect = null) {
+export function showConnection(box, status, info = {}, reconnect = null, words = {}) {
   if (!box) return;
   box.dataset.connection = status;
   // Heard by screen readers when it changes ("Connection lost", "Live").
@@ -218,7 +218,7 @@ export function showConnection(box, status, info = {}, reconnect = null) {
   let text;
   switch (status) {
     case 'open':
-      text = t('mine.conn_open');
+      text = words.open || t('mine.conn_open');
       break;
     case 'connecting':
       text = t('mine.conn_connecting');
@@ -227,7 +227,7 @@ export function showConnection(box, status, info = {}, reconnect = null) {
       text = t('mine.conn_reconnecting');
       break;
     case 'lost':
-      text = info.offline ? t('mine.conn_offline') : t('mine.conn_lost', { seconds: secs });
+      text = info.offline ? t('mine.conn_offline') : words.lost || t('mine.conn_lost', { seconds: secs });
       break;
     default:
       text = '';
