@@ -111,6 +111,10 @@ pub struct SvgOptions {
     pub flipped: bool,
     /// An accessible title (`<title>`); `None` gives a generated one.
     pub title: Option<String>,
+    /// Whether the game is over (no turn dot; the caption says "Game over"). `None` decides
+    /// from the position under the variant's default rules (BRD-7.3); callers that know the
+    /// game's rules or its result (a resignation) say so.
+    pub over: Option<bool>,
 }
 
 impl Default for SvgOptions {
@@ -123,6 +127,7 @@ impl Default for SvgOptions {
             highlights: Vec::new(),
             flipped: false,
             title: None,
+            over: None,
         }
     }
 }
@@ -250,8 +255,19 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
     } else {
         (Side::North, Side::South)
     };
-    hand(&mut s, pos, top_side, PAD + HAND_H / 2);
-    hand(&mut s, pos, bottom_side, board_top + board_h + HAND_H / 2);
+    // A finished game (by the rules of the position, BRD-7.3) has no side to move: no turn
+    // dot, and the caption says so (issue 10: a finished game shows no turn indicator).
+    let over = opts
+        .over
+        .unwrap_or_else(|| bao_rules::status(pos, &bao_rules::Rules::new(pos.variant())).is_over());
+    hand(&mut s, pos, top_side, PAD + HAND_H / 2, over);
+    hand(
+        &mut s,
+        pos,
+        bottom_side,
+        board_top + board_h + HAND_H / 2,
+        over,
+    );
 
     for row in 0..4u32 {
         for col in 0..8u32 {
@@ -269,14 +285,7 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
 
     if opts.show_caption {
         let y = board_top + board_h + HAND_H + CAPTION_H / 2 + 4;
-        let mut caption = format!("{} to move, ply {}", side_name(pos.side()), pos.ply());
-        if let Some(lm) = &opts.last_move {
-            let _ = write!(caption, ", last move {}", lm.text);
-        }
-        let flags = position.split(' ').nth(4).unwrap_or("-");
-        if flags != "-" {
-            let _ = write!(caption, ", {flags}");
-        }
+        let caption = caption(pos, opts.last_move.as_ref().map(|l| l.text.as_str()), over);
         let _ = write!(
             s,
             r##"<text class="caption" x="{x}" y="{y}" text-anchor="middle" font-size="15" fill="#333">{c}</text>"##,
@@ -288,9 +297,33 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
     s
 }
 
-fn hand(s: &mut String, pos: &Position, side: Side, cy: u32) {
+/// The caption line: a sentence for people, never the position's raw flags (issue 10).
+/// `static/board.js` (`boardCaption`) writes the same English text, so that a page that
+/// follows a game by itself shows what a fresh picture would.
+pub fn caption(pos: &Position, last_move: Option<&str>, over: bool) -> String {
+    let mut c = if over {
+        "Game over".to_string()
+    } else {
+        format!("{} to move", side_name(pos.side()))
+    };
+    let n = pos.ply();
+    let _ = write!(c, " · {n} {} played", if n == 1 { "move" } else { "moves" });
+    if let Some(lm) = last_move {
+        let _ = write!(c, " · last move {lm}");
+    }
+    c
+}
+
+fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool) {
     let n = pos.hand(side);
-    let to_move = if pos.side() == side { " to-move" } else { "" };
+    let mover = pos.side() == side && !over;
+    let to_move = if mover { " to-move" } else { "" };
+    // Kimasai's seeds off the board are its reserve (akiba); one word everywhere.
+    let word = if pos.variant() == Variant::Kimasai {
+        "reserve"
+    } else {
+        "hand"
+    };
     let _ = write!(
         s,
         r#"<g class="hand{to_move}" id="hand-{l}" data-side="{l}" data-seeds="{n}">"#,
@@ -298,7 +331,7 @@ fn hand(s: &mut String, pos: &Position, side: Side, cy: u32) {
     );
     let _ = write!(
         s,
-        r##"<text class="label" x="{x}" y="{y}" font-size="16" fill="#333">{name} hand</text>"##,
+        r##"<text class="label" x="{x}" y="{y}" font-size="16" fill="#333">{name} {word}</text>"##,
         x = PAD,
         y = cy + 6,
         name = side_name(side),
@@ -309,7 +342,7 @@ fn hand(s: &mut String, pos: &Position, side: Side, cy: u32) {
         x = PAD + 110,
         y = cy + 7,
     );
-    if pos.side() == side {
+    if mover {
         let _ = write!(
             s,
             r##"<circle class="turn" cx="{x}" cy="{cy}" r="7" fill="#2a7a2a"><title>{name} to move</title></circle>"##,
@@ -348,6 +381,14 @@ fn pit(s: &mut String, pos: &Position, opts: &SvgOptions, sq: Square, x: u32, y:
         s,
         r#"<g class="{class}" id="pit-{sq}" data-pit="{sq}" data-side="{side}" data-seeds="{n}">"#,
         side = sq.side.letter(),
+    );
+    // The whole cell catches a tap or click, not only the painted circle and digits (issue 10:
+    // a pit on a phone must be a target of at least 44 px).
+    let _ = write!(
+        s,
+        r#"<rect class="hit" x="{hx}" y="{hy}" width="{CELL}" height="{CELL}" fill="none" pointer-events="all"/>"#,
+        hx = x - CELL / 2,
+        hy = y - CELL / 2,
     );
     // Colours: the mover's pits a shade lighter is noise; keep it to states that matter.
     let fill = if blocked {
@@ -431,6 +472,44 @@ mod tests {
         assert_eq!(names[1], "a8 a7 a6 a5 a4 a3 a2 a1");
         assert_eq!(names[2], "A1 A2 A3 A4 A5 A6 A7 A8");
         assert_eq!(names[3], "B1 B2 B3 B4 B5 B6 B7 B8");
+    }
+
+    #[test]
+    fn caption_is_a_sentence_and_a_finished_game_has_no_turn_dot() {
+        let rules = Rules::new(Variant::Kiswahili);
+        let start = Position::start(&rules);
+        let opts = SvgOptions::default();
+        let svg = svg(&start, &opts);
+        assert!(
+            svg.contains(">South to move · 0 moves played</text>"),
+            "{svg}"
+        );
+        assert!(svg.contains("circle class=\"turn\""));
+        // The caption holds no raw flags (the data-position attribute keeps them for scripts).
+        assert!(!svg.contains("house:S,house:N</text>"));
+        // North's front row is empty: South has won (BRD-7.3); nobody is to move.
+        let text = "kiswahili 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,10/0,0,0,0,0,0,0,0 N 22/22 house:S 1";
+        let done = Position::parse(text, &rules).expect("a valid position");
+        let lm = LastMove::parse("A6L", Side::South);
+        let svg = super::svg(
+            &done,
+            &SvgOptions {
+                last_move: lm,
+                ..SvgOptions::default()
+            },
+        );
+        assert!(
+            svg.contains(">Game over · 1 move played · last move A6L</text>"),
+            "{svg}"
+        );
+        assert!(!svg.contains("circle class=\"turn\""), "{svg}");
+        assert!(!svg.contains("hand to-move"));
+        let masai = svg_of_start(Variant::Kimasai);
+        assert!(masai.contains("South reserve</text>") && !masai.contains(" hand</text>"));
+    }
+
+    fn svg_of_start(v: Variant) -> String {
+        svg(&Position::start(&Rules::new(v)), &SvgOptions::default())
     }
 
     #[test]

@@ -121,6 +121,7 @@ pub fn board_svg(m: &Match) -> String {
         ..Default::default()
     };
     opts.last_move = m.game.moves().last().map(bao_render::LastMove::from);
+    opts.over = Some(m.game.outcome().is_over());
     bao_render::svg(m.game.position(), &opts)
 }
 

@@ -37,6 +37,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/lobby/ws", get(crate::lobby::upgrade))
         .route("/api/render/svg", get(render_svg))
+        .route("/api/games/mine", post(mine))
         .layer(DefaultBodyLimit::max(MAX_JSON));
     let records = Router::new()
         .route("/api/records", post(upload_record))
@@ -505,6 +506,8 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
     let pos = Position::parse(text, &rules).map_err(|e| bad("bad_position", e.to_string()))?;
     let mut opts = bao_render::SvgOptions {
         size: None,
+        // Decided under the rules asked for (a ply cap ends a game the defaults would not).
+        over: Some(bao_rules::status(&pos, &rules).is_over()),
         ..Default::default()
     };
     if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {
@@ -526,4 +529,17 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
         bao_render::svg(&pos, &opts),
     )
         .into_response())
+}
+
+/// `POST /api/games/mine`: the seats a browser holds, with whose turn it is (issue 11.1).
+async fn mine(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: crate::mine::MineRequest = json_body(body)?;
+    let cookies = crate::mine::seat_cookies(&headers);
+    let answer = crate::mine::mine(&app, req, cookies).await?;
+    let text = serde_json::to_string(&answer).map_err(ApiError::internal)?;
+    Ok(json_text(StatusCode::OK, text))
 }

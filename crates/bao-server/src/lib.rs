@@ -23,6 +23,7 @@ pub mod lifecycle;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
 pub mod lobby;
+pub mod mine;
 pub mod model;
 pub mod names;
 pub mod pages;

@@ -243,6 +243,11 @@ impl Store {
         })
     }
 
+    /// The read pool, for modules with their own read-only queries (crate::mine).
+    pub(crate) fn reader(&self) -> &AnyPool {
+        &self.read
+    }
+
     /// Whether the database answers a query (`GET /api/health`).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.read).await?;

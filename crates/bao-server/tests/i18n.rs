@@ -202,6 +202,32 @@ fn every_page_renders_in_both_languages_with_matching_html_lang() {
     }
 }
 
+#[test]
+fn the_kete_and_kimasai_rules_are_written_in_swahili() {
+    let assets = bao_server::assets::Assets::load();
+    let pages = bao_server::pages::Pages::load(&assets).unwrap();
+    use bao_server::i18n::Lang;
+    for page in ["rules-kete", "rules-kimasai"] {
+        let sw = pages.html(page, Lang::Sw).unwrap();
+        let en = pages.html(page, Lang::En).unwrap();
+        assert!(
+            sw.contains("Chaguo za sheria"),
+            "{page}: the Swahili options section"
+        );
+        assert!(
+            !sw.contains("Rule options"),
+            "{page}: no English section left"
+        );
+        assert!(
+            en.contains("Rule options") && !en.contains("Chaguo za sheria"),
+            "{page}"
+        );
+        // The same diagrams in both languages.
+        let imgs = |h: &str| h.matches("<img src=\"/api/render/svg").count();
+        assert_eq!(imgs(sw), imgs(en), "{page}");
+    }
+}
+
 #[tokio::test]
 async fn a_page_answers_in_the_chosen_language_and_remembers_it() {
     let s = start(&sqlite_url("i18n")).await;

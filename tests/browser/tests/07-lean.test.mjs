@@ -58,7 +58,8 @@ test('a game played to the end: player and spectator boards follow the lean fram
   }
   const end = await api(`/api/games/${created.id}`);
   assert.notEqual(end.result, '-', 'the game has ended');
-  const server = await api(`/api/render/svg?position=${encodeURIComponent(end.position)}&last=${encodeURIComponent(end.moves.at(-1).move)}`);
+  // With the game's rules: the ply cap decides that the game is over (no side to move).
+  const server = await api(`/api/render/svg?position=${encodeURIComponent(end.position)}&rules=${encodeURIComponent(end.rules)}&last=${encodeURIComponent(end.moves.at(-1).move)}`);
   for (const page of [p, w]) {
     await page.waitForFunction((pos) => document.querySelector('#board').dataset.position === pos && !document.querySelector('#result').hidden, end.position, { timeout: 60000 });
     assert.deepEqual(await boardCounts(page), positionCounts(end.position));

@@ -1,5 +1,8 @@
 // Shared helpers for every page of the bao web app: API calls, DOM building,
 // position parsing and move-list formatting. Plain ES module, no build step.
+// Text for people comes from the catalogs (./i18n.js, docs/i18n.md).
+
+import { t, tn, lang } from './i18n.js';
 
 /** An error answered by the API: {"error": category, "message": sentence}. */
 export class ApiError extends Error {
@@ -26,13 +29,13 @@ export async function api(path, { method = 'GET', body, raw = false, headers = {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
+    throw new ApiError(0, 'network', t('common.error_network'));
   }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
     if (data && typeof data === 'object') throw new ApiError(res.status, data.error, data.message);
-    throw new ApiError(res.status, 'internal', typeof data === 'string' && data.trim() ? data.trim() : `The server answered ${res.status}.`);
+    throw new ApiError(res.status, 'internal', typeof data === 'string' && data.trim() ? data.trim() : t('common.error_http', { status: res.status }));
   }
   return data;
 }
@@ -61,16 +64,84 @@ export const VARIANT_TITLES = {
   kimasai: 'Bao la Kimasai',
 };
 
-export const SIDE_NAMES = { S: 'South', N: 'North' };
+export const SIDE_NAMES = { S: t('common.south'), N: t('common.north') };
 
 /** Human words for GameState.stage. */
 export const STAGE_TEXT = {
-  namua: ['Namua', 'first stage: each move starts by putting a seed from the hand on the board'],
-  nemo: ['Nemo', 'first stage: each move starts by putting a seed from the hand on the board'],
-  mtaji: ['Mtaji', 'second stage: all seeds are on the board'],
-  phase1: ['Phase 1', 'bringing in the herd: no captures yet'],
-  phase2: ['Phase 2', 'raiding: captures happen automatically'],
+  namua: ['Namua', t('game.stage_namua')],
+  nemo: ['Nemo', t('game.stage_namua')],
+  mtaji: ['Mtaji', t('game.stage_mtaji')],
+  phase1: [t('game.stage_phase1'), t('game.stage_phase1_help')],
+  phase2: [t('game.stage_phase2'), t('game.stage_phase2_help')],
 };
+
+/**
+ * The sentence to show a player for an API error: the catalog's text for its category
+ * (docs/api.md "Errors"); the server's own (English) message where it names the detail to fix.
+ */
+export function errorText(err) {
+  const cat = (err && err.category) || 'internal';
+  const byCategory = {
+    network: () => t('errors.network'),
+    bad_request: () => t('errors.bad_request'),
+    bad_rules: () => t('errors.bad_rules'),
+    bad_position: () => t('errors.bad_position'),
+    bad_move: () => t('errors.bad_move'),
+    bad_record: () => t('errors.bad_record'),
+    illegal_move: () => t('errors.illegal_move'),
+    ambiguous_move: () => t('errors.ambiguous_move'),
+    game_over: () => t('errors.game_over'),
+    not_your_turn: () => t('errors.not_your_turn'),
+    forbidden: () => t('errors.forbidden'),
+    not_found: () => t('errors.not_found'),
+    too_large: () => t('errors.too_large'),
+    conflict: () => t('errors.conflict'),
+    rate_limited: () => t('errors.rate_limited'),
+    timeout: () => t('errors.timeout'),
+    unavailable: () => t('errors.unavailable'),
+    internal: () => t('errors.internal'),
+  };
+  const known = byCategory[cat];
+  const detail = err && err.message && err.message !== cat ? err.message : '';
+  if (!known) return detail || t('errors.internal');
+  // English pages keep the server's precise sentence; other languages get the catalog's
+  // sentence, plus the server's detail where the player needs it to fix the input.
+  if (lang === 'en' && detail) return detail;
+  const withDetail = ['bad_request', 'bad_rules', 'bad_position', 'bad_record', 'illegal_move', 'too_large'];
+  return withDetail.includes(cat) && detail && cat !== 'network' ? `${known()} (${detail})` : known();
+}
+
+/**
+ * The server's result sentence (bao-rules Outcome::describe, record::forced_text) in the
+ * page's language; a sentence it does not know stays as the server wrote it.
+ */
+export function resultSentence(text) {
+  if (!text) return '';
+  const side = (w) => (w === 'South' ? SIDE_NAMES.S : SIDE_NAMES.N);
+  let m;
+  if ((m = /^(South|North) has won: (South|North)'s front row is empty/.exec(text)))
+    return t('game.result_front_row', { winner: side(m[1]), loser: side(m[2]) });
+  if ((m = /^(South|North) has won: (South|North) has no legal move/.exec(text)))
+    return t('game.result_no_moves', { winner: side(m[1]), loser: side(m[2]) });
+  if ((m = /^(South|North) has won: (South|North) played a never-ending move/.exec(text)))
+    return t('game.result_never_ending_loss', { winner: side(m[1]), loser: side(m[2]) });
+  if (/^drawn by a never-ending move/.test(text)) return t('game.result_draw_never_ending');
+  if (/^drawn: the ply limit was reached/.test(text)) return t('game.result_draw_max_plies');
+  if (/^drawn: the same position occurred three times/.test(text)) return t('game.result_draw_repetition');
+  if ((m = /^(South|North) resigned: (South|North) has won/.exec(text)))
+    return t('game.result_resigned', { loser: side(m[1]), winner: side(m[2]) });
+  if ((m = /^(South|North) did not move for too long: (South|North) has won/.exec(text)))
+    return t('game.result_abandoned', { loser: side(m[1]), winner: side(m[2]) });
+  if (/^closed: nobody moved for too long/.test(text)) return t('game.result_closed');
+  return text;
+}
+
+/** A player's name for lists: the chosen name, "Computer (level N)" or "Guest"; "—" for an empty seat. */
+export function playerName(p) {
+  if (!p) return '—';
+  if (p.name) return p.name;
+  return p.kind === 'computer' ? t('common.computer_level', { level: p.level ?? '?' }) : t('common.guest');
+}
 
 /**
  * Parses a position string (NOT-3) into pit counts keyed by pit name ("A1", "b8", ...),
@@ -141,35 +212,35 @@ export function describeEvents(events, by) {
     const p = e.split(' ');
     switch (p[0]) {
       case 'capture':
-        caps.push(`${p[2]} from ${p[1]}`);
+        caps.push(t('game.ev_capture_from', { n: p[2], pit: p[1] }));
         break;
       case 'lift':
       case 'tax':
         laps += 1;
         break;
       case 'safari':
-        parts.push('went on safari (played the house)');
+        parts.push(t('game.ev_safari'));
         break;
       case 'house-lost':
-        parts.push(`${SIDE_NAMES[p[1]]} lost the house`);
+        parts.push(p[1] === 'S' ? t('game.ev_house_lost_south') : t('game.ev_house_lost_north'));
         break;
       case 'block':
-        parts.push(`blocked ${p[1]} (takasia)`);
+        parts.push(t('game.ev_block', { pit: p[1] }));
         break;
       case 'must':
-        parts.push(`next move must capture ${p[1]}`);
+        parts.push(t('game.ev_must', { pit: p[1] }));
         break;
       case 'stop':
-        if (p[1] === 'house') parts.push('stopped in the house');
-        if (p[1] === 'block') parts.push('stopped at the blocked pit');
-        if (p[1] === 'never_ending') parts.push('never-ending move');
+        if (p[1] === 'house') parts.push(t('game.ev_stop_house'));
+        if (p[1] === 'block') parts.push(t('game.ev_stop_block'));
+        if (p[1] === 'never_ending') parts.push(t('game.ev_never_ending'));
         break;
       default:
     }
   }
   const who = SIDE_NAMES[by] || by;
-  const head = caps.length ? `${who} captured ${caps.join(', ')}` : `${who} captured nothing`;
-  const lapText = laps > 1 ? `${laps} laps` : null;
+  const head = caps.length ? t('game.ev_captured', { who, list: caps.join(', ') }) : t('game.ev_captured_nothing', { who });
+  const lapText = laps > 1 ? tn('game.ev_laps', laps) : null;
   return [head, lapText, ...parts].filter(Boolean).join('; ') + '.';
 }
 

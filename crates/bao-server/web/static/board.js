@@ -3,6 +3,7 @@
 // seed by seed from its event lines (CLI-5). The server sends no picture per move.
 
 import { parsePosition, SIDE_NAMES } from './app.js';
+import { t, tn } from './i18n.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -20,10 +21,15 @@ export class BoardView {
    * @param {HTMLElement} container element that receives the inline SVG
    * @param {{caption?: HTMLElement, onPick?: (pit: string) => void}} opts
    */
-  constructor(container, { caption = null, onPick = null } = {}) {
+  constructor(container, { caption = null, onPick = null, onHandCount = null } = {}) {
     this.container = container;
     this.caption = caption;
     this.onPick = onPick;
+    // Called with (side, seeds) whenever a hand's count changes, animation steps included,
+    // so that text beside the board shows the same count as the board.
+    this.onHandCount = onHandCount;
+    // A finished game: no side is to move (no turn dot, no "to move" in the caption).
+    this.over = false;
     this.delay = 250;
     this.skipping = false;
     this.animating = false;
@@ -51,15 +57,24 @@ export class BoardView {
     this.container.innerHTML = text;
     const svg = this.svg;
     if (!svg) {
-      this.container.textContent = 'The board could not be drawn.';
+      this.container.textContent = t('game.board_failed');
       return;
     }
     // A group, not an image: the legal pits inside are buttons that must stay reachable.
     svg.setAttribute('role', 'group');
     svg.removeAttribute('width');
     svg.removeAttribute('height');
+    // On a phone the board goes edge to edge and its side margins are cut off, so that each
+    // of the 8 pit columns is at least 44 px wide at 360 px (issue 10.2).
+    if (typeof matchMedia === 'function' && matchMedia('(max-width: 520px)').matches) {
+      const vb = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
+      if (vb.length === 4 && vb[2] > 490) svg.setAttribute('viewBox', `${(vb[2] - 490) / 2} ${vb[1]} 490 ${vb[3]}`);
+    }
     const pos = svg.getAttribute('data-position') || '';
-    svg.setAttribute('aria-label', describeBoard(parsePosition(pos)));
+    const p = parsePosition(pos);
+    svg.setAttribute('aria-label', describeBoard(p));
+    // The renderer leaves out the turn dot when the position decides the game.
+    if (p) this.#localize(p, svg.getAttribute('data-last-move'), !svg.querySelector('circle.turn'));
     this.setFlipped(this.flipped);
   }
 
@@ -100,7 +115,7 @@ export class BoardView {
     for (const side of ['S', 'N']) {
       const h = this.hand(side);
       this.setCount(h, p.hands[side]);
-      if (h) h.classList.toggle('to-move', p.side === side);
+      if (h) h.classList.toggle('to-move', p.side === side && !this.over);
     }
     // The renderer draws one "to move" dot, beside the mover's hand.
     const dot = svg.querySelector('circle.turn');
@@ -109,24 +124,42 @@ export class BoardView {
       const other = dot.parentNode;
       const dy = Number(mover.querySelector('.count')?.getAttribute('y') || 0) - Number(other.querySelector('.count')?.getAttribute('y') || 0);
       dot.setAttribute('cy', String(Number(dot.getAttribute('cy')) + dy));
-      const t = dot.querySelector('title');
-      if (t) t.textContent = `${SIDE_NAMES[p.side]} to move`;
       mover.append(dot);
     }
-    // The caption line as the renderer writes it (bao-render: side to move, ply, last move, flags).
-    const caption = svg.querySelector('text.caption');
-    if (caption) {
-      let c = `${SIDE_NAMES[p.side]} to move, ply ${p.ply}`;
-      if (lastMove) c += `, last move ${lastMove}`;
-      if (p.flags.length) c += `, ${p.flags.join(',')}`;
-      caption.textContent = c;
-    }
+    if (dot) dot.style.display = this.over ? 'none' : '';
+    this.#localize(p, lastMove, this.over);
     svg.setAttribute('data-position', positionText);
     if (lastMove) svg.setAttribute('data-last-move', lastMove);
     else svg.removeAttribute('data-last-move');
     svg.setAttribute('data-side-to-move', p.side);
     svg.setAttribute('aria-label', describeBoard(p));
     return true;
+  }
+
+  /** The words drawn on the board in the page's language: hand labels, turn dot, caption. */
+  #localize(p, lastMove, over) {
+    const svg = this.svg;
+    const title = svg.querySelector('circle.turn title');
+    if (title) title.textContent = t('game.to_move', { side: SIDE_NAMES[p.side] });
+    // Hand labels in the page's language; Kimasai's is the reserve (akiba), as in the text.
+    for (const side of ['S', 'N']) {
+      const label = this.hand(side)?.querySelector('text.label');
+      if (!label) continue;
+      const kimasai = p.variant === 'kimasai';
+      if (side === 'S') label.textContent = kimasai ? t('game.board_reserve_south') : t('game.board_hand_south');
+      else label.textContent = kimasai ? t('game.board_reserve_north') : t('game.board_hand_north');
+      // A longer label (Swahili) pushes the count to its right instead of under it.
+      const count = this.hand(side).querySelector('text.count');
+      if (count && typeof label.getComputedTextLength === 'function') {
+        if (!count.dataset.x) count.dataset.x = count.getAttribute('x') || '0';
+        const end = Number(label.getAttribute('x') || 0) + label.getComputedTextLength() + 10;
+        count.setAttribute('x', String(Math.max(Number(count.dataset.x), end)));
+      }
+    }
+    // The caption line, a sentence as the renderer writes it (bao-render caption()): who is
+    // to move (nobody once the game is over), how many moves were played, the last move.
+    const caption = svg.querySelector('text.caption');
+    if (caption) caption.textContent = boardCaption(p, lastMove, over);
   }
 
   /** Adds or removes the cross of a blocked pit (as the renderer draws it). */
@@ -208,12 +241,13 @@ export class BoardView {
   setCount(node, n) {
     if (!node) return;
     node.setAttribute('data-seeds', String(n));
-    const t = node.querySelector('.count');
-    if (t) {
-      t.textContent = String(n);
+    const c = node.querySelector('.count');
+    if (c) {
+      c.textContent = String(n);
       // The renderer's colours: a dim count on an empty pit (hands keep theirs).
-      if (node.classList.contains('pit')) t.setAttribute('fill', n === 0 ? '#c9a77a' : '#fff8e8');
+      if (node.classList.contains('pit')) c.setAttribute('fill', n === 0 ? '#c9a77a' : '#fff8e8');
     }
+    if (node.classList.contains('hand') && this.onHandCount) this.onHandCount(node.dataset.side, n);
     node.classList.toggle('empty', n === 0);
   }
 
@@ -233,7 +267,7 @@ export class BoardView {
       g.classList.add('legal');
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', `Play ${name} (${this.count(g)} seeds)`);
+      g.setAttribute('aria-label', tn('game.pit_play_label', this.count(g), { pit: name }));
       if (name === selected) {
         g.classList.add('selected');
         g.setAttribute('aria-pressed', 'true');
@@ -296,7 +330,9 @@ export class BoardView {
             this.setCount(this.hand(by), this.count(this.hand(by)) - 1);
             this.setCount(g, this.count(g) + 1);
             setActive(g);
-            this.say(`${who} puts a seed from the hand into ${a}.`);
+            // Kimasai's cows come from the reserve (akiba): one word everywhere (issue 10).
+            if (this.svg?.getAttribute('data-variant') === 'kimasai') this.say(t('game.say_place_reserve', { who, pit: a }));
+            else this.say(t('game.say_place', { who, pit: a }));
             await wait(1.5);
             break;
           }
@@ -307,7 +343,7 @@ export class BoardView {
             inHand = n;
             setActive(g);
             this.#markerCount(marker, inHand);
-            this.say(kind === 'tax' ? `${who} takes 2 seeds from the house ${a} (tax).` : `${who} lifts ${n} from ${a}.`);
+            this.say(kind === 'tax' ? t('game.say_tax', { who, pit: a }) : t('game.say_lift', { who, n, pit: a }));
             await wait(1.5);
             break;
           }
@@ -318,13 +354,13 @@ export class BoardView {
             setActive(g);
             if (g) flash(g, 'captured');
             this.#markerCount(marker, inHand);
-            this.say(`${who} captures ${n} from ${a}!`);
+            this.say(t('game.say_capture', { who, n, pit: a }));
             await wait(2);
             break;
           }
           case 'enter':
             setActive(g);
-            this.say(`${who} sows the captured seeds from ${a}.`);
+            this.say(t('game.say_enter', { who, pit: a }));
             await wait(1);
             break;
           case 'sow': {
@@ -336,23 +372,23 @@ export class BoardView {
             break;
           }
           case 'safari':
-            this.say(`${who} goes on safari: the house is played.`);
+            this.say(t('game.say_safari', { who }));
             await wait(2);
             break;
           case 'house-lost': {
             const h = this.pit(housePit(a));
             if (h) h.classList.remove('owned');
-            this.say(`${SIDE_NAMES[a]} loses the house.`);
+            this.say(t('game.say_house_lost', { who: SIDE_NAMES[a] }));
             await wait(1.5);
             break;
           }
           case 'block':
             if (g) g.classList.add('blocked');
-            this.say(`Takasia: ${a} is blocked for the next move.`);
+            this.say(t('game.say_block', { pit: a }));
             await wait(1.5);
             break;
           case 'must':
-            this.say(`The next capture must take ${a} first.`);
+            this.say(t('game.say_must', { pit: a }));
             await wait(1);
             break;
           case 'stop':
@@ -362,10 +398,10 @@ export class BoardView {
             await wait(1);
             break;
           case 'win':
-            this.say(`${SIDE_NAMES[a]} wins.`);
+            this.say(t('game.say_win', { who: SIDE_NAMES[a] }));
             break;
           case 'draw':
-            this.say('The game is drawn.');
+            this.say(t('game.say_draw'));
             break;
           default:
         }
@@ -434,28 +470,43 @@ function flash(g, cls) {
 function stopText(reason, who) {
   switch (reason) {
     case 'empty':
-      return `The last seed fell into an empty pit: ${who}'s move ends.`;
+      return t('game.stop_empty', { who });
     case 'house':
-      return `${who} stops in the house.`;
+      return t('game.stop_house', { who });
     case 'block':
-      return `The lap ends in the blocked pit: the move ends.`;
+      return t('game.stop_block');
     case 'front_row':
-      return `The opponent's front row is empty!`;
+      return t('game.stop_front_row');
     case 'never_ending':
-      return 'This move would never end.';
+      return t('game.stop_never_ending');
     default:
-      return 'The move ends.';
+      return t('game.stop_other');
   }
 }
 
 /** A text description of a position for screen readers. */
 export function describeBoard(p) {
-  if (!p) return 'Bao board';
+  if (!p) return t('game.board_name');
   const row = (names) => names.map((n) => `${n} ${p.pits[n]}`).join(', ');
   const r = (l) => [1, 2, 3, 4, 5, 6, 7, 8].map((k) => `${l}${k}`);
-  return (
-    `Bao board. North back row: ${row(r('b'))}. North front row: ${row(r('a'))}. ` +
-    `South front row: ${row(r('A'))}. South back row: ${row(r('B'))}. ` +
-    `Hands: South ${p.hands.S}, North ${p.hands.N}. ${SIDE_NAMES[p.side]} to move.`
-  );
+  return t('game.board_description', {
+    north_back: row(r('b')),
+    north_front: row(r('a')),
+    south_front: row(r('A')),
+    south_back: row(r('B')),
+    south_hand: p.hands.S,
+    north_hand: p.hands.N,
+    side: SIDE_NAMES[p.side],
+  });
+}
+
+/**
+ * The caption under the board: "South to move · 12 moves played · last move A7L*". The
+ * English text is the renderer's (bao-render), so a page and `bao svg` agree.
+ */
+export function boardCaption(p, lastMove, over = false) {
+  const parts = [over ? t('game.caption_over') : t('game.to_move', { side: SIDE_NAMES[p.side] })];
+  parts.push(tn('game.caption_plies', p.ply));
+  if (lastMove) parts.push(t('game.caption_last', { move: lastMove }));
+  return parts.join(' · ');
 }

@@ -14,13 +14,20 @@ import {
   pref,
   setPref,
   copyText,
+  errorText,
+  resultSentence,
   VARIANT_TITLES,
   SIDE_NAMES,
   STAGE_TEXT,
 } from './app.js';
+import { t, tn, touch } from './i18n.js';
 import { BoardView } from './board.js';
 import { reviewLink } from './review.js';
 import { localSource } from './offline-game.js';
+import { keepSocket, showConnection } from './socket.js';
+import { saveSeat } from './seats.js';
+import { turnIs, alertSettings } from './alerts.js';
+import { shareButton } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -35,7 +42,18 @@ let sel = null; // the move being chosen: {pit, letter?, plus?, forced}
 let sending = false;
 let flipChoice = null; // the viewer's own choice of orientation, once made
 
-const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
+/** Seeds off the board: "in hand", or Kimasai's reserve (akiba), one word everywhere. */
+const handText = (variant, n) => (variant === 'kimasai' ? tn('game.reserve_count', n) : tn('game.hand_count', n));
+
+const board = new BoardView($('board'), {
+  caption: $('caption'),
+  onPick: pickPit,
+  // The players' panel counts along with the board during an animation (one count).
+  onHandCount: (side, n) => {
+    const e = document.querySelector(`#players [data-hand="${side}"]`);
+    if (e && shown) e.textContent = handText(shown.variant, n);
+  },
+});
 
 // ---------- settings ----------
 const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -127,7 +145,7 @@ async function pump() {
         const ok = await board.animate(m.events, m.by, m.position);
         board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
         $('skip').disabled = true;
-        announce(`${SIDE_NAMES[m.by]} played ${m.move}. ${describeEvents(m.events, m.by)}`);
+        announce(`${t('game.played', { who: SIDE_NAMES[m.by], move: m.move })} ${describeEvents(m.events, m.by)}`);
         if (board.delay > 0) await new Promise((r) => setTimeout(r, 1500));
       }
       if (shown && sameGame(shown, s) && s.ply > shown.ply) {
@@ -142,7 +160,7 @@ async function pump() {
           board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
           if (!ok) console.warn(`bao: animation of ${m.move} does not match the server's position`);
           board.container.dataset.animatedPly = String(m.ply);
-          announce(`${SIDE_NAMES[m.by]} played ${m.move}. ${describeEvents(m.events, m.by)}`);
+          announce(`${t('game.played', { who: SIDE_NAMES[m.by], move: m.move })} ${describeEvents(m.events, m.by)}`);
           if (m !== pending[pending.length - 1] && board.delay > 0) await new Promise((r) => setTimeout(r, board.delay * 2));
         }
         $('skip').disabled = true;
@@ -156,13 +174,16 @@ async function pump() {
 }
 
 /** Text ending with a full stop, so that sentences can follow it. */
-const sentence = (x) => (x && !/[.!?]$/.test(x.trim()) ? `${x.trim()}.` : x);
+const sentence = (x) => {
+  const y = resultSentence(x);
+  return y && !/[.!?]$/.test(y.trim()) ? `${y.trim()}.` : y;
+};
 
 /** The banner while a move is being animated. */
 function showPlaying(m) {
   $('turn').classList.remove('your-turn', 'over');
-  $('turn-headline').textContent = `${SIDE_NAMES[m.by]} plays ${m.move}`;
-  $('turn-detail').textContent = 'Use "Skip animation" to see the result at once.';
+  $('turn-headline').textContent = t('game.plays', { who: SIDE_NAMES[m.by], move: m.move });
+  $('turn-detail').textContent = t('game.skip_hint');
   $('all-moves').hidden = true;
   board.clearMarks();
 }
@@ -173,25 +194,28 @@ function render(s) {
   const newGame = !shown || !sameGame(shown, s);
   if (!first && newGame && s.match && shown.match && s.match.game_no > shown.match.game_no) {
     const prev = (s.match.games || []).find((g) => g.game_no === shown.match.game_no);
-    const side = s.you ? ` You now play ${SIDE_NAMES[s.you]}.` : '';
-    notify(pageStatus, `Game ${shown.match.game_no} is over${prev && prev.result_text ? `: ${sentence(prev.result_text)}` : '.'} Game ${s.match.game_no} begins.${side}`);
+    const side = s.you ? ` ${t('game.you_now_play', { side: SIDE_NAMES[s.you] })}` : '';
+    const over = prev && prev.result_text
+      ? t('game.match_game_over_because', { n: shown.match.game_no, why: sentence(prev.result_text) })
+      : t('game.match_game_over', { n: shown.match.game_no });
+    notify(pageStatus, `${over} ${t('game.match_game_begins', { n: s.match.game_no })}${side}`);
   }
   shown = s;
   if (newGame) sel = null;
   const v = VARIANT_TITLES[s.variant] || s.variant;
-  document.title = `${v} · game ${s.id} · bao`;
+  document.title = t('game.doc_title', { variant: v, id: s.id });
   $('game-title').textContent = v;
   $('rules-link').href = `/rules/${s.variant}`;
   const rulesTag = $('rules-tag');
   // The match format has its own tag; the rules tag lists the other options changed.
   const opts = (s.rules || '-').split(',').filter((o) => o && o !== '-' && !o.startsWith('match='));
   rulesTag.hidden = opts.length === 0;
-  rulesTag.textContent = `Rules: ${opts.join(', ')}`;
-  rulesTag.title = 'Rule options that differ from the defaults';
+  rulesTag.textContent = t('game.rules_tag', { list: opts.join(', ') });
+  rulesTag.title = t('game.rules_tag_title');
   const m = s.match;
   const matchTag = $('match-tag');
   matchTag.hidden = !m || m.format !== 'best_of_three';
-  if (m) matchTag.textContent = `Best of three · game ${m.game_no} · South ${m.wins?.S ?? 0} – North ${m.wins?.N ?? 0}`;
+  if (m) matchTag.textContent = t('game.match_tag', { n: m.game_no, south: m.wins?.S ?? 0, north: m.wins?.N ?? 0 });
 
   if (flipChoice === null) $('flip').checked = s.you === 'N';
   board.setFlipped($('flip').checked);
@@ -204,6 +228,7 @@ function render(s) {
     fetchPicture(s);
   }
   const lastMove = (s.moves || []).length ? s.moves[s.moves.length - 1].move : null;
+  board.over = s.result !== '-';
   board.setPosition(s.position, lastMove);
   board.container.dataset.ply = String(s.ply);
   board.container.dataset.position = s.position;
@@ -218,6 +243,7 @@ function render(s) {
   reviewLink($('result'), s);
   renderMatch(s);
   renderChooser(s);
+  mineHooks(s);
   $('record-link').hidden = s.result !== '-';
   $('resign').hidden = !(s.you && s.result === '-');
   $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
@@ -225,12 +251,27 @@ function render(s) {
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
 }
 
+// ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
+const alertsBox = alertSettings();
+alertsBox.hidden = true;
+$('connection').before(alertsBox);
+$('copy-invite').before(shareButton(() => $('invite-link').value, $('invite-link'), $('copy-done')), ' ');
+function mineHooks(s) {
+  alertsBox.hidden = !s.you || s.read_only;
+  const other = s.you ? s.players?.[s.you === 'S' ? 'N' : 'S'] : null;
+  turnIs(s.id, myTurn(s), {
+    text: t('mine.alert_title'),
+    body: t('mine.alert_body', { name: other ? playerLabel(other, s.you === 'S' ? 'N' : 'S') : '?' }),
+    url: location.pathname,
+  });
+}
+
 const myTurn = (s) => s.you && s.result === '-' && s.side_to_move === s.you && (s.legal || []).length > 0;
 
 function playerLabel(p, side) {
-  if (!p) return 'Open seat';
-  if (p.kind === 'computer') return `Computer (level ${p.level ?? '?'})`;
-  return p.name || `${SIDE_NAMES[side]} player`;
+  if (!p) return t('game.open_seat');
+  if (p.kind === 'computer') return t('common.computer_level', { level: p.level ?? '?' });
+  return p.name || (side === 'S' ? t('game.south_player') : t('game.north_player'));
 }
 
 function renderBanner(s) {
@@ -242,8 +283,8 @@ function renderBanner(s) {
   $('stage').textContent = st ? `${st[0]}: ${st[1]}` : '';
   $('stage').title = st ? st[1] : '';
   if (s.read_only && s.result === '-') {
-    head.textContent = 'A game uploaded from a record';
-    detail.textContent = 'It cannot be continued here; replay it step by step instead.';
+    head.textContent = t('game.uploaded_title');
+    detail.textContent = t('game.uploaded_detail');
     return;
   }
   if (s.result !== '-') {
@@ -256,32 +297,31 @@ function renderBanner(s) {
   const other = s.players?.[s.side_to_move];
   if (myTurn(s)) {
     turn.classList.add('your-turn');
-    head.textContent = `Your move (${mover})`;
+    head.textContent = t('game.your_move', { side: mover });
     detail.textContent = s.invite
-      ? 'Your opponent has not joined yet: send them the invite link. You may already make your first move.'
-      : 'Click a highlighted pit to play it.';
+      ? t('game.your_move_no_opponent')
+      : touch ? t('game.tap_pit') : t('game.click_pit');
   } else if (s.you && s.invite) {
-    head.textContent = 'Waiting for your opponent to join';
-    detail.textContent = 'Send them the invite link.';
+    head.textContent = t('game.waiting_join');
+    detail.textContent = t('game.send_invite');
   } else if (s.you) {
-    head.textContent = other?.kind === 'computer' ? 'The computer is thinking…' : `Waiting for ${playerLabel(other, s.side_to_move)} (${mover})`;
+    head.textContent = other?.kind === 'computer' ? t('game.computer_thinking') : t('game.waiting_for', { who: playerLabel(other, s.side_to_move), side: mover });
     detail.textContent = '';
   } else {
-    head.textContent = `${mover} to move`;
-    detail.textContent = 'You are watching this game live.';
+    head.textContent = t('game.to_move', { side: mover });
+    detail.textContent = t('game.watching');
   }
 }
 
 function resultHeadline(s) {
-  if (s.result === 'draw') return 'The game is drawn';
+  if (s.result === 'draw') return t('game.drawn');
   const w = SIDE_NAMES[s.result];
-  if (s.you) return s.you === s.result ? `You win! (${w})` : `You lose: ${w} wins`;
-  return `${w} wins`;
+  if (s.you) return s.you === s.result ? t('game.you_win', { side: w }) : t('game.you_lose', { side: w });
+  return t('game.wins', { side: w });
 }
 
 function renderPlayers(s) {
   const pos = parsePosition(s.position);
-  const handWord = s.variant === 'kimasai' ? 'reserve' : 'in hand';
   const card = (side) => {
     const p = s.players?.[side];
     const toMove = s.result === '-' && s.side_to_move === side;
@@ -289,13 +329,13 @@ function renderPlayers(s) {
       'div',
       { class: `player${toMove ? ' to-move' : ''}`, 'data-side': side },
       el('span', { class: `side ${side}` }, SIDE_NAMES[side]),
-      el('span', { class: 'who' }, playerLabel(p, side), ' ', s.you === side ? el('span', { class: 'you' }, 'you') : null),
-      el('span', { class: 'hand', 'data-hand': side }, pos ? `${pos.hands[side]} ${handWord}` : ''),
+      el('span', { class: 'who' }, playerLabel(p, side), ' ', s.you === side ? el('span', { class: 'you' }, t('game.you')) : null),
+      el('span', { class: 'hand', 'data-hand': side }, pos ? handText(s.variant, pos.hands[side]) : ''),
       el(
         'span',
         { class: 'badges' },
-        p && p.kind !== 'computer' ? [el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }), p.connected ? 'online' : 'offline'] : null,
-        toMove ? ' · to move' : '',
+        p && p.kind !== 'computer' ? [el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }), p.connected ? t('game.online') : t('game.offline')] : null,
+        toMove ? ` · ${t('game.to_move_badge')}` : '',
       ),
     );
   };
@@ -308,17 +348,22 @@ function renderFlags(s) {
   const mover = SIDE_NAMES[s.side_to_move];
   if (s.block && s.result === '-') {
     const word = s.variant === 'kete' ? 'Hizi zetu' : 'Takasia';
-    notes.push(`${word}: ${mover}'s ${s.block} is blocked for this move. It cannot be played, and a lap ending there stops.`);
+    notes.push(t('game.flag_block', { word, side: mover, pit: s.block }));
   }
-  if (s.must && s.result === '-') notes.push(`${mover} must capture ${s.must} with the first capture, if such a move exists.`);
+  if (s.must && s.result === '-') notes.push(t('game.flag_must', { side: mover, pit: s.must }));
   if (pos && s.variant !== 'kimasai') {
+    // Sentences, never the raw flags (house:S, duty:N) of the position string.
     const house = s.variant === 'kete' ? 'kuu' : 'nyumba';
-    const owned = ['S', 'N'].filter((x) => pos.flags.includes(`house:${x}`)).map((x) => SIDE_NAMES[x]);
-    notes.push(owned.length ? `House (${house}) still owned by: ${owned.join(' and ')}.` : `Both houses (${house}) are gone.`);
-    for (const x of ['S', 'N']) if (pos.flags.includes(`duty:${x}`)) notes.push(`${SIDE_NAMES[x]}'s first mtaji takata must start from the kuu.`);
+    const owns = (x) => pos.flags.includes(`house:${x}`);
+    const mine = s.you && owns(s.you);
+    if (owns('S') && owns('N')) notes.push(t('game.flag_houses_both', { house }));
+    else if (!owns('S') && !owns('N')) notes.push(t('game.flag_houses_none', { house }));
+    else if (s.you) notes.push(mine ? t('game.flag_house_yours_only', { house }) : t('game.flag_house_theirs_only', { house }));
+    else notes.push(t('game.flag_house_one', { house, side: SIDE_NAMES[owns('S') ? 'S' : 'N'] }));
+    for (const x of ['S', 'N']) if (pos.flags.includes(`duty:${x}`)) notes.push(t('game.flag_duty', { side: SIDE_NAMES[x] }));
   }
   $('flags').replaceChildren(
-    ...notes.map((t, i) => el('p', { class: i < (s.block ? 1 : 0) + (s.must ? 1 : 0) && s.result === '-' ? 'flag-note' : 'small muted' }, t)),
+    ...notes.map((note, i) => el('p', { class: i < (s.block ? 1 : 0) + (s.must ? 1 : 0) && s.result === '-' ? 'flag-note' : 'small muted' }, note)),
   );
 }
 
@@ -334,20 +379,20 @@ function renderMoves(s) {
       'td',
       { title: describeEvents(m.events, m.by) },
       el('span', { class: 'mvtext', 'data-ply': m.ply }, m.move),
-      n ? el('span', { class: 'cap', 'aria-label': `captured ${n}` }, `×${n}`) : null,
+      n ? el('span', { class: 'cap', 'aria-label': t('game.captured_n', { n }) }, `×${n}`) : null,
     );
   };
   const table = el(
     'table',
     {},
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, 'South'), el('th', { scope: 'col' }, 'North'))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, '#'), el('th', { scope: 'col' }, SIDE_NAMES.S), el('th', { scope: 'col' }, SIDE_NAMES.N))),
     el('tbody', {}, rows.map((r) => el('tr', {}, el('td', { class: 'no' }, `${r.no}.`), cell(r.S), cell(r.N)))),
   );
   const box = $('moves');
-  box.replaceChildren(moves.length ? table : el('p', { class: 'muted small', style: 'padding:0.5rem' }, 'No moves yet.'));
+  box.replaceChildren(moves.length ? table : el('p', { class: 'muted small', style: 'padding:0.5rem' }, t('game.no_moves')));
   box.scrollTop = box.scrollHeight;
   const last = moves[moves.length - 1];
-  $('last-move').textContent = last ? `Last move ${last.move}: ${describeEvents(last.events, last.by)}` : '';
+  $('last-move').textContent = last ? t('game.last_move', { move: last.move, what: describeEvents(last.events, last.by) }) : '';
 }
 
 function renderInvite(s) {
@@ -357,12 +402,12 @@ function renderInvite(s) {
 }
 $('copy-invite').addEventListener('click', async () => {
   const ok = await copyText($('invite-link').value, $('invite-link'));
-  $('copy-done').textContent = ok ? 'Copied!' : 'Select the link and copy it.';
+  $('copy-done').textContent = ok ? t('game.copied') : t('game.copy_by_hand');
 });
 $('copy-position').addEventListener('click', async () => {
   if (!shown) return;
   const ok = await copyText(shown.position);
-  notify(pageStatus, ok ? 'Position copied.' : shown.position);
+  notify(pageStatus, ok ? t('game.position_copied') : shown.position);
   setTimeout(() => notify(pageStatus, ''), 2500);
 });
 
@@ -371,15 +416,16 @@ function renderResult(s) {
   box.hidden = s.result === '-' && !s.read_only;
   if (box.hidden) return;
   if (s.result === '-') {
-    $('result-headline').textContent = 'Unfinished game';
-    $('result-text').textContent = 'The record ends before the game is decided.';
+    $('result-headline').textContent = t('game.unfinished');
+    $('result-text').textContent = t('game.unfinished_detail');
     return;
   }
   $('result-headline').textContent = resultHeadline(s);
   const m = s.match;
   let text = sentence(s.result_text || '');
   if (m && m.format === 'best_of_three') {
-    text += ` Match: South ${m.wins?.S ?? 0}, North ${m.wins?.N ?? 0}${m.over ? ' (match over).' : '.'}`;
+    const score = { south: m.wins?.S ?? 0, north: m.wins?.N ?? 0 };
+    text += ` ${m.over ? t('game.match_score_over', score) : t('game.match_score', score)}`;
   }
   $('result-text').textContent = text.trim();
 }
@@ -392,17 +438,20 @@ function renderMatch(s) {
   const games = m.games || [];
   const rows = games.map((g) => {
     const who = g.result === 'S' ? g.south : g.result === 'N' ? g.north : null;
-    const res = g.result === 'draw' ? 'drawn' : who ? `${who} won` : 'unfinished';
+    const res = g.result === 'draw' ? t('game.match_row_drawn') : who ? t('game.match_row_won', { who }) : t('game.match_row_unfinished');
     return el(
       'li',
       {},
-      `Game ${g.game_no} (${g.south} South, ${g.north} North): ${res}. `,
-      el('a', { href: `/replay?game=${encodeURIComponent(s.id)}&game_no=${g.game_no}` }, 'Replay'),
+      `${t('game.match_row', { n: g.game_no, south: g.south, north: g.north, result: res })} `,
+      el('a', { href: `/replay?game=${encodeURIComponent(s.id)}&game_no=${g.game_no}` }, t('game.replay')),
     );
   });
-  if (!m.over) rows.push(el('li', {}, `Game ${m.game_no}: in progress.`));
+  if (!m.over) rows.push(el('li', {}, t('game.match_row_in_progress', { n: m.game_no })));
   $('match-games').replaceChildren(...rows);
-  const over = m.over ? (m.winner === 'draw' ? 'The match is drawn.' : m.winner ? `${SIDE_NAMES[m.winner]} (as seated now) wins the match.` : 'The match is over.') : 'The first to win two games wins the match; players change sides after each game.';
+  let over = t('game.match_rule');
+  if (m.over && m.winner === 'draw') over = t('game.match_drawn');
+  else if (m.over && m.winner) over = t('game.match_won', { side: SIDE_NAMES[m.winner] });
+  else if (m.over) over = t('game.match_over');
   $('match-note').textContent = over;
 }
 
@@ -437,12 +486,12 @@ function renderChooser(s) {
   board.markLegal(pits, sel?.pit);
   if (!sel || !pits.includes(sel.pit)) {
     sel = null;
-    box.replaceChildren(el('span', { class: 'prompt' }, 'Choose a pit:'), el('span', { class: 'muted' }, pits.join(' ')));
+    box.replaceChildren(el('span', { class: 'prompt' }, touch ? t('game.choose_pit_tap') : t('game.choose_pit')), el('span', { class: 'muted' }, pits.join(' ')));
     return;
   }
   const side = s.side_to_move;
   let cands = legal.filter((c) => c.pit === sel.pit);
-  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(s); } }, 'Cancel');
+  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(s); } }, t('game.cancel'));
   const namua = s.stage === 'namua' || s.stage === 'nemo';
   // Step 1: the letter (direction, or entry kichwa of a namua capture).
   if (sel.letter === undefined) {
@@ -452,10 +501,11 @@ function renderChooser(s) {
         const c = cands.find((x) => x.letter === l);
         const row = sel.pit[0];
         const kichwa = `${side === 'S' ? 'A' : 'a'}${l === 'L' ? 1 : 8}`;
-        const text = namua && !c.takasa ? `${arrow(l, side)} ${l}: enter at ${kichwa}` : `${arrow(l, side)} ${l}: sow towards ${row}${l === 'L' ? 1 : 8}`;
+        const dir = `${arrow(l, side)} ${l}`;
+        const text = namua && !c.takasa ? t('game.enter_at', { dir, kichwa }) : t('game.sow_towards', { dir, pit: `${row}${l === 'L' ? 1 : 8}` });
         return el('button', { type: 'button', class: 'primary', 'data-letter': l, onclick: () => { sel.letter = l; renderChooser(s); } }, text);
       });
-      const q = namua && !cands[0].takasa ? `Capture with ${sel.pit}: which kichwa do the seeds enter at?` : `Sow ${sel.pit} which way?`;
+      const q = namua && !cands[0].takasa ? t('game.which_kichwa', { pit: sel.pit }) : t('game.which_way', { pit: sel.pit });
       box.replaceChildren(el('span', { class: 'prompt' }, q), ...(arrow('L', side) === '→' ? buttons.reverse() : buttons), cancel);
       buttons[0].focus();
       return;
@@ -470,9 +520,9 @@ function renderChooser(s) {
     if (kinds.length > 1) {
       const stop = cands.find((c) => !c.safari);
       const go = cands.find((c) => c.safari);
-      const b1 = el('button', { type: 'button', class: 'primary', 'data-choice': 'stop', onclick: () => send(stop.move) }, `Stop in the house (${stop.move})`);
-      const b2 = el('button', { type: 'button', class: 'primary', 'data-choice': 'safari', onclick: () => send(go.move) }, `Safari: play the house (${go.move})`);
-      box.replaceChildren(el('span', { class: 'prompt' }, 'The seeds reach your house:'), b1, b2, cancel);
+      const b1 = el('button', { type: 'button', class: 'primary', 'data-choice': 'stop', onclick: () => send(stop.move) }, t('game.stop_in_house', { move: stop.move }));
+      const b2 = el('button', { type: 'button', class: 'primary', 'data-choice': 'safari', onclick: () => send(go.move) }, t('game.safari', { move: go.move }));
+      box.replaceChildren(el('span', { class: 'prompt' }, t('game.reach_house')), b1, b2, cancel);
       b1.focus();
       return;
     }
@@ -484,8 +534,8 @@ function renderChooser(s) {
     return renderChooser(s);
   }
   if (sel.forced && confirmForced.checked) {
-    const b = el('button', { type: 'button', class: 'primary', 'data-confirm': move.move, onclick: () => send(move.move) }, `Play ${move.move}`);
-    box.replaceChildren(el('span', { class: 'prompt' }, 'Only one way to play this pit:'), b, cancel);
+    const b = el('button', { type: 'button', class: 'primary', 'data-confirm': move.move, onclick: () => send(move.move) }, t('game.play_move', { move: move.move }));
+    box.replaceChildren(el('span', { class: 'prompt' }, t('game.only_one_way')), b, cancel);
     b.focus();
     return;
   }
@@ -504,25 +554,25 @@ async function send(move) {
     else await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
     if (pageStatus.dataset.kind === 'error') notify(pageStatus, ''); // an earlier refusal no longer applies
   } catch (err) {
-    notify(pageStatus, err.message, 'error');
+    notify(pageStatus, errorText(err), 'error');
   } finally {
     sending = false;
   }
   // The live socket brings the move to everyone, us included; without it, ask.
-  if (!local && (!socket || socket.readyState !== WebSocket.OPEN)) await refresh();
+  if (!local && (!socket || socket.status() !== 'open')) await refresh();
   // Frames that came while the move was on its way were drawn without a chooser.
   if (shown && !board.animating) renderChooser(shown);
 }
 
 $('resign').addEventListener('click', async () => {
-  if (!shown || !confirm('Resign this game?')) return;
+  if (!shown || !confirm(t('game.resign_confirm'))) return;
   try {
     // The game and ply it is meant for: a resignation that crosses the move that ends the
     // game is refused (409) instead of landing on the next game of the match.
     const body = { game_no: shown.match ? shown.match.game_no : 1, ply: shown.ply };
     onState(local ? await local.resign() : await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body }));
   } catch (err) {
-    notify(pageStatus, err.message, 'error');
+    notify(pageStatus, errorText(err), 'error');
   }
 });
 
@@ -585,8 +635,8 @@ async function refresh() {
     return true;
   } catch (err) {
     if (err.status === 404) {
-      notify(pageStatus, 'There is no game with this link.', 'error');
-      $('turn-headline').textContent = 'Game not found';
+      notify(pageStatus, t('game.not_found'), 'error');
+      $('turn-headline').textContent = t('game.not_found_title');
       return 'missing';
     }
     return false;
@@ -595,10 +645,6 @@ async function refresh() {
 
 let socket = null;
 let pollTimer = null;
-let retry = 0;
-function setConnection(text) {
-  $('connection').textContent = text;
-}
 function startPolling() {
   if (!pollTimer) pollTimer = setInterval(refresh, 3000);
 }
@@ -607,66 +653,54 @@ function stopPolling() {
   pollTimer = null;
 }
 
+/** The game's socket (static/socket.js: keep-alive, back-off, reconnect on wake-up). */
 function connect() {
   if (local) return local.subscribe(onState); // the browser engine's moves come from the worker
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  let ws;
-  try {
-    ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
-  } catch {
-    startPolling();
-    return;
-  }
-  socket = ws;
-  let ping = null;
   let version = null; // `v` of the last message applied; null until the first state
   let syncing = false;
-  const resync = () => {
+  const resync = (send) => {
     if (syncing) return;
     syncing = true;
     version = null;
-    ws.send(JSON.stringify({ type: 'sync' }));
+    send({ type: 'sync' });
   };
-  ws.addEventListener('open', () => {
-    retry = 0;
-    stopPolling();
-    setConnection('Live: moves appear as they are played.');
-    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
-  });
-  ws.addEventListener('message', (e) => {
-    let msg;
-    try {
-      msg = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    if (msg.type === 'error') return notify(pageStatus, msg.message || msg.error, 'error');
-    if (msg.type === 'state') {
+  socket = keepSocket(`/api/games/${encodeURIComponent(gameId)}/ws`, {
+    onOpen() {
+      // The server sends the whole state on connect: a reconnect is a resync.
+      version = null;
       syncing = false;
+    },
+    onResume: resync,
+    onStatus(status, info) {
+      // The game page words "live" and "lost" its own way (it polls while the socket is down).
+      showConnection($('connection'), status, info, () => socket && socket.reconnect(), {
+        open: t('game.conn_live'),
+        lost: t('game.conn_lost'),
+      });
+      if (status === 'open') stopPolling();
+      else if (status === 'reconnecting' || status === 'lost') startPolling();
+    },
+    onMessage(msg, send) {
+      if (msg.type === 'error') return notify(pageStatus, errorText({ category: msg.error, message: msg.message }), 'error');
+      if (msg.type === 'state') {
+        syncing = false;
+        version = msg.v;
+        onState(msg.state);
+        return;
+      }
+      if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
+      if (msg.v <= version) return; // sent before the state we have
+      if (msg.v !== version + 1) return resync(send); // missed something
       version = msg.v;
-      onState(msg.state);
-      return;
-    }
-    if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
-    if (msg.v <= version) return; // sent before the state we have
-    if (msg.v !== version + 1) return resync(); // missed something
-    version = msg.v;
-    if (msg.type === 'move' && !applyMove(msg)) resync();
-    else if (msg.type === 'presence') applyPresence(msg.connected);
-  });
-  ws.addEventListener('close', () => {
-    clearInterval(ping);
-    if (socket !== ws) return;
-    setConnection('Connection lost; checking for new moves every few seconds…');
-    startPolling();
-    retry += 1;
-    setTimeout(connect, Math.min(15000, 1000 * 2 ** Math.min(retry, 4)));
+      if (msg.type === 'move' && !applyMove(msg)) resync(send);
+      else if (msg.type === 'presence') applyPresence(msg.connected);
+    },
   });
 }
 
 async function init() {
   if (!gameId) {
-    notify(pageStatus, 'No game was named in the address.', 'error');
+    notify(pageStatus, t('game.no_game_named'), 'error');
     return;
   }
   const params = new URLSearchParams(location.search);
@@ -676,11 +710,12 @@ async function init() {
       const body = { invite };
       const name = pref('name', '');
       if (name) body.name = name;
-      await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
-      notify(pageStatus, 'You have joined the game. Good luck!');
+      const seat = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
+      saveSeat({ id: gameId, token: seat.token, side: seat.seat, name: name || null });
+      notify(pageStatus, t('game.joined'));
       setTimeout(() => notify(pageStatus, ''), 4000);
     } catch (err) {
-      notify(pageStatus, err.status === 409 ? 'That seat has already been taken: you are watching the game.' : err.message, 'error');
+      notify(pageStatus, err.status === 409 ? t('game.seat_taken') : errorText(err), 'error');
     }
     history.replaceState(null, '', location.pathname);
   }

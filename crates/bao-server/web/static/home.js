@@ -1,13 +1,39 @@
 // Home page: start a game (variant, rule options, opponent, seats, match) and list games to
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
-import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
+import { api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
+import { keepSocket, showConnection } from './socket.js';
+import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
+import { turnIs, alertSettings } from './alerts.js';
+import { t, tn } from './i18n.js';
 import { offlineStart } from './offline-home.js';
 
 const BLURB = {
-  kiswahili: 'Zanzibar Bao, the classic: houses, two stages, takasia.',
-  kete: 'The Lamu game: like Zanzibar Bao with a few local rules.',
-  kimasai: 'The Maasai game: one direction, no house, fast raids.',
+  kiswahili: () => t('home.blurb_kiswahili'),
+  kete: () => t('home.blurb_kete'),
+  kimasai: () => t('home.blurb_kimasai'),
+};
+
+/** One sentence per rule option (the server's English `help` is the fallback). */
+const OPTION_HELP = {
+  house_lost_at: () => t('home.opt_house_lost_at'),
+  house_functional_min: () => t('home.opt_house_functional_min'),
+  lone_house_tax: () => t('home.opt_lone_house_tax'),
+  namua_singletons: () => t('home.opt_namua_singletons'),
+  mtaji_house_stop: () => t('home.opt_mtaji_house_stop'),
+  takasia: () => t('home.opt_takasia'),
+  takasia_excludes_singletons: () => t('home.opt_takasia_excludes_singletons'),
+  takasia_house_protection: () => t('home.opt_takasia_house_protection'),
+  takasia_house_first_lap_exception: () => t('home.opt_takasia_house_first_lap_exception'),
+  blocker_must_capture: () => t('home.opt_blocker_must_capture'),
+  first_takasa_from_kuu: () => t('home.opt_first_takasa_from_kuu'),
+  front_row_empty: () => t('home.opt_front_row_empty'),
+  never_ending: () => t('home.opt_never_ending'),
+  repetition: () => t('home.opt_repetition'),
+  max_plies: () => t('home.opt_max_plies'),
+  intro_pits: () => t('home.opt_intro_pits'),
+  no_intro: () => t('home.opt_no_intro'),
+  capture_compulsory: () => t('home.opt_capture_compulsory'),
 };
 
 // `match` is chosen with its own control (single game or best of three), so it is not
@@ -35,9 +61,9 @@ function renderVariants() {
           'span',
           { class: 'card' },
           el('strong', {}, v.title || VARIANT_TITLES[v.id] || v.id),
-          BLURB[v.id] || '',
+          BLURB[v.id] ? BLURB[v.id]() : '',
           ' ',
-          el('a', { href: `/rules/${v.id}`, class: 'small' }, 'Rules'),
+          el('a', { href: `/rules/${v.id}`, class: 'small' }, t('home.rules_link')),
         ),
       ),
     ),
@@ -70,7 +96,7 @@ function renderOptions() {
           step: 1,
           inputmode: 'numeric',
           value: def === 'none' ? '' : def,
-          placeholder: none ? 'none (no limit)' : null,
+          placeholder: none ? t('home.option_no_limit') : null,
           'data-option': o.name,
           'data-default': def,
           'data-none': none ? 'true' : null,
@@ -81,10 +107,11 @@ function renderOptions() {
         control = el(
           'select',
           { id, name: o.name, 'data-option': o.name, 'data-default': def, 'aria-describedby': `${id}-help` },
-          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? `${val} (default)` : val)),
+          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? t('home.option_default_value', { value: val }) : val)),
         );
       }
-      const help = `${o.help || ''}${range ? ` Default: ${def}.` : ''}`;
+      const text = OPTION_HELP[o.name] ? OPTION_HELP[o.name]() : o.help || '';
+      const help = range ? `${text} ${t('home.option_default_is', { value: def })}` : text;
       const row = el('div', { class: 'option' }, el('label', { for: id }, o.name), control, el('p', { class: 'help', id: `${id}-help` }, help));
       const changed = () => {
         row.classList.toggle('changed', optionValue(control) !== def);
@@ -94,7 +121,7 @@ function renderOptions() {
       control.addEventListener('input', changed);
       return row;
     });
-  box.replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted' }, 'This game has no rule options.')]));
+  box.replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted' }, t('home.no_options'))]));
   const match = (v.options || []).find((o) => o.name === 'match');
   if (match) document.getElementById('match').value = String(match.default);
   updateSummary();
@@ -118,7 +145,7 @@ function rulesString() {
 
 function updateSummary() {
   const r = rulesString();
-  document.getElementById('options-summary').textContent = r === '-' ? '(all defaults)' : `(${r.split(',').length} changed: ${r})`;
+  document.getElementById('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: r });
 }
 
 document.getElementById('reset-options').addEventListener('click', renderOptions);
@@ -150,18 +177,20 @@ form.addEventListener('submit', async (e) => {
   const start = document.getElementById('start').value.trim();
   if (start) body.start = start;
   const name = document.getElementById('name').value.trim();
-  if (name) body.name = name;
+  // Without a name the player is called "Player" in the page's language (kept in the record).
+  body.name = name || t('home.default_name');
   setPref('name', name);
   const button = document.getElementById('start-button');
   button.disabled = true;
   if (await offlineStart(body, status)) return; // played in this browser (chosen, or offline)
-  notify(status, 'Starting the game…');
+  notify(status, t('home.starting'));
   try {
     const game = await api('/api/games', { method: 'POST', body });
+    saveSeat({ id: game.id, token: game.token, side: game.seat, name: name || null, variant: v.id });
     location.assign(game.url || `/g/${game.id}`);
   } catch (err) {
     if (err.status === 0 && (await offlineStart(body, status, true))) return; // the server is out of reach
-    notify(status, err.message, 'error');
+    notify(status, errorText(err), 'error');
     if (err.category === 'bad_position') document.getElementById('start-box').open = true;
     if (err.category === 'bad_rules') document.getElementById('options-box').open = true;
     button.disabled = false;
@@ -170,9 +199,11 @@ form.addEventListener('submit', async (e) => {
 
 function gameItem(g, live) {
   const players = g.players || {};
-  const name = (p) => (p ? p.name || (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : 'Guest') : '—');
-  const title = `${name(players.S)} v ${name(players.N)}`;
-  const result = g.result && g.result !== '-' ? (g.result === 'draw' ? 'drawn' : `${g.result === 'S' ? 'South' : 'North'} won`) : null;
+  const title = t('home.versus', { south: playerName(players.S), north: playerName(players.N) });
+  let result = null;
+  if (g.result === 'draw') result = t('home.result_draw');
+  else if (g.result === 'S') result = t('home.result_south_won');
+  else if (g.result === 'N') result = t('home.result_north_won');
   return el(
     'li',
     {},
@@ -180,25 +211,25 @@ function gameItem(g, live) {
       'div',
       {},
       el('div', {}, title),
-      el('div', { class: 'meta' }, `${VARIANT_TITLES[g.variant] || g.variant} · ${g.ply} ${g.ply === 1 ? 'move' : 'moves'}${result ? ` · ${result}` : ''}`),
+      el('div', { class: 'meta' }, `${VARIANT_TITLES[g.variant] || g.variant} · ${tn('home.moves', g.ply)}${result ? ` · ${result}` : ''}`),
     ),
     live
-      ? el('a', { class: 'button', href: `/g/${g.id}`, 'aria-label': `Watch ${title}` }, 'Watch')
-      : el('a', { class: 'button', href: `/replay?game=${encodeURIComponent(g.id)}`, 'aria-label': `Replay ${title}` }, 'Replay'),
+      ? el('a', { class: 'button', href: `/g/${g.id}`, 'aria-label': t('home.watch_label', { title }) }, t('home.watch'))
+      : el('a', { class: 'button', href: `/replay?game=${encodeURIComponent(g.id)}`, 'aria-label': t('home.replay_label', { title }) }, t('home.replay')),
   );
 }
 
 /** Games shown per list: one small page of the paginated list API. */
 const PAGE = 12;
 const lists = {
-  live: { id: 'live-games', live: true, games: [], empty: 'No games are being played right now.' },
-  finished: { id: 'finished-games', live: false, games: [], empty: 'No finished games yet.' },
+  live: { id: 'live-games', live: true, games: [], empty: () => t('home.live_empty') },
+  finished: { id: 'finished-games', live: false, games: [], empty: () => t('home.finished_empty') },
 };
 
 function drawList(status) {
   const l = lists[status];
   const list = document.getElementById(l.id);
-  list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty)]));
+  list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty())]));
 }
 
 /** Loads the first page of each list once (`{"games": [...], "next": cursor}`). */
@@ -210,7 +241,7 @@ async function loadGames() {
       lists[status].games = (Array.isArray(page) ? page : page.games || []).slice(0, PAGE);
       drawList(status);
     } catch (err) {
-      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, `The list is not available: ${err.message}`));
+      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, t('home.list_unavailable', { error: errorText(err) })));
     }
   }
 }
@@ -235,42 +266,36 @@ function applyBatch(games) {
 
 /**
  * Follows the lists over the lobby socket (docs/api.md, Lobby): a batch of changed games
- * at most once a second. While it is down the lists are loaded again now and then.
+ * at most once a second (static/socket.js keeps it up). While it is down the lists are
+ * loaded again now and then.
  */
-let lobbyRetry = 0;
 let fallback = null;
+let lobby = null;
 function connectLobby() {
-  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  let ws;
-  try {
-    ws = new WebSocket(`${proto}://${location.host}/api/lobby/ws`);
-  } catch {
-    return startFallback();
-  }
-  let ping = null;
-  ws.addEventListener('open', () => {
-    lobbyRetry = 0;
-    clearInterval(fallback);
-    fallback = null;
-    // Loaded after the socket is open, so no change falls between the two.
-    loadGames();
-    ping = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ type: 'ping' })), 25000);
-  });
-  ws.addEventListener('message', (e) => {
-    let msg;
-    try {
-      msg = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    if (msg.type === 'games' && Array.isArray(msg.games)) applyBatch(msg.games);
-    else if (msg.type === 'reload') loadGames();
-  });
-  ws.addEventListener('close', () => {
-    clearInterval(ping);
-    startFallback();
-    lobbyRetry += 1;
-    setTimeout(connectLobby, Math.min(30000, 1000 * 2 ** Math.min(lobbyRetry, 5)));
+  lobby = keepSocket('/api/lobby/ws', {
+    onOpen() {
+      clearInterval(fallback);
+      fallback = null;
+      // Loaded after the socket is open, so no change falls between the two.
+      loadGames();
+      refreshMine();
+    },
+    onResume() {
+      refreshMine();
+    },
+    onMessage(msg) {
+      if (msg.type === 'games' && Array.isArray(msg.games)) {
+        applyBatch(msg.games);
+        if (msg.more || msg.games.some((g) => seatOf(g.id) || mineGames.some((x) => x.id === g.id))) refreshMine();
+      } else if (msg.type === 'reload') {
+        loadGames();
+        refreshMine();
+      }
+    },
+    onStatus(st, info) {
+      showConnection(document.getElementById('mine-connection'), st, info, () => lobby && lobby.reconnect());
+      if (st === 'reconnecting' || st === 'lost') startFallback();
+    },
   });
 }
 
@@ -278,18 +303,133 @@ function startFallback() {
   if (fallback) return;
   loadGames();
   fallback = setInterval(() => {
-    if (document.visibilityState === 'visible') loadGames();
+    if (document.visibilityState === 'visible') {
+      loadGames();
+      refreshMine();
+    }
   }, 30000);
+}
+
+// ---------- My games (static/seats.js, POST /api/games/mine) ----------
+const mineBox = el(
+  'section',
+  { class: 'panel', id: 'my-games', 'aria-labelledby': 'my-games-title', hidden: true },
+  el('h2', { id: 'my-games-title' }, t('mine.title')),
+  el('ul', { class: 'game-list', id: 'my-games-list', 'aria-live': 'polite' }),
+  el('p', { class: 'small muted', id: 'mine-connection' }),
+  el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
+);
+// First on the page: a returning player comes back for these (on a phone the start form
+// and the hero would push them far down).
+mineBox.classList.add('my-games');
+document.getElementById('main')?.prepend(mineBox);
+
+function opponentOf(g) {
+  const side = g.your_side === 'S' ? 'N' : 'S';
+  const p = g.players?.[side];
+  if (g.waiting || !p) return t('mine.no_opponent');
+  if (p.kind === 'computer') return t('mine.computer', { level: p.level ?? '?' });
+  return p.name || t('mine.guest');
+}
+
+function turnText(g, turn) {
+  if (turn === 'your') return t('mine.your_move');
+  if (turn === 'their') return t('mine.their_move');
+  if (turn === 'waiting') return t('mine.waiting');
+  if (g.result === 'draw') return t('mine.drawn');
+  if (g.result === g.your_side) return t('mine.you_won');
+  if (g.result === 'S' || g.result === 'N') return t('mine.you_lost');
+  return t('mine.finished');
+}
+
+function mineItem(g) {
+  const turn = turnOf(g);
+  const variant = VARIANT_TITLES[g.variant] || g.variant;
+  // Before anyone joins there is nobody to be "against": the variant names the game.
+  const vs = g.waiting ? variant : t('mine.versus', { name: opponentOf(g) });
+  return el(
+    'li',
+    { 'data-game': g.id, 'data-turn': turn, class: turn === 'your' ? 'your-move' : null },
+    el(
+      'div',
+      {},
+      el('div', {}, vs),
+      el('div', { class: 'meta' }, el('strong', { class: `turn-${turn}` }, turnText(g, turn)), g.waiting ? '' : ` · ${variant}`),
+    ),
+    el(
+      'span',
+      { class: 'row' },
+      el('a', { class: `button${turn === 'your' ? ' primary' : ''}`, href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': `${turnText(g, turn)}: ${vs}` }, turn === 'your' ? t('mine.play') : t('mine.open')),
+      turn === 'over'
+        ? el(
+            'button',
+            {
+              type: 'button',
+              class: 'remove',
+              'aria-label': t('mine.remove_label', { name: opponentOf(g) }),
+              onclick: () => {
+                forgetSeat(g.id);
+                mineGames = mineGames.filter((x) => x.id !== g.id);
+                drawMine();
+              },
+            },
+            t('mine.remove'),
+          )
+        : null,
+    ),
+  );
+}
+
+let mineGames = [];
+function drawMine() {
+  mineBox.hidden = mineGames.length === 0 && seats().length === 0;
+  document
+    .getElementById('my-games-list')
+    .replaceChildren(
+      ...(mineGames.length ? mineGames.map(mineItem) : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
+    );
+}
+
+let mineBusy = null;
+let mineAgain = false;
+/** Asks the server about the seats held (one request at a time; asked again if needed). */
+async function refreshMine() {
+  if (mineBusy) {
+    mineAgain = true;
+    return mineBusy;
+  }
+  mineBusy = (async () => {
+    do {
+      mineAgain = false;
+      try {
+        mineGames = await fetchMine();
+        mineBox.dataset.loaded = String(Date.now());
+        drawMine();
+        for (const g of mineGames) {
+          turnIs(g.id, turnOf(g) === 'your', {
+            text: t('mine.alert_title'),
+            body: t('mine.alert_body', { name: opponentOf(g) }),
+            url: `/g/${encodeURIComponent(g.id)}`,
+          });
+        }
+      } catch {
+        /* the next change or reconnect asks again */
+      }
+    } while (mineAgain);
+    mineBusy = null;
+  })();
+  return mineBusy;
 }
 
 async function init() {
   try {
     variants = await api('/api/variants');
   } catch (err) {
-    notify(status, `The games could not be loaded: ${err.message}`, 'error');
+    notify(status, t('home.variants_unavailable', { error: errorText(err) }), 'error');
     variants = Object.entries(VARIANT_TITLES).map(([id, title]) => ({ id, title, options: [] }));
   }
   renderVariants();
+  drawMine();
   connectLobby();
 }
 

@@ -1,7 +1,8 @@
 // Replay page: upload a game record (NOT-6) or open ?game={id}, then step through it.
 // Boards come from the shared renderer; stepping forward animates the move's events.
 
-import { api, el, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
 import { t } from './i18n.js';
@@ -38,7 +39,7 @@ async function svgFor(i) {
   if (!svgCache.has(url) && game.local) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
   if (!svgCache.has(url)) {
     const res = await fetch(url);
-    if (!res.ok) throw new Error(`The board could not be drawn (${res.status}).`);
+    if (!res.ok) throw new Error(t('replay.board_failed', { status: res.status }));
     svgCache.set(url, await res.text());
   }
   return svgCache.get(url);
@@ -112,13 +113,13 @@ function update() {
   $('scrub').value = String(step);
   updateButtons();
   if (step === 0) {
-    $('step-headline').textContent = 'Start position';
-    $('step-detail').textContent = pos ? `${SIDE_NAMES[pos.side]} to move.` : '';
+    $('step-headline').textContent = t('replay.start_position');
+    $('step-detail').textContent = pos ? `${t('game.to_move', { side: SIDE_NAMES[pos.side] })}.` : '';
   } else {
     const m = game.moves[step - 1];
-    $('step-headline').textContent = `Move ${step}: ${SIDE_NAMES[m.by]} played ${m.move}`;
+    $('step-headline').textContent = t('replay.step_headline', { n: step, who: SIDE_NAMES[m.by], move: m.move });
     let detail = describeEvents(m.events, m.by);
-    if (step === n && game.result !== '-') detail += ` ${game.result_text || ''}`;
+    if (step === n && game.result !== '-') detail += ` ${resultSentence(game.result_text || '')}`;
     $('step-detail').textContent = detail;
   }
   for (const b of document.querySelectorAll('#moves .mv')) {
@@ -134,20 +135,22 @@ function update() {
 
 function renderGame() {
   const v = VARIANT_TITLES[game.variant] || game.variant;
-  $('replay-title').textContent = `Replay: ${v}`;
-  document.title = `Replay · ${v} · bao`;
-  $('game-name').textContent = game.match && game.match.format === 'best_of_three' ? `${v}, game ${game.match.game_no} of a match` : v;
-  const name = (p, side) => (p ? (p.kind === 'computer' ? `Computer (level ${p.level ?? '?'})` : p.name || SIDE_NAMES[side]) : '?');
-  const result = game.result === '-' ? 'unfinished' : game.result === 'draw' ? 'draw' : `${SIDE_NAMES[game.result]} won`;
+  $('replay-title').textContent = t('replay.title_of', { variant: v });
+  document.title = t('replay.doc_title', { variant: v });
+  $('game-name').textContent = game.match && game.match.format === 'best_of_three' ? t('replay.match_game', { variant: v, n: game.match.game_no }) : v;
+  const name = (p, side) => (p ? (p.kind === 'computer' || p.name ? playerName(p) : SIDE_NAMES[side]) : '?');
+  let result = t('replay.result_unfinished');
+  if (game.result === 'draw') result = t('replay.result_draw');
+  else if (game.result === 'S' || game.result === 'N') result = t('game.wins', { side: SIDE_NAMES[game.result] });
   const facts = [
-    ['South', name(game.players?.S, 'S')],
-    ['North', name(game.players?.N, 'N')],
-    ['Rules', game.rules && game.rules !== '-' ? game.rules : 'defaults'],
-    ['Moves', String(game.moves.length)],
-    ['Result', result],
+    [SIDE_NAMES.S, name(game.players?.S, 'S')],
+    [SIDE_NAMES.N, name(game.players?.N, 'N')],
+    [t('replay.fact_rules'), game.rules && game.rules !== '-' ? game.rules : t('replay.rules_default')],
+    [t('replay.fact_moves'), String(game.moves.length)],
+    [t('replay.fact_result'), result],
   ];
   $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
-  if (game.result_text) $('facts').append(el('dt', {}, 'How'), el('dd', {}, game.result_text));
+  if (game.result_text) $('facts').append(el('dt', {}, t('replay.fact_how')), el('dd', {}, resultSentence(game.result_text)));
   $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
   $('record-link').onclick = game.local ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
   $('game-link').href = `/g/${encodeURIComponent(game.id)}`;
@@ -167,7 +170,7 @@ function renderGame() {
     el(
       'table',
       {},
-      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'South'), el('th', {}, 'North'))),
+      el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, SIDE_NAMES.S), el('th', {}, SIDE_NAMES.N))),
       el('tbody', {}, rows.map((r) => el('tr', {}, el('td', { class: 'no' }, `${r.no}.`), cell(r.S), cell(r.N)))),
     ),
   );
@@ -179,7 +182,7 @@ async function load(id, at, gameNo) {
   try {
     game = isLocal(id) ? await localGameState(id) : await api(`/api/games/${encodeURIComponent(id)}${gameNo ? `?game_no=${encodeURIComponent(gameNo)}` : ''}`);
   } catch (err) {
-    notify(status, err.message, 'error');
+    notify(status, errorText(err), 'error');
     return;
   }
   notify(status, '');
@@ -203,14 +206,14 @@ $('play').addEventListener('click', async () => {
     return;
   }
   playing = true;
-  $('play').textContent = 'Pause';
+  $('play').textContent = t('replay.pause');
   if (target >= game.moves.length) await go(0);
   while (playing && target < game.moves.length) {
     await go(target + 1);
     if (playing) await new Promise((r) => setTimeout(r, Math.max(300, board.delay * 3)));
   }
   playing = false;
-  $('play').textContent = '▶ Play';
+  $('play').textContent = t('replay.play');
 });
 document.addEventListener('keydown', (e) => {
   if (!game || $('viewer').hidden || e.target.closest('input, textarea, select')) return;
@@ -233,7 +236,7 @@ $('record-file').addEventListener('change', async () => {
   const f = $('record-file').files[0];
   if (!f) return;
   if (f.size > 1024 * 1024) {
-    notify(status, 'This file is larger than 1 MiB, the most the server accepts.', 'error');
+    notify(status, t('replay.file_too_large'), 'error');
     return;
   }
   $('record-text').value = await f.text();
@@ -243,10 +246,10 @@ $('upload-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const text = $('record-text').value;
   if (!text.trim()) {
-    notify(status, 'Choose a record file or paste a record first.', 'error');
+    notify(status, t('replay.nothing_to_check'), 'error');
     return;
   }
-  notify(status, 'Checking the record…');
+  notify(status, t('replay.checking'));
   try {
     const r = await api('/api/records', { method: 'POST', body: text, raw: true });
     history.replaceState(null, '', `/replay?game=${encodeURIComponent(r.id)}`);
@@ -262,7 +265,7 @@ $('upload-form').addEventListener('submit', async (e) => {
         return notify(status, t('offline.record_refused', { error: e.message }), 'error');
       }
     }
-    notify(status, `The record was not accepted: ${err.message}`, 'error');
+    notify(status, t('replay.not_accepted', { error: errorText(err) }), 'error');
   }
 });
 

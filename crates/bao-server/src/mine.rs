@@ -1,0 +1,333 @@
+//! "My games" (issue 11.1): a browser keeps the seats it holds (game id + token) and asks
+//! `POST /api/games/mine` for the state of each, to list whose turn it is on the home page.
+//!
+//! One query reads every named game from the database (the truth, also with several
+//! instances on one PostgreSQL); nothing is loaded into memory, no game is replayed. Each
+//! token is checked against the stored hashes; a seat that is not (or no longer) valid is
+//! listed under `refused` with the reason, so the page can forget it, while the others are
+//! still answered.
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::model::side_json;
+use crate::store::StoreError;
+use crate::util;
+use bao_rules::{Position, Rules, Side, Variant};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use std::collections::HashSet;
+
+/// Most seats one call may name (a browser keeps fewer: static/seats.js keeps 40).
+pub const MAX_SEATS: usize = 50;
+
+/// The request body: `{"games": [{"id", "token"}, ...]}`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MineRequest {
+    /// The seats the browser holds.
+    pub games: Vec<SeatRef>,
+}
+
+/// One seat held by the browser.
+#[derive(Deserialize, Debug)]
+pub struct SeatRef {
+    /// Game id.
+    pub id: String,
+    /// The seat's token (as given by create or join).
+    pub token: String,
+}
+
+/// A player of a summary.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct MinePlayer {
+    /// `human` or `computer` (or any kind the store holds).
+    pub kind: String,
+    /// Display name.
+    pub name: String,
+    /// The computer's level.
+    pub level: Option<i64>,
+}
+
+/// One game of the answer.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct MineGame {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// The side the token's player has in the current game of the match (BRD-8.2: the
+    /// players change sides after every game).
+    pub your_side: &'static str,
+    /// The side to move, `null` once the game or match is over.
+    pub to_move: Option<&'static str>,
+    /// `live` or `finished` (the match).
+    pub status: String,
+    /// The current game's result: `-`, `S`, `N`, `draw`.
+    pub result: String,
+    /// The other seat is still open (the invite has not been used).
+    pub waiting: bool,
+    /// Players keyed by the sides of the current game.
+    pub players: crate::model::BySide<MinePlayer>,
+    /// Ply of the current position.
+    pub ply: i64,
+    /// Game number in the match.
+    pub game_no: i64,
+    /// Last change, ms since the epoch.
+    pub updated: i64,
+}
+
+/// A seat that was not answered, and why.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The id as sent (made printable).
+    pub id: String,
+    /// `not_found` or `forbidden`.
+    pub error: &'static str,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// The answer: games by latest activity first, then the refused seats.
+#[derive(Serialize, Debug, Default)]
+pub struct MineAnswer {
+    /// The games the tokens hold a seat in, newest `updated` first.
+    pub games: Vec<MineGame>,
+    /// Seats that are unknown or whose token is wrong.
+    pub refused: Vec<Refused>,
+}
+
+/// Answers `POST /api/games/mine`.
+/// Answers `POST /api/games/mine`. `cookies` are the seat cookies the request carried
+/// ([`seat_cookies`]): their games are added when they are live and not named in the body
+/// (games whose token the page never saw: made before it kept seats, or by another page),
+/// never refused (a stale cookie of a deleted game says nothing), and only up to
+/// [`MAX_SEATS`] games in all.
+pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResult<MineAnswer> {
+    if req.games.len() > MAX_SEATS {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_SEATS} games may be asked for at once ({} were sent)",
+            req.games.len()
+        )));
+    }
+    let mut out = MineAnswer::default();
+    // Ids are short [a-z0-9]; anything else cannot be a game and is not sent to the database.
+    let plausible = |id: &str| {
+        !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    let mut seen = HashSet::new();
+    let ids: Vec<&str> = req
+        .games
+        .iter()
+        .map(|s| s.id.as_str())
+        .filter(|id| plausible(id) && seen.insert(*id))
+        .collect();
+    let room = MAX_SEATS.saturating_sub(ids.len());
+    let extra: Vec<&SeatRef> = cookies
+        .iter()
+        .filter(|c| plausible(&c.id) && seen.insert(c.id.as_str()))
+        .take(room)
+        .collect();
+    let ids: Vec<&str> = ids
+        .into_iter()
+        .chain(extra.iter().map(|c| c.id.as_str()))
+        .collect();
+    let rows = fetch(app, &ids).await?;
+    // In the order of the request, each id once.
+    let mut done = HashSet::new();
+    for s in &req.games {
+        let id = s.id.as_str();
+        if !done.insert(id) {
+            continue;
+        }
+        let Some(row) = rows.iter().find(|r| r.id == id).filter(|_| plausible(id)) else {
+            out.refused.push(not_found(id));
+            continue;
+        };
+        // The same id may come twice (an old and a new token): any valid one answers.
+        let found = req
+            .games
+            .iter()
+            .filter(|x| x.id == id)
+            .find_map(|x| row.summary(&x.token));
+        match found {
+            Some(g) => out.games.push(g),
+            None => out.refused.push(Refused {
+                id: id.to_string(),
+                error: "forbidden",
+                message: format!("this browser's token holds no seat of game '{id}'"),
+            }),
+        }
+    }
+    for c in extra {
+        let row = rows.iter().find(|r| r.id == c.id);
+        if let Some(g) = row.and_then(|r| r.summary(&c.token)) {
+            if g.status == "live" {
+                out.games.push(g);
+            }
+        }
+    }
+    out.games
+        .sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
+    Ok(out)
+}
+
+/// The seat cookies of a request (`bao_{id}={token}`, docs/api.md Seats), in header order.
+/// Other cookies of ours (`bao_lang`) have no 32-hex-digit token and are left out.
+pub fn seat_cookies(headers: &axum::http::HeaderMap) -> Vec<SeatRef> {
+    let mut out = Vec::new();
+    for v in headers.get_all(axum::http::header::COOKIE) {
+        let Ok(text) = v.to_str() else { continue };
+        for part in text.split(';') {
+            let Some((k, val)) = part.trim().split_once('=') else {
+                continue;
+            };
+            let (Some(id), token) = (k.strip_prefix("bao_"), val.trim()) else {
+                continue;
+            };
+            if token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()) {
+                out.push(SeatRef {
+                    id: id.to_string(),
+                    token: token.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn not_found(id: &str) -> Refused {
+    Refused {
+        id: bao_rules::printable(id).chars().take(64).collect(),
+        error: "not_found",
+        message: format!(
+            "there is no game '{}'",
+            bao_rules::printable(id)
+                .chars()
+                .take(64)
+                .collect::<String>()
+        ),
+    }
+}
+
+/// What one row of `games` says about a seat.
+struct Row0 {
+    id: String,
+    variant: String,
+    rules: String,
+    first_side: String,
+    game_no: i64,
+    players: [(MinePlayer, Option<String>); 2],
+    invite: Option<String>,
+    status: String,
+    ply: i64,
+    position: String,
+    result: String,
+    updated: i64,
+}
+
+impl Row0 {
+    /// The summary for the holder of `token`, `None` when it holds no seat here.
+    fn summary(&self, token: &str) -> Option<MineGame> {
+        let h = util::hash_token(token);
+        let holds = |p: usize| {
+            self.players[p]
+                .1
+                .as_deref()
+                .is_some_and(|t| util::same_secret(t, &h))
+        };
+        let (h0, h1) = (holds(0), holds(1));
+        if !h0 && !h1 {
+            return None;
+        }
+        let first = Side::from_letter(&self.first_side).unwrap_or(Side::South);
+        // Player 0 plays `first_side` in odd games (BRD-8.2).
+        let p0_side = if self.game_no % 2 == 1 {
+            first
+        } else {
+            first.other()
+        };
+        let over = self.status != "live" || self.result != "-";
+        let to_move = if over { None } else { self.side_to_move() };
+        let your_side = match (h0, h1) {
+            (true, false) => p0_side,
+            (false, true) => p0_side.other(),
+            // One token holding both seats (one device plays both sides): its side is the
+            // side to move.
+            _ => to_move.unwrap_or(p0_side),
+        };
+        let (south, north) = if p0_side == Side::South {
+            (0, 1)
+        } else {
+            (1, 0)
+        };
+        Some(MineGame {
+            id: self.id.clone(),
+            variant: self.variant.clone(),
+            your_side: side_json(your_side),
+            to_move: to_move.map(side_json),
+            status: self.status.clone(),
+            result: self.result.clone(),
+            waiting: self.invite.is_some(),
+            players: crate::model::BySide {
+                south: self.players[south].0.clone(),
+                north: self.players[north].0.clone(),
+            },
+            ply: self.ply,
+            game_no: self.game_no,
+            updated: self.updated,
+        })
+    }
+
+    fn side_to_move(&self) -> Option<Side> {
+        let variant = Variant::from_id(&self.variant)?;
+        let rules = Rules::parse(variant, &self.rules).ok()?;
+        Some(Position::parse(&self.position, &rules).ok()?.side())
+    }
+}
+
+async fn fetch(app: &App, ids: &[&str]) -> Result<Vec<Row0>, StoreError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    // One placeholder per id ($1, $2, ...); the ids themselves are bound, never spliced.
+    let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT id, variant, rules, first_side, game_no, p0_kind, p0_name, p0_level, p0_token,
+           p1_kind, p1_name, p1_level, p1_token, invite, status, ply, position, result, updated
+         FROM games WHERE id IN ({})",
+        marks.join(", ")
+    );
+    let mut q = sqlx::query(&sql);
+    for id in ids {
+        q = q.bind(id.to_string());
+    }
+    let rows = q.fetch_all(app.store.reader()).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let player = |p: &str| -> Result<(MinePlayer, Option<String>), sqlx::Error> {
+            Ok((
+                MinePlayer {
+                    kind: r.try_get(format!("{p}_kind").as_str())?,
+                    name: r.try_get(format!("{p}_name").as_str())?,
+                    level: r.try_get(format!("{p}_level").as_str())?,
+                },
+                r.try_get(format!("{p}_token").as_str())?,
+            ))
+        };
+        out.push(Row0 {
+            id: r.try_get("id")?,
+            variant: r.try_get("variant")?,
+            rules: r.try_get("rules")?,
+            first_side: r.try_get("first_side")?,
+            game_no: r.try_get("game_no")?,
+            players: [player("p0")?, player("p1")?],
+            invite: r.try_get("invite")?,
+            status: r.try_get("status")?,
+            ply: r.try_get("ply")?,
+            position: r.try_get("position")?,
+            result: r.try_get("result")?,
+            updated: r.try_get("updated")?,
+        });
+    }
+    Ok(out)
+}
