@@ -203,11 +203,11 @@ fn every_page_renders_in_both_languages_with_matching_html_lang() {
 }
 
 #[test]
-fn the_kete_and_kimasai_rules_are_written_in_swahili() {
+fn the_rules_are_written_in_swahili() {
     let assets = bao_server::assets::Assets::load();
     let pages = bao_server::pages::Pages::load(&assets).unwrap();
     use bao_server::i18n::Lang;
-    for page in ["rules-kete", "rules-kimasai"] {
+    for page in ["rules-kiswahili", "rules-kete", "rules-kimasai"] {
         let sw = pages.html(page, Lang::Sw).unwrap();
         let en = pages.html(page, Lang::En).unwrap();
         assert!(

@@ -151,3 +151,24 @@ test('a whole game against the computer in Swahili on a phone: Swahili text only
   await context.close();
   assertClean(page);
 });
+
+test('the direction chooser appears in view without scrolling on a desktop (1280x900) and a phone', async () => {
+  for (const device of [{ viewport: { width: 1280, height: 900 } }, { viewport: { width: 1280, height: 800 } }, PHONE]) {
+    const { context, page } = await newContext(device, 'en');
+    const g = await api('/api/games', { method: 'POST', body: { variant: 'kiswahili', opponent: { kind: 'human' }, side: 'S', match: 'single_game' } });
+    await context.addCookies([{ name: `bao_${g.id}`, value: g.token, url: process.env.BAO_URL }]);
+    await page.goto(`/g/${g.id}`);
+    // At the start A6 can be sown either way: the page asks which.
+    await page.click('#board g.pit.legal[data-pit="A6"]');
+    await page.waitForSelector('#chooser button[data-letter]');
+    const [top, bottom, h] = await page.$eval('#chooser', (e) => {
+      const r = e.getBoundingClientRect();
+      return [r.top, r.bottom, innerHeight];
+    });
+    assert.ok(top >= 0 && bottom <= h, `${JSON.stringify(device.viewport)}: the chooser is at ${top}-${bottom} in a ${h} px window`);
+    // On a desktop the page must not even scroll (focusing the first button would scroll it).
+    if (!device.isMobile) assert.equal(await page.evaluate(() => scrollY), 0, `${JSON.stringify(device.viewport)}: the page scrolled`);
+    await context.close();
+    assertClean(page);
+  }
+});

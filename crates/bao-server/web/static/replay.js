@@ -73,6 +73,9 @@ function drive() {
         }
         const m = game.moves[step];
         $('skip').disabled = false;
+        // While a move is drawn seed by seed the board is at no step: data-step comes back when
+        // show() has drawn the next one (a test or a script must not see the old step meanwhile).
+        delete board.container.dataset.step;
         await board.animate(m.events, m.by, m.position);
         $('skip').disabled = true;
         const caption = $('caption').textContent;
