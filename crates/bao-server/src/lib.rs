@@ -23,6 +23,7 @@ pub mod loadtest;
 pub mod lobby;
 pub mod model;
 pub mod names;
+pub mod play;
 pub mod record;
 mod server;
 pub mod store;
