@@ -81,6 +81,8 @@ pub struct App {
     pub lobby: crate::lobby::Lobby,
     /// This server itself, for the clock timers it starts.
     me: Weak<App>,
+    /// Losses on time this instance recorded (each is recorded by one instance only).
+    pub time_losses: AtomicU64,
 }
 
 /// What creating a game answers.
@@ -173,6 +175,7 @@ impl App {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let app = Arc::new_cyclic(|me| App {
             me: me.clone(),
+            time_losses: AtomicU64::new(0),
             store,
             instance: util::random_code(12),
             games: StdMutex::new(HashMap::new()),
@@ -779,6 +782,7 @@ impl App {
             after.forced = Some((result.clone(), "resignation".into()));
             after.updated = util::now_ms();
             after.apply_transition(t.clone());
+            after.clock_settle(after.updated);
             match self
                 .store
                 .commit_end(m.game_no, &t, &after, &self.instance)
@@ -794,10 +798,13 @@ impl App {
             m.forced = Some((result, "resignation".into()));
             m.updated = after.updated;
             let next = m.record_end(t);
+            m.clock = after.clock;
             self.broadcast_state(&slot, &m);
             if let Some(next) = next {
                 m.start_next(next);
+                m.clock = after.clock;
                 self.broadcast_state(&slot, &m);
+                self.arm_clock(&slot, &m);
             }
             state_string(&m, Some(p), slot.connected(), &board_svg(&m))
         };

@@ -82,7 +82,9 @@ pub async fn flag_overdue(app: &Arc<App>) -> Result<usize, StoreError> {
     let n = ids.len();
     for id in ids {
         match app.slot(&id).await {
-            Ok(slot) => app.clone().check_clock(slot).await,
+            Ok(slot) => {
+                app.clone().check_clock(slot).await;
+            }
             Err(e) => tracing::debug!("game {id} not checked for time: {}", e.message),
         }
     }
@@ -132,6 +134,7 @@ pub async fn abandon(app: &Arc<App>, id: &str, cutoff: i64) -> ApiResult<bool> {
     after.forced = Some((result.clone(), "abandoned".into()));
     after.updated = util::now_ms();
     after.apply_transition(t.clone());
+    after.clock_settle(after.updated);
     match app
         .store
         .commit_abandon(m.game_no, seen, &t, &after, &app.instance)
@@ -151,6 +154,7 @@ pub async fn abandon(app: &Arc<App>, id: &str, cutoff: i64) -> ApiResult<bool> {
     m.forced = after.forced.clone();
     m.updated = after.updated;
     m.record_end(t);
+    m.clock = after.clock;
     app.broadcast_state(&slot, &m);
     Ok(true)
 }

@@ -58,8 +58,8 @@ impl App {
     }
 
     /// Ends the game on time if the running clock has run out; then lets the computer start
-    /// the next game of a match if it is to move.
-    pub async fn check_clock(self: Arc<Self>, slot: Arc<Slot>) {
+    /// the next game of a match if it is to move. Returns whether this call ended it.
+    pub async fn check_clock(self: Arc<Self>, slot: Arc<Slot>) -> bool {
         let flagged = {
             let mut m = slot.m.lock().await;
             self.flag_locked(&slot, &mut m).await
@@ -67,6 +67,7 @@ impl App {
         if flagged {
             self.schedule_computer(slot);
         }
+        flagged
     }
 
     /// The loss on time (NOT-6.2 `Termination "time"`): if the player to move has no time
@@ -86,6 +87,9 @@ impl App {
         let mut after = m.clone_light();
         after.forced = Some((result.clone(), "time".into()));
         after.updated = now;
+        if let Some(c) = after.clock.as_mut() {
+            c.left[p] = 0;
+        }
         after.apply_transition(t.clone());
         after.clock_settle(now);
         let ply = m.game.position().ply();
@@ -107,6 +111,8 @@ impl App {
                 return false;
             }
         }
+        self.time_losses
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         m.forced = after.forced.clone();
         m.updated = now;
         let next = m.record_end(t);

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod life;
+pub mod play;
 pub mod storage;
 
 use bao_server::{Config, Durability, Running};
