@@ -222,6 +222,15 @@ pub async fn clock_loss_recorded_once(url: &str) {
         }
         let m = a.app.store.load(&id).await.unwrap().unwrap();
         let games = m.past.len() as u64 + 1;
+        // The counters grow just after the commit the database shows: wait for them.
+        let count =
+            || a.app.time_losses.load(Ordering::SeqCst) + b.app.time_losses.load(Ordering::SeqCst);
+        for _ in 0..500 {
+            if count() >= games {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         let recorded = a.app.time_losses.swap(0, Ordering::SeqCst)
             + b.app.time_losses.swap(0, Ordering::SeqCst);
         assert_eq!(
