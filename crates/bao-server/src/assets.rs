@@ -23,6 +23,16 @@ use std::sync::Arc;
 #[folder = "web/"]
 struct Web;
 
+/// The embedded files whose path (relative to `web/`) starts with `prefix`, with their bytes.
+pub(crate) fn embedded(prefix: &str) -> impl Iterator<Item = (String, Vec<u8>)> + '_ {
+    Web::iter().filter_map(move |p| {
+        if !p.starts_with(prefix) {
+            return None;
+        }
+        Web::get(&p).map(|f| (p.to_string(), f.data.into_owned()))
+    })
+}
+
 /// `Cache-Control` of versioned URLs.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
@@ -40,9 +50,11 @@ pub struct Assets {
 }
 
 impl Assets {
-    /// Loads every embedded file; pages and scripts get versioned links to static files.
+    /// Loads every embedded file of `web/static/`; scripts get versioned links to each other.
+    /// (Pages are templates: [`crate::pages`].)
     pub fn load() -> Assets {
         let raw: HashMap<String, (Vec<u8>, String)> = Web::iter()
+            .filter(|p| p.starts_with("static/"))
             .filter_map(|p| {
                 Web::get(&p).map(|f| {
                     let mime = f.metadata.mimetype().to_string();
@@ -61,6 +73,22 @@ impl Assets {
     /// The version of `static/NAME`, as used in `?v=` (for tests and pages).
     pub fn version(&self, path: &str) -> Option<&str> {
         self.files.get(path).map(|a| a.version.as_str())
+    }
+
+    /// `html` with every `"/static/NAME"` link made `"/static/NAME?v=VERSION"`.
+    pub fn version_links(&self, html: &str) -> String {
+        let mut names: Vec<&String> = self.files.keys().collect();
+        // Longer names first, so that `app.js` never rewrites inside `webapp.js`.
+        names.sort_by_key(|k| std::cmp::Reverse(k.len()));
+        let mut text = html.to_string();
+        for path in names {
+            let link = format!("\"/{path}\"");
+            if text.contains(&link) {
+                let v = &self.files[path].version;
+                text = text.replace(&link, &format!("\"/{path}?v={v}\""));
+            }
+        }
+        text
     }
 
     /// The answer for `path`: 200, 304 (If-None-Match) or 404.
@@ -95,7 +123,7 @@ impl Assets {
 }
 
 /// Whether `If-None-Match` names this ETag (weak or strong, or `*`).
-fn etag_matches(req: &HeaderMap, etag: &str) -> bool {
+pub(crate) fn etag_matches(req: &HeaderMap, etag: &str) -> bool {
     req.get_all(header::IF_NONE_MATCH).iter().any(|v| {
         v.to_str().is_ok_and(|s| {
             s.split(',').any(|t| {
@@ -106,7 +134,7 @@ fn etag_matches(req: &HeaderMap, etag: &str) -> bool {
     })
 }
 
-fn hash12(bytes: &[u8]) -> String {
+pub(crate) fn hash12(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))[..12].to_string()
 }
 
@@ -179,28 +207,44 @@ fn build(
     visiting.remove(path);
 }
 
-/// The page routes of docs/api.md.
+/// The page routes of docs/api.md. Pages answer in the reader's language ([`crate::pages`]).
 pub fn pages() -> Router<Arc<App>> {
     let assets = Arc::new(Assets::load());
-    let page = |name: &'static str, assets: &Arc<Assets>| {
-        let assets = assets.clone();
-        get(move |h: HeaderMap| async move { assets.respond(name, None, &h) })
+    // The templates and catalogs are part of the binary: a broken one is a build defect,
+    // found by the tests (pages::tests, tests/i18n.rs), not something a server can recover from.
+    let rendered = Arc::new(
+        crate::pages::Pages::load(&assets)
+            .unwrap_or_else(|e| panic!("the embedded web app is broken: {e}")),
+    );
+    let page = |name: &'static str, pages: &Arc<crate::pages::Pages>| {
+        let pages = pages.clone();
+        get(
+            move |Query(q): Query<HashMap<String, String>>, h: HeaderMap| async move {
+                pages.respond(name, q.get("lang").map(String::as_str), &h)
+            },
+        )
     };
-    let rules = assets.clone();
+    let rules = rendered.clone();
     let statics = assets.clone();
     Router::new()
-        .route("/", page("index.html", &assets))
-        .route("/g/{id}", page("game.html", &assets))
-        .route("/replay", page("replay.html", &assets))
+        .route("/", page("index", &rendered))
+        .route("/g/{id}", page("game", &rendered))
+        .route("/replay", page("replay", &rendered))
         .route(
             "/rules/{variant}",
-            get(|Path(v): Path<String>, h: HeaderMap| async move {
-                if bao_rules::Variant::from_id(&v).is_none() {
-                    return ApiError::not_found("there are rules for kiswahili, kete and kimasai")
+            get(
+                |Path(v): Path<String>,
+                 Query(q): Query<HashMap<String, String>>,
+                 h: HeaderMap| async move {
+                    if bao_rules::Variant::from_id(&v).is_none() {
+                        return ApiError::not_found(
+                            "there are rules for kiswahili, kete and kimasai",
+                        )
                         .into_response();
-                }
-                rules.respond(&format!("rules-{v}.html"), None, &h)
-            }),
+                    }
+                    rules.respond(&format!("rules-{v}"), q.get("lang").map(String::as_str), &h)
+                },
+            ),
         )
         .route(
             "/static/{*path}",
@@ -221,7 +265,8 @@ mod tests {
     #[test]
     fn pages_and_scripts_link_versioned_files() {
         let a = Assets::load();
-        let game = std::str::from_utf8(&a.files["game.html"].body).unwrap();
+        let pages = crate::pages::Pages::load(&a).unwrap();
+        let game = pages.html("game", crate::i18n::Lang::En).unwrap();
         let v = a.version("static/game.js").unwrap();
         assert!(
             game.contains(&format!("\"/static/game.js?v={v}\"")),

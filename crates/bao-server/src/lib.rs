@@ -17,12 +17,14 @@ pub mod assets;
 pub mod edge;
 pub mod error;
 pub mod http;
+pub mod i18n;
 pub mod lifecycle;
 #[cfg(feature = "loadtest")]
 pub mod loadtest;
 pub mod lobby;
 pub mod model;
 pub mod names;
+pub mod pages;
 pub mod play;
 pub mod record;
 mod server;
