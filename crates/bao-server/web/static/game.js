@@ -19,6 +19,7 @@ import {
   STAGE_TEXT,
 } from './app.js';
 import { BoardView } from './board.js';
+import { renderPlay, framePatch } from './play.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -213,6 +214,7 @@ function render(s) {
   $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
+  renderPlay(s, { board, onState, pageStatus });
 }
 
 const myTurn = (s) => s.you && s.result === '-' && s.side_to_move === s.you && (s.legal || []).length > 0;
@@ -553,6 +555,7 @@ function applyMove(msg) {
     match: msg.match || base.match,
     updated: msg.updated,
   };
+  Object.assign(s, framePatch(base, msg));
   onState(s, ev);
   return true;
 }

@@ -2,6 +2,7 @@
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
 import { api, el, notify, setPref, VARIANT_TITLES } from './app.js';
+import { addStartOptions, startOptions } from './play.js';
 
 const BLURB = {
   kiswahili: 'Zanzibar Bao, the classic: houses, two stages, takasia.',
@@ -14,6 +15,7 @@ const BLURB = {
 const HIDDEN_OPTIONS = new Set(['match']);
 
 const form = document.getElementById('new-game');
+addStartOptions(form);
 const status = document.getElementById('form-status');
 let variants = [];
 
@@ -146,6 +148,7 @@ form.addEventListener('submit', async (e) => {
     side: document.getElementById('side').value,
     match: document.getElementById('match').value,
   };
+  Object.assign(body, startOptions(form));
   const start = document.getElementById('start').value.trim();
   if (start) body.start = start;
   const name = document.getElementById('name').value.trim();
