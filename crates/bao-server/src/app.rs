@@ -627,6 +627,13 @@ impl App {
                     "only the players of this game may move: your seat token is missing or wrong",
                 ));
             };
+            // Pass and play: the one person moves for the side to move, whichever seat their
+            // socket was counted as when it connected.
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
+            };
             if m.read_only {
                 return Err(ApiError::game_over(
                     "this game is a stored record; nobody moves in it",
@@ -755,6 +762,11 @@ impl App {
                 return Err(ApiError::forbidden(
                     "only a player of this game may resign: your seat token is missing or wrong",
                 ));
+            };
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
             };
             if m.read_only {
                 return Err(ApiError::game_over("the game is already over"));

@@ -349,7 +349,7 @@ pub async fn pass_and_play(url: &str) {
     let t = a.json["token"].as_str().unwrap().to_string();
     let mut ws = ws(&s.addr.to_string(), &id, Some(&t)).await;
     next_of(&mut ws, "state", None).await;
-    for ply in 0..6u64 {
+    for ply in 0..5u64 {
         let st = c.state(&id, Some(&t)).await;
         assert_eq!(st["local"], true);
         assert_eq!(st["you"], st["side_to_move"], "{st}");
@@ -363,6 +363,15 @@ pub async fn pass_and_play(url: &str) {
         let f = next_of(&mut ws, "move", Some(ply + 1)).await;
         assert!(!f["legal"].as_array().unwrap().is_empty(), "{f}");
     }
+    // The socket connected while South was to move; it moves for North too.
+    let st = c.state(&id, Some(&t)).await;
+    assert_eq!(st["side_to_move"], "N");
+    send(
+        &mut ws,
+        json!({"type": "move", "move": first_legal(&st), "ply": 5}),
+    )
+    .await;
+    next_of(&mut ws, "move", Some(6)).await;
     let h = c.get(&format!("/api/games/{id}/hint"), Some(&t)).await;
     assert_eq!(h.status, 200, "{}", h.text);
     s.stop().await;
