@@ -1,6 +1,6 @@
 //! Clocks (issue 11.2) on SQLite and on PostgreSQL (BAO_TEST_POSTGRES_URL;
 //! scripts/start-postgres.sh): checked requests, the running side, a loss on time decided
-//! by the server with nobody connected, a restart, and two instances on one database.
+//! by the server with nobody connected, and a restart (two instances: clock_instances.rs).
 
 mod common;
 use common::play::*;
@@ -39,9 +39,4 @@ async fn postgres_clock_runs_out_unattended() {
 #[tokio::test]
 async fn postgres_clock_resumes_after_restart() {
     clock_resumes_after_restart(&postgres_url()).await;
-}
-
-#[tokio::test]
-async fn postgres_clock_loss_recorded_once_over_two_instances() {
-    clock_loss_recorded_once(&postgres_url()).await;
 }

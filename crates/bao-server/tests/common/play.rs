@@ -155,14 +155,18 @@ pub async fn clock_runs_out_unattended(url: &str) {
     assert_eq!(st["termination"], "time", "{st}");
     assert!(st["clock"]["running"].is_null(), "{st}");
     assert_eq!(st["clock"]["S"], 0, "{st}");
-    assert!(st["result_text"].as_str().unwrap().contains("time"), "{st}");
+    assert_eq!(
+        st["result_text"], "South ran out of time: North has won",
+        "{st}"
+    );
     let late = c.play(&id, &south, "A5L", 0).await;
     assert_eq!(late.status, 409, "{}", late.text);
     assert_eq!(late.json["error"], "game_over", "{}", late.text);
     let rec = c.get(&format!("/api/games/{id}/record"), None).await;
     assert!(rec.text.contains("[Termination \"time\"]"), "{}", rec.text);
     assert!(rec.text.contains("[Result \"N\"]"), "{}", rec.text);
-    assert_eq!(s.app.time_losses.load(Ordering::Relaxed), 1);
+    // (Which instance decided is not asserted: on a shared PostgreSQL another test's sweep
+    // may come first; exactly-once is tested in clock_instances.rs.)
     s.stop().await;
 }
 
