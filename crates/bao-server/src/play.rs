@@ -183,6 +183,12 @@ impl App {
         let to_ply = game.position().ply();
         let now = util::now_ms();
         let mut after = m.clone_light();
+        // The player's clock ran since the computer's reply: that time stays spent.
+        if let (Some(left), Some(c)) = (m.time_left(p, now), after.clock.as_mut()) {
+            if m.clock_running() == Some(p) {
+                c.left[p] = left;
+            }
+        }
         after.game = game.clone();
         after.updated = now;
         after.clock_settle(now);
