@@ -40,3 +40,8 @@ async fn postgres_clock_runs_out_unattended() {
 async fn postgres_clock_resumes_after_restart() {
     clock_resumes_after_restart(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn sqlite_computer_uses_its_clock() {
+    computer_uses_its_clock(&sqlite_url("clock-computer")).await;
+}

@@ -456,3 +456,28 @@ pub async fn takeback_and_hint(url: &str) {
     assert_eq!(h.status, 409, "{}", h.text);
     s.stop().await;
 }
+
+/// Issue 13.3: the computer plays with its clock: at level 8 on a 2 s clock it answers
+/// within its budget (at most half of what is left) instead of its level's full search.
+pub async fn computer_uses_its_clock(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let a = create(
+        &c,
+        json!({"side": "N", "opponent": {"kind": "computer", "level": 8},
+               "clock": {"initial_ms": 2_000, "increment_ms": 0}}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let st = wait_state(&c, &id, None, |st| st["ply"] == 1 || st["result"] != "-").await;
+    assert_eq!(
+        st["result"], "-",
+        "the computer did not lose on time: {}",
+        st["result_text"]
+    );
+    let used = 2_000 - st["clock"]["S"].as_i64().unwrap();
+    assert!(used <= 1_000, "the computer used {used} ms of 2000");
+    assert_eq!(st["clock"]["running"], "N");
+    s.stop().await;
+}
