@@ -681,7 +681,9 @@ impl Match {
 
     /// Per side of the current game, whether its player is connected (the computer always is).
     pub fn presence(&self, connected: [bool; 2]) -> BySide<bool> {
-        let on = |p: usize| self.players[p].kind == PlayerKind::Computer || connected[p];
+        // In pass and play one person holds both seats: either seat's socket is theirs.
+        let local = self.local() && (connected[0] || connected[1]);
+        let on = |p: usize| self.players[p].kind == PlayerKind::Computer || connected[p] || local;
         let ps = self.player_on(Side::South);
         BySide {
             south: on(ps),
@@ -751,7 +753,9 @@ impl Match {
                 kind: pl.kind.as_str(),
                 name: pl.name.clone(),
                 level: pl.level,
-                connected: pl.kind == PlayerKind::Computer || connected[p],
+                connected: pl.kind == PlayerKind::Computer
+                    || connected[p]
+                    || (self.local() && (connected[0] || connected[1])),
             }
         };
         let ps = self.player_on(Side::South);

@@ -359,6 +359,11 @@ pub async fn pass_and_play(url: &str) {
         assert_eq!(st["you"], st["side_to_move"], "{st}");
         assert_eq!(st["players"]["S"]["name"], "Asha");
         assert_eq!(st["players"]["N"]["name"], "Baraka");
+        assert_eq!(
+            st["players"]["N"]["connected"], true,
+            "one socket connects both: {st}"
+        );
+        assert_eq!(st["players"]["S"]["connected"], true);
         let other = c.play(&id, "nobody", &first_legal(&st), ply).await;
         assert_eq!(other.status, 403, "{}", other.text);
         let r = c.play(&id, &t, &first_legal(&st), ply).await;

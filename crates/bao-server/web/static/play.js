@@ -52,6 +52,9 @@ function ensurePanel() {
   );
   if (actions) actions.before(panel);
   else document.querySelector('main')?.append(panel);
+  // Whose move it is in pass and play belongs next to the turn banner, where the eye is.
+  const turn = $('turn');
+  if (turn) turn.after($('play-local'));
   $('play-takeback').addEventListener('click', takeback);
   $('play-hint').addEventListener('click', hint);
   $('play-rematch').addEventListener('click', rematch);
