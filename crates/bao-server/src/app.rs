@@ -2,7 +2,9 @@
 //! operation on a game (create, join, move, resign), each committed before it is answered.
 
 use crate::error::{ApiError, ApiResult};
-use crate::model::{move_event, Match, MoveEvent, Player, PlayerKind, Round};
+use crate::model::{
+    move_event, ClockState, Match, MoveEvent, Player, PlayerKind, Round, TimeControl,
+};
 use crate::store::{Store, StoreError};
 use crate::util;
 use crate::ws::ServerMsg;
@@ -10,7 +12,7 @@ use axum::extract::ws::Utf8Bytes;
 use bao_rules::{find_move, LegalMove, MatchFormat, Position, Rules, Side, Variant};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{Arc, Mutex as StdMutex, Weak};
 use tokio::sync::{broadcast, Mutex, Semaphore};
 
 /// One message for every kind of viewer: spectators, player 0, player 1.
@@ -70,7 +72,7 @@ pub struct App {
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     /// Counts evictions, so that a load that raced one can tell (see [`App::slot`]).
     evictions: AtomicU64,
-    engine: Semaphore,
+    pub(crate) engine: Semaphore,
     /// Timings of the game lifecycle (abandonment, "Watch live", eviction).
     pub lifecycle: crate::lifecycle::Lifecycle,
     /// Keep-alive of WebSockets.
@@ -79,6 +81,10 @@ pub struct App {
     pub lobby: crate::lobby::Lobby,
     /// Game reviews (their own workers, apart from `engine`).
     pub review: crate::review::ReviewPool,
+    /// This server itself, for the clock timers it starts.
+    me: Weak<App>,
+    /// Losses on time this instance recorded (each is recorded by one instance only).
+    pub time_losses: AtomicU64,
 }
 
 /// What creating a game answers.
@@ -108,9 +114,13 @@ pub struct NewGame {
     pub side: Side,
     /// The creator's name.
     pub name: String,
+    /// The time control, if the game has a clock (issue 11.2).
+    pub clock: Option<TimeControl>,
+    /// Pass and play: the creator plays both sides (issue 11.4), the other side named this.
+    pub local: Option<String>,
 }
 
-fn side_str(s: Side) -> String {
+pub(crate) fn side_str(s: Side) -> String {
     s.letter().to_string()
 }
 
@@ -126,7 +136,12 @@ pub fn board_svg(m: &Match) -> String {
 }
 
 /// A GameState as JSON text (HTTP answers).
-fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2], svg: &str) -> String {
+pub(crate) fn state_string(
+    m: &Match,
+    viewer: Option<usize>,
+    connected: [bool; 2],
+    svg: &str,
+) -> String {
     json_text(&m.state(viewer, connected, Some(svg.to_string())))
 }
 
@@ -161,7 +176,9 @@ impl App {
         ws: crate::ws::WsConfig,
     ) -> Arc<App> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let app = Arc::new(App {
+        let app = Arc::new_cyclic(|me| App {
+            me: me.clone(),
+            time_losses: AtomicU64::new(0),
             store,
             instance: util::random_code(12),
             games: StdMutex::new(HashMap::new()),
@@ -174,6 +191,11 @@ impl App {
         });
         crate::lobby::spawn_ticker(Arc::downgrade(&app));
         app
+    }
+
+    /// This server, weakly (for timers that must not keep it alive).
+    pub(crate) fn me(&self) -> Weak<App> {
+        self.me.clone()
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Slot>>> {
@@ -218,12 +240,16 @@ impl App {
             }
             let slot = Arc::new(Slot::new(m));
             games.insert(id.to_string(), slot.clone());
+            drop(games);
+            if let Ok(m) = slot.m.try_lock() {
+                self.arm_clock(&slot, &m);
+            }
             return Ok(slot);
         }
     }
 
     /// Puts a match just created into memory (or returns the one already there).
-    fn insert(&self, m: Match) -> Arc<Slot> {
+    pub(crate) fn insert(&self, m: Match) -> Arc<Slot> {
         let id = m.id.clone();
         self.map()
             .entry(id)
@@ -265,9 +291,17 @@ impl App {
         gone
     }
 
-    /// The player a token belongs to.
+    /// The player a token belongs to. In pass and play both seats have one token: it
+    /// acts for the player to move.
     pub fn auth(m: &Match, token: Option<&str>) -> Option<usize> {
         let h = util::hash_token(token?);
+        if m.local() {
+            let owns = m.players[0]
+                .token_hash
+                .as_deref()
+                .is_some_and(|t| util::same_secret(t, &h));
+            return owns.then(|| m.to_move().unwrap_or(0));
+        }
         (0..2).find(|&p| {
             m.players[p]
                 .token_hash
@@ -280,8 +314,17 @@ impl App {
     pub async fn create(self: &Arc<Self>, g: NewGame) -> ApiResult<Created> {
         let token = util::new_token();
         let now = util::now_ms();
-        let (p1, invite) = match g.computer {
-            Some(level) => (
+        let (p1, invite) = match (g.computer, &g.local) {
+            (_, Some(name)) => (
+                Player {
+                    kind: PlayerKind::Human,
+                    name: name.clone(),
+                    level: None,
+                    token_hash: Some(util::hash_token(&token)),
+                },
+                None,
+            ),
+            (Some(level), None) => (
                 Player {
                     kind: PlayerKind::Computer,
                     name: format!("Computer (level {level})"),
@@ -290,7 +333,7 @@ impl App {
                 },
                 None,
             ),
-            None => (
+            (None, None) => (
                 Player {
                     kind: PlayerKind::Human,
                     name: "Guest".into(),
@@ -340,7 +383,14 @@ impl App {
             created: now,
             updated: now,
             thinking: false,
+            clock: g.clock.map(|control| ClockState {
+                control,
+                left: [control.initial(); 2],
+                since: None,
+            }),
+            rematch: None,
         };
+        m.clock_settle(now);
         // A start position that is already over ends its game at once.
         if m.game.outcome().is_over() {
             return Err(ApiError::new(
@@ -363,6 +413,9 @@ impl App {
         let id = m.id.clone();
         self.lobby.mark(&m);
         let slot = self.insert(m);
+        if let Ok(m) = slot.m.try_lock() {
+            self.arm_clock(&slot, &m);
+        }
         self.clone().schedule_computer(slot);
         Ok(Created {
             url: format!("/g/{id}"),
@@ -461,6 +514,8 @@ impl App {
             created: now,
             updated: now,
             thinking: false,
+            clock: None,
+            rematch: None,
         };
         // A record is finished: it is read from the database when someone opens it.
         self.store.create(&m, &rounds).await?;
@@ -513,6 +568,10 @@ impl App {
         } else {
             (name.clone(), after[0].name.clone())
         };
+        // The clock starts once both seats are taken (issue 11.2).
+        let mut joined = m.clone_light();
+        joined.players[1].token_hash = Some(hash.clone());
+        joined.clock_settle(now);
         match self
             .store
             .commit_join(
@@ -522,6 +581,7 @@ impl App {
                 m.game_no,
                 (&south, &north),
                 now,
+                crate::store::clock_cols(&joined),
                 &self.instance,
             )
             .await
@@ -539,13 +599,15 @@ impl App {
         m.current.south = south;
         m.current.north = north;
         m.updated = now;
+        m.clock = joined.clock;
         let seat = side_str(m.side_of(1));
         self.broadcast_state(&slot, &m);
+        self.arm_clock(&slot, &m);
         Ok((seat, token))
     }
 
     /// Re-reads a match from the database after a conflict (another server changed it).
-    async fn reload_locked(&self, m: &mut Match) {
+    pub(crate) async fn reload_locked(&self, m: &mut Match) {
         if let Ok(Some(fresh)) = self.store.load(&m.id).await {
             *m = fresh;
         }
@@ -559,6 +621,8 @@ impl App {
         text: &str,
         ply: Option<u32>,
     ) -> ApiResult<MoveEvent> {
+        // The clock is read at the time the move arrived, not when its turn on the lock comes.
+        let received = util::now_ms();
         let slot = self.slot(id).await?;
         let ev = {
             let mut m = slot.m.lock().await;
@@ -566,6 +630,13 @@ impl App {
                 return Err(ApiError::forbidden(
                     "only the players of this game may move: your seat token is missing or wrong",
                 ));
+            };
+            // Pass and play: the one person moves for the side to move, whichever seat their
+            // socket was counted as when it connected.
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
             };
             if m.read_only {
                 return Err(ApiError::game_over(
@@ -602,20 +673,34 @@ impl App {
                 ));
             }
             let lm = find_move(m.game.position(), &m.rules, text)?;
-            self.apply_locked(&slot, &mut m, lm).await?
+            // A move is accepted only while the mover's clock has time left (issue 11.2).
+            if m.clock_running() == Some(p) && m.time_left(p, received).is_some_and(|l| l <= 0) {
+                let flagged = self.flag_locked(&slot, &mut m).await;
+                drop(m);
+                if flagged {
+                    self.clone().schedule_computer(slot);
+                }
+                return Err(ApiError::game_over(
+                    "your time ran out before the move arrived; the game is lost on time",
+                ));
+            }
+            self.apply_locked(&slot, &mut m, lm, received).await?
         };
         self.clone().schedule_computer(slot);
         Ok(ev)
     }
 
-    /// Stores and applies a legal move of the current position, then tells every client.
-    async fn apply_locked(
+    /// Stores and applies a legal move of the current position, made at `at` (ms; the
+    /// mover's clock is charged up to then), then tells every client.
+    pub(crate) async fn apply_locked(
         &self,
-        slot: &Slot,
+        slot: &Arc<Slot>,
         m: &mut Match,
         lm: LegalMove,
+        at: i64,
     ) -> ApiResult<MoveEvent> {
         let before = *m.game.position();
+        let mover = m.player_on(before.side());
         let mut game = m.game.clone();
         game.play(&lm);
         let outcome = game.outcome();
@@ -625,11 +710,13 @@ impl App {
             .then(|| m.transition(outcome.token(), outcome.describe(), None));
         // The match as it will be: used for the stored summary.
         let mut after = m.clone_light();
+        after.clock_moved(mover, at);
         after.game = game.clone();
         after.updated = util::now_ms();
         if let Some(t) = &transition {
             after.apply_transition(t.clone());
         }
+        after.clock_settle(at);
         let game_no = m.game_no;
         match self
             .store
@@ -649,13 +736,16 @@ impl App {
         m.moves.push(ev.clone());
         m.updated = after.updated;
         let next = transition.and_then(|t| m.record_end(t));
+        m.clock = after.clock;
         // The move message shows the game as the move left it (a finished game with its
         // result and the match score); the next game of a match follows as a state message.
         self.broadcast_move(slot, m, &ev);
         if let Some(next) = next {
             m.start_next(next);
+            m.clock = after.clock;
             self.broadcast_state(slot, m);
         }
+        self.arm_clock(slot, m);
         Ok(ev)
     }
 
@@ -676,6 +766,11 @@ impl App {
                 return Err(ApiError::forbidden(
                     "only a player of this game may resign: your seat token is missing or wrong",
                 ));
+            };
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
             };
             if m.read_only {
                 return Err(ApiError::game_over("the game is already over"));
@@ -703,6 +798,7 @@ impl App {
             after.forced = Some((result.clone(), "resignation".into()));
             after.updated = util::now_ms();
             after.apply_transition(t.clone());
+            after.clock_settle(after.updated);
             match self
                 .store
                 .commit_end(m.game_no, &t, &after, &self.instance)
@@ -718,10 +814,13 @@ impl App {
             m.forced = Some((result, "resignation".into()));
             m.updated = after.updated;
             let next = m.record_end(t);
+            m.clock = after.clock;
             self.broadcast_state(&slot, &m);
             if let Some(next) = next {
                 m.start_next(next);
+                m.clock = after.clock;
                 self.broadcast_state(&slot, &m);
+                self.arm_clock(&slot, &m);
             }
             state_string(&m, Some(p), slot.connected(), &board_svg(&m))
         };
@@ -827,7 +926,14 @@ impl App {
         let mut views = [plain.clone(), plain.clone(), plain];
         if let Some(p) = m.to_move() {
             frame.legal = m.legal_moves_text();
-            views[p + 1] = Utf8Bytes::from(json_text(&ServerMsg::Move(&frame)));
+            let with_legal = Utf8Bytes::from(json_text(&ServerMsg::Move(&frame)));
+            // In pass and play the one person's sockets may be counted as either player.
+            if m.local() {
+                views[1] = with_legal.clone();
+                views[2] = with_legal;
+            } else {
+                views[p + 1] = with_legal;
+            }
         }
         let _ = slot.tx.send(Arc::new(Update { views }));
     }
@@ -842,7 +948,7 @@ impl App {
         let v = slot.version.fetch_add(1, Ordering::Relaxed) + 1;
         let mut state = m.state(None, slot.connected(), None);
         let mut view = |p: Option<usize>| {
-            state.you = p.map(|p| crate::model::side_json(m.side_of(p)));
+            state.you = p.map(|p| m.you(p));
             state.invite = if p == Some(0) { m.invite.clone() } else { None };
             Utf8Bytes::from(json_text(&ServerMsg::State { v, state: &state }))
         };
@@ -871,7 +977,7 @@ impl App {
     /// same checks and storage as a person's.
     pub fn schedule_computer(self: Arc<Self>, slot: Arc<Slot>) {
         tokio::spawn(async move {
-            let (pos, rules, level, ply, game_no) = {
+            let (pos, rules, level, ply, game_no, clock, history) = {
                 let mut m = slot.m.lock().await;
                 if m.thinking {
                     return;
@@ -880,18 +986,35 @@ impl App {
                     return;
                 };
                 m.thinking = true;
+                // With a clock, the computer budgets the time left on its own clock, which
+                // runs while it thinks (issue 13.3).
+                let clock = m.clock_running().and_then(|p| {
+                    let left = m.time_left(p, util::now_ms())?.max(0) as u64;
+                    let inc = m.clock?.control.increment().max(0) as u64;
+                    Some(bao_engine::Clock::new(
+                        std::time::Duration::from_millis(left),
+                        std::time::Duration::from_millis(inc),
+                    ))
+                });
+                let ps = m.game.positions();
+                let history = ps[..ps.len().saturating_sub(1)].to_vec();
                 (
                     *m.game.position(),
                     m.rules,
                     level,
                     m.game.position().ply(),
                     m.game_no,
+                    clock,
+                    history,
                 )
             };
             let permit = self.engine.acquire().await;
             let seed: u64 = rand::random();
-            let chosen = tokio::task::spawn_blocking(move || {
-                bao_engine::choose_move(&pos, &rules, level, seed)
+            let chosen = tokio::task::spawn_blocking(move || match clock {
+                Some(c) => {
+                    bao_engine::choose_move_clocked(&pos, &rules, level, seed, &history, &c, 1)
+                }
+                None => bao_engine::choose_move(&pos, &rules, level, seed),
             })
             .await;
             drop(permit);
@@ -908,7 +1031,17 @@ impl App {
                     return;
                 }
             };
-            if let Err(e) = self.apply_locked(&slot, &mut m, lm).await {
+            let at = util::now_ms();
+            let p = m.player_on(m.game.position().side());
+            if m.clock_running() == Some(p) && m.time_left(p, at).is_some_and(|l| l <= 0) {
+                let flagged = self.flag_locked(&slot, &mut m).await;
+                drop(m);
+                if flagged {
+                    self.clone().schedule_computer(slot);
+                }
+                return;
+            }
+            if let Err(e) = self.apply_locked(&slot, &mut m, lm, at).await {
                 tracing::warn!("computer move in game {} not stored: {}", m.id, e.message);
                 return;
             }
@@ -963,9 +1096,11 @@ impl App {
         let changed = fresh.updated != m.updated
             || fresh.moves.len() != old_len
             || fresh.game_no != m.game_no
-            || fresh.players[1].token_hash != m.players[1].token_hash;
+            || fresh.players[1].token_hash != m.players[1].token_hash
+            || fresh.rematch != m.rematch;
         *m = fresh;
         m.thinking = thinking;
+        self.arm_clock(&slot, &m);
         if !changed {
             return;
         }
@@ -1009,6 +1144,8 @@ impl Match {
             created: self.created,
             updated: self.updated,
             thinking: false,
+            clock: self.clock,
+            rematch: self.rematch.clone(),
         }
     }
 }

@@ -34,6 +34,9 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/games/{id}/review",
             post(crate::review::routes::submit).get(crate::review::routes::status),
         )
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/hint", get(hint))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/lobby/ws", get(crate::lobby::upgrade))
         .route("/api/render/svg", get(render_svg))
@@ -211,8 +214,14 @@ async fn variants() -> Response {
 #[derive(Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum Opponent {
-    Computer { level: Option<u8> },
+    Computer {
+        level: Option<u8>,
+    },
     Human,
+    /// Pass and play (issue 11.4): the creator plays both sides.
+    Local {
+        name: Option<String>,
+    },
 }
 
 #[derive(Deserialize)]
@@ -225,6 +234,7 @@ struct CreateReq {
     match_format: Option<String>,
     start: Option<String>,
     name: Option<String>,
+    clock: Option<serde_json::Value>,
 }
 
 async fn create(
@@ -258,8 +268,25 @@ async fn create(
             Position::parse(s, &rules).map_err(|e| bad(e.to_string()))?
         }
     };
+    // Read apart from the body so that a bad clock gets its own clear message.
+    let clock = match req.clock {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => {
+            let c: crate::model::TimeControl = serde_json::from_value(v).map_err(|_| {
+                ApiError::bad_request(
+                    "clock is {\"initial_ms\": N, \"increment_ms\": M} (real time, milliseconds) or {\"days_per_move\": D} (correspondence)",
+                )
+            })?;
+            crate::play::check_clock(&c)?;
+            Some(c)
+        }
+    };
+    let local = match &req.opponent {
+        Opponent::Local { name } => Some(clean_name(name.as_deref(), "Player 2")),
+        _ => None,
+    };
     let computer = match req.opponent {
-        Opponent::Human => None,
+        Opponent::Human | Opponent::Local { .. } => None,
         Opponent::Computer { level } => {
             let l = level.unwrap_or(bao_engine::MIN_LEVEL);
             if !(bao_engine::MIN_LEVEL..=bao_engine::MAX_LEVEL).contains(&l) {
@@ -296,6 +323,8 @@ async fn create(
             computer,
             side,
             name,
+            clock,
+            local,
         })
         .await?;
     let c = cookie(&created.id, &created.token);
@@ -418,6 +447,71 @@ async fn resign(
     })?;
     let text = app.resign(&id, player, game_no, ply).await?;
     Ok(json_text(StatusCode::OK, text))
+}
+
+/// The seat holder of game `id` named by the request's token (or `None`), and the token.
+async fn player_of(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+) -> ApiResult<(Option<usize>, Option<String>)> {
+    let slot = app.slot(id).await?;
+    let token = token_from(headers, id);
+    let m = slot.m.lock().await;
+    Ok((App::auth(&m, token.as_deref()), token))
+}
+
+/// `POST /api/games/{id}/rematch` -> `{"id": NEW}` (issue 11.3); the caller's seat cookie
+/// for the new game comes with it (the seat token stays the same).
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (player, token) = player_of(&app, &id, &headers).await?;
+    let new = app.rematch(&id, player).await?;
+    let mut resp = json_text(
+        StatusCode::OK,
+        serde_json::json!({"id": new, "url": format!("/g/{new}")}).to_string(),
+    );
+    if let Some(t) = token {
+        resp.headers_mut()
+            .insert(header::SET_COOKIE, cookie(&new, &t));
+    }
+    Ok(resp)
+}
+
+/// `POST /api/games/{id}/takeback` with `{"game_no", "ply"}` like a resignation (issue 11.5).
+async fn takeback(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let (player, _) = player_of(&app, &id, &headers).await?;
+    let req: ResignReq = json_body(body)?;
+    let game_no = req.game_no.ok_or_else(|| {
+        ApiError::bad_request("a takeback needs \"game_no\": the number of the game in the match")
+    })?;
+    let ply = req.ply.ok_or_else(|| {
+        ApiError::bad_request("a takeback needs \"ply\": the ply of the position it was asked in")
+    })?;
+    let text = app.takeback(&id, player, game_no, ply).await?;
+    Ok(json_text(StatusCode::OK, text))
+}
+
+/// `GET /api/games/{id}/hint` -> `{"move": M, "score": S}` (issue 11.5).
+async fn hint(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let token = token_from(&headers, &id);
+    let h = app.hint(&id, token.as_deref()).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        serde_json::to_string(&h).map_err(ApiError::internal)?,
+    ))
 }
 
 /// Games per page of `GET /api/games` unless `limit` says otherwise.

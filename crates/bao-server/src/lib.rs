@@ -28,6 +28,7 @@ pub mod model;
 pub mod names;
 pub mod pages;
 pub mod puzzles;
+pub mod play;
 pub mod record;
 pub mod review;
 mod server;

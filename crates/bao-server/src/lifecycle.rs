@@ -58,6 +58,11 @@ pub fn spawn(app: &Arc<App>) -> tokio::task::JoinHandle<()> {
 
 /// One sweep: ends abandoned matches, then lets unused games leave memory.
 pub async fn sweep(app: &Arc<App>) {
+    match flag_overdue(app).await {
+        Ok(n) if n > 0 => tracing::info!("{n} games lost on time"),
+        Ok(_) => {}
+        Err(e) => tracing::warn!("clocks: {e}"),
+    }
     match abandon_stale(app).await {
         Ok(n) if n > 0 => tracing::info!("{n} abandoned games ended"),
         Ok(_) => {}
@@ -67,6 +72,23 @@ pub async fn sweep(app: &Arc<App>) {
     if gone > 0 {
         tracing::debug!("{gone} idle games left memory");
     }
+}
+
+/// Ends on time every live game whose clock ran out according to the database (issue 11.2):
+/// games not in memory, after a restart, or whose timer is on a stopped instance. Returns how
+/// many were found (each is decided once, see [`App::check_clock`]).
+pub async fn flag_overdue(app: &Arc<App>) -> Result<usize, StoreError> {
+    let ids = app.store.overdue_ids(util::now_ms(), ABANDON_BATCH).await?;
+    let n = ids.len();
+    for id in ids {
+        match app.slot(&id).await {
+            Ok(slot) => {
+                app.clone().check_clock(slot).await;
+            }
+            Err(e) => tracing::debug!("game {id} not checked for time: {}", e.message),
+        }
+    }
+    Ok(n)
 }
 
 /// Ends every live match unchanged for [`Lifecycle::abandon_after`]; returns how many this
@@ -112,6 +134,7 @@ pub async fn abandon(app: &Arc<App>, id: &str, cutoff: i64) -> ApiResult<bool> {
     after.forced = Some((result.clone(), "abandoned".into()));
     after.updated = util::now_ms();
     after.apply_transition(t.clone());
+    after.clock_settle(after.updated);
     match app
         .store
         .commit_abandon(m.game_no, seen, &t, &after, &app.instance)
@@ -131,6 +154,7 @@ pub async fn abandon(app: &Arc<App>, id: &str, cutoff: i64) -> ApiResult<bool> {
     m.forced = after.forced.clone();
     m.updated = after.updated;
     m.record_end(t);
+    m.clock = after.clock;
     app.broadcast_state(&slot, &m);
     Ok(true)
 }

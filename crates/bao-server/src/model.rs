@@ -47,6 +47,91 @@ pub struct Player {
     pub token_hash: Option<String>,
 }
 
+/// Milliseconds in a day (correspondence clocks).
+pub const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// A game's time control (issue 11.2), as `POST /api/games` takes it and GameState shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum TimeControl {
+    /// Real time: every player starts with `initial_ms` and gets `increment_ms` after each
+    /// of their moves.
+    Real {
+        /// Starting time per player.
+        initial_ms: i64,
+        /// Added after each move of the player.
+        increment_ms: i64,
+    },
+    /// Correspondence: `days_per_move` days for every move (the clock is set back to it
+    /// after each move).
+    Days {
+        /// Days per move.
+        days_per_move: i64,
+    },
+}
+
+impl TimeControl {
+    /// Time per player at the start of a game.
+    pub fn initial(&self) -> i64 {
+        match *self {
+            TimeControl::Real { initial_ms, .. } => initial_ms,
+            TimeControl::Days { days_per_move } => days_per_move * DAY_MS,
+        }
+    }
+
+    /// The mover's time after a move that left `left` on the clock.
+    pub fn after_move(&self, left: i64) -> i64 {
+        match *self {
+            TimeControl::Real { increment_ms, .. } => left + increment_ms,
+            TimeControl::Days { days_per_move } => days_per_move * DAY_MS,
+        }
+    }
+
+    /// The increment (zero for correspondence).
+    pub fn increment(&self) -> i64 {
+        match *self {
+            TimeControl::Real { increment_ms, .. } => increment_ms,
+            TimeControl::Days { .. } => 0,
+        }
+    }
+}
+
+/// The clocks of a match: per player (0 = creator), as of `since`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockState {
+    /// The time control.
+    pub control: TimeControl,
+    /// Time left per player (ms) when the running clock started.
+    pub left: [i64; 2],
+    /// When the player to move's clock started (ms since the epoch); `None` while no clock
+    /// runs (a seat still open, the game over).
+    pub since: Option<i64>,
+}
+
+/// The clocks as GameState and move frames show them: time left now, by side.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    /// South's time left (ms).
+    #[serde(rename = "S")]
+    pub south: i64,
+    /// North's time left (ms).
+    #[serde(rename = "N")]
+    pub north: i64,
+    /// The side whose clock runs, if any.
+    pub running: Option<&'static str>,
+    /// The time control.
+    pub control: TimeControl,
+}
+
+/// A rematch offered or agreed (issue 11.3).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RematchView {
+    /// The new game's id.
+    pub id: String,
+    /// The side (in this game) of the player who asked for it first.
+    pub by: &'static str,
+}
+
 /// One move as the clients see it (docs/api.md, MoveEvent).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MoveEvent {
@@ -181,6 +266,12 @@ pub struct GameState {
     pub moves: Vec<MoveEvent>,
     /// Legal moves of the side to move.
     pub legal: Vec<LegalView>,
+    /// The clocks (issue 11.2), `None` for a game without a clock.
+    pub clock: Option<ClockView>,
+    /// Pass and play: one person plays both sides on one device (issue 11.4).
+    pub local: bool,
+    /// The rematch, once a player asked for it (issue 11.3).
+    pub rematch: Option<RematchView>,
     /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
     /// page keeps its board from positions (a big first message would also stay allocated
     /// in the socket's write buffer for as long as the socket lives).
@@ -214,6 +305,9 @@ pub struct MoveFrame {
     /// Only when the move ended the game: how, for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result_text: Option<String>,
+    /// Only in a game with a clock: the clocks after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
     /// Only when the move ended the game: the match with its new score.
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub match_: Option<MatchView>,
@@ -296,6 +390,10 @@ pub struct Match {
     pub updated: i64,
     /// The computer is thinking about the current position (not stored).
     pub thinking: bool,
+    /// The clocks, if the match has a time control.
+    pub clock: Option<ClockState>,
+    /// The rematch's id and the player who asked for it first.
+    pub rematch: Option<(String, usize)>,
 }
 
 /// The stage names of the contract, from the variant and the position (KIS-2, KET names, KIM-4).
@@ -375,6 +473,93 @@ impl Match {
         } else {
             ("-".to_string(), None)
         }
+    }
+
+    /// Pass and play: both seats belong to one token (issue 11.4).
+    pub fn local(&self) -> bool {
+        self.players[0].token_hash.is_some()
+            && self.players[0].token_hash == self.players[1].token_hash
+    }
+
+    /// Both seats are taken (the computer's always is): the clock may run.
+    pub fn seats_taken(&self) -> bool {
+        self.players[1].kind == PlayerKind::Computer || self.players[1].token_hash.is_some()
+    }
+
+    /// The player whose clock runs.
+    pub fn clock_running(&self) -> Option<usize> {
+        self.clock.as_ref()?.since?;
+        self.to_move()
+    }
+
+    /// Player `p`'s time left at `now` (ms; negative once it has run out).
+    pub fn time_left(&self, p: usize, now: i64) -> Option<i64> {
+        let c = self.clock.as_ref()?;
+        Some(match (self.clock_running(), c.since) {
+            (Some(r), Some(since)) if r == p => c.left[p] - (now - since).max(0),
+            _ => c.left[p],
+        })
+    }
+
+    /// When the running clock runs out (ms since the epoch).
+    pub fn clock_deadline(&self) -> Option<i64> {
+        let p = self.clock_running()?;
+        let c = self.clock.as_ref()?;
+        Some(c.since? + c.left[p])
+    }
+
+    /// Charges `mover`'s clock for the move they made at `now` and adds the increment
+    /// (or sets a correspondence clock back to its days per move).
+    pub fn clock_moved(&mut self, mover: usize, now: i64) {
+        let running = self.clock_running();
+        if let Some(c) = self.clock.as_mut() {
+            if let (Some(since), Some(r)) = (c.since, running) {
+                if r == mover {
+                    let left = c.left[mover] - (now - since).max(0);
+                    c.left[mover] = c.control.after_move(left);
+                }
+            }
+        }
+    }
+
+    /// After a change at `now`: the clock of the player to move runs from `now`, or no clock
+    /// runs (seat open, game or match over).
+    pub fn clock_settle(&mut self, now: i64) {
+        let runs = self.seats_taken() && self.to_move().is_some();
+        if let Some(c) = self.clock.as_mut() {
+            c.since = runs.then_some(now);
+        }
+    }
+
+    /// The clocks at `now`, by side of the current game.
+    pub fn clock_view(&self, now: i64) -> Option<ClockView> {
+        let c = self.clock.as_ref()?;
+        let ps = self.player_on(Side::South);
+        let left = |p: usize| self.time_left(p, now).unwrap_or(0).max(0);
+        Some(ClockView {
+            south: left(ps),
+            north: left(1 - ps),
+            running: self.clock_running().map(|p| side_json(self.side_of(p))),
+            control: c.control,
+        })
+    }
+
+    /// The side GameState calls the viewer's (`you`): in pass and play, the side to move,
+    /// since the one person plays both.
+    pub fn you(&self, p: usize) -> &'static str {
+        if self.local() {
+            side_json(self.game.position().side())
+        } else {
+            side_json(self.side_of(p))
+        }
+    }
+
+    /// The rematch as GameState shows it.
+    pub fn rematch_view(&self) -> Option<RematchView> {
+        self.rematch.as_ref().map(|(id, p)| RematchView {
+            id: id.clone(),
+            by: side_json(self.side_of(*p)),
+        })
     }
 
     /// The current game is over.
@@ -475,6 +660,10 @@ impl Match {
         self.game = Game::new(self.start, self.rules);
         self.moves.clear();
         self.forced = None;
+        // Every game of a match starts with full clocks.
+        if let Some(c) = self.clock.as_mut() {
+            c.left = [c.control.initial(); 2];
+        }
     }
 
     /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or `None`.
@@ -492,7 +681,9 @@ impl Match {
 
     /// Per side of the current game, whether its player is connected (the computer always is).
     pub fn presence(&self, connected: [bool; 2]) -> BySide<bool> {
-        let on = |p: usize| self.players[p].kind == PlayerKind::Computer || connected[p];
+        // In pass and play one person holds both seats: either seat's socket is theirs.
+        let local = self.local() && (connected[0] || connected[1]);
+        let on = |p: usize| self.players[p].kind == PlayerKind::Computer || connected[p] || local;
         let ps = self.player_on(Side::South);
         BySide {
             south: on(ps),
@@ -562,7 +753,9 @@ impl Match {
                 kind: pl.kind.as_str(),
                 name: pl.name.clone(),
                 level: pl.level,
-                connected: pl.kind == PlayerKind::Computer || connected[p],
+                connected: pl.kind == PlayerKind::Computer
+                    || connected[p]
+                    || (self.local() && (connected[0] || connected[1])),
             }
         };
         let ps = self.player_on(Side::South);
@@ -582,7 +775,7 @@ impl Match {
                 south: player(ps),
                 north: player(1 - ps),
             },
-            you: viewer.map(|p| side_json(self.side_of(p))),
+            you: viewer.map(|p| self.you(p)),
             invite: if viewer == Some(0) {
                 self.invite.clone()
             } else {
@@ -594,6 +787,9 @@ impl Match {
             must: pos.must().map(|s| s.to_string()),
             moves: self.moves.clone(),
             legal: self.legal_views(),
+            clock: self.clock_view(crate::util::now_ms()),
+            local: self.local(),
+            rematch: self.rematch_view(),
             svg,
             updated: self.updated,
         }
@@ -616,6 +812,7 @@ impl Match {
             updated: self.updated,
             result_text: if over { self.result().1 } else { None },
             match_: over.then(|| self.match_view()),
+            clock: self.clock_view(crate::util::now_ms()),
         }
     }
 

@@ -159,6 +159,10 @@ pub fn forced_text(result: &str, termination: &str) -> String {
                 w.name()
             )
         }
+        // The loss on time, decided by the server (issue 11.2, NOT-6.2).
+        (Some(w), "time") => {
+            format!("{} ran out of time: {} has won", w.other().name(), w.name())
+        }
         (None, "abandoned") if result == "-" => {
             "closed: nobody moved for too long (abandoned)".to_string()
         }

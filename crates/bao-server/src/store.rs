@@ -6,7 +6,9 @@
 //! their own connections. On PostgreSQL the same transaction also sends a NOTIFY so that other
 //! `bao serve` instances on the database can push the change to their WebSocket clients.
 
-use crate::model::{Match, MoveEvent, Player, PlayerKind, Round, Transition};
+use crate::model::{
+    ClockState, Match, MoveEvent, Player, PlayerKind, Round, TimeControl, Transition,
+};
 use bao_rules::{MatchFormat, Position, Rules, Side, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
@@ -150,6 +152,41 @@ impl ListKey {
     }
 }
 
+/// The clock columns of `games` (migration 0003), all `None` without a clock.
+#[derive(Clone, Debug, Default)]
+pub struct ClockCols {
+    initial: Option<i64>,
+    increment: Option<i64>,
+    days: Option<i64>,
+    left0: Option<i64>,
+    left1: Option<i64>,
+    since: Option<i64>,
+    deadline: Option<i64>,
+}
+
+/// The clock columns of a match as it stands.
+pub fn clock_cols(m: &Match) -> ClockCols {
+    let Some(c) = m.clock else {
+        return ClockCols::default();
+    };
+    let (initial, increment, days) = match c.control {
+        TimeControl::Real {
+            initial_ms,
+            increment_ms,
+        } => (Some(initial_ms), Some(increment_ms), None),
+        TimeControl::Days { days_per_move } => (None, None, Some(days_per_move)),
+    };
+    ClockCols {
+        initial,
+        increment,
+        days,
+        left0: Some(c.left[0]),
+        left1: Some(c.left[1]),
+        since: c.since,
+        deadline: m.clock_deadline(),
+    }
+}
+
 /// The summary columns of `games` that change with every move.
 struct Snapshot {
     game_no: i64,
@@ -160,6 +197,7 @@ struct Snapshot {
     position: String,
     result: String,
     updated: i64,
+    clock: ClockCols,
 }
 
 fn snapshot(m: &Match) -> Snapshot {
@@ -173,6 +211,7 @@ fn snapshot(m: &Match) -> Snapshot {
         position: m.game.position().to_string(),
         result: m.result().0,
         updated: m.updated,
+        clock: clock_cols(m),
     }
 }
 
@@ -361,10 +400,12 @@ impl Store {
         game_no: u32,
         south_north: (&str, &str),
         updated: i64,
+        clock: ClockCols,
         instance: &str,
     ) -> Result<(), StoreError> {
         self.submit(Job::Join {
             updated,
+            clock,
             id: id.to_string(),
             token_hash: token_hash.to_string(),
             name: name.to_string(),
@@ -469,8 +510,97 @@ impl Store {
             created: row.try_get("created")?,
             updated: row.try_get("updated")?,
             thinking: false,
+            clock: clock_from_row(&row)?,
+            rematch: match row.try_get::<Option<String>, _>("rematch")? {
+                Some(r) => Some((
+                    r,
+                    row.try_get::<Option<i64>, _>("rematch_by")?
+                        .unwrap_or(0)
+                        .clamp(0, 1) as usize,
+                )),
+                None => None,
+            },
         };
         Ok(Some(m))
+    }
+
+    /// Ids of the live matches whose running clock ran out before `now` (ms), at most `limit`.
+    pub async fn overdue_ids(&self, now: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = 'live' AND clock_deadline <= $1
+             ORDER BY clock_deadline LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
+    /// Stores the loss on time of game `game_no` at ply `ply`, seen at `now`: succeeds only if
+    /// the database agrees that the clock ran out and nothing changed since, so that of several
+    /// instances exactly one records it.
+    pub async fn commit_flag(
+        &self,
+        ply: u32,
+        now: i64,
+        game_no: u32,
+        t: &Transition,
+        after: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        self.submit(Job::Flag {
+            id: after.id.clone(),
+            game_no,
+            ply,
+            now,
+            t: t.clone(),
+            snap: snapshot(after),
+            instance: instance.to_string(),
+        })
+        .await
+    }
+
+    /// Takes back the moves of game `game_no` after ply `to_ply`; succeeds only if the game is
+    /// still at `from_ply`.
+    pub async fn commit_takeback(
+        &self,
+        game_no: u32,
+        from_ply: u32,
+        to_ply: u32,
+        after: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        self.submit(Job::Takeback {
+            id: after.id.clone(),
+            game_no,
+            from_ply,
+            to_ply,
+            snap: snapshot(after),
+            instance: instance.to_string(),
+        })
+        .await
+    }
+
+    /// Creates match `m` as the rematch of `old`, asked for by player `by`; a conflict when
+    /// `old` has its rematch already.
+    pub async fn commit_rematch(
+        &self,
+        old: &str,
+        by: usize,
+        m: &Match,
+        instance: &str,
+    ) -> Result<(), StoreError> {
+        self.submit(Job::Rematch {
+            old: old.to_string(),
+            by,
+            m: Box::new(m.clone_light()),
+            round: m.current.clone(),
+            instance: instance.to_string(),
+        })
+        .await
     }
 
     /// The stored moves of one game: (canonical move, result).
@@ -616,6 +746,30 @@ impl Store {
     }
 }
 
+fn clock_from_row(row: &AnyRow) -> Result<Option<ClockState>, StoreError> {
+    let get = |c: &str| row.try_get::<Option<i64>, _>(c);
+    let control = match (
+        get("clock_initial")?,
+        get("clock_increment")?,
+        get("clock_days")?,
+    ) {
+        (Some(initial_ms), Some(increment_ms), _) => TimeControl::Real {
+            initial_ms,
+            increment_ms,
+        },
+        (_, _, Some(days_per_move)) => TimeControl::Days { days_per_move },
+        _ => return Ok(None),
+    };
+    Ok(Some(ClockState {
+        control,
+        left: [
+            get("clock_left0")?.unwrap_or(0),
+            get("clock_left1")?.unwrap_or(0),
+        ],
+        since: get("clock_since")?,
+    }))
+}
+
 fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
     let start_s: String = r.try_get("start")?;
     let start = Position::parse(&start_s, rules)
@@ -744,6 +898,31 @@ enum Job {
         south: String,
         north: String,
         instance: String,
+        clock: ClockCols,
+    },
+    Flag {
+        id: String,
+        game_no: u32,
+        ply: u32,
+        now: i64,
+        t: Transition,
+        snap: Snapshot,
+        instance: String,
+    },
+    Takeback {
+        id: String,
+        game_no: u32,
+        from_ply: u32,
+        to_ply: u32,
+        snap: Snapshot,
+        instance: String,
+    },
+    Rematch {
+        old: String,
+        by: usize,
+        m: Box<Match>,
+        round: Round,
+        instance: String,
     },
 }
 
@@ -857,6 +1036,7 @@ async fn run_job(
             .execute(&mut **tx)
             .await
             .map_err(|e| conflict_or(e, "a game with this id exists"))?;
+            set_clock(tx, &m.id, &s.clock).await?;
             for (r, moves) in rounds {
                 insert_round(tx, &m.id, r).await?;
                 for mv in moves {
@@ -864,6 +1044,96 @@ async fn run_job(
                 }
             }
             Ok(())
+        }
+        Job::Flag {
+            id,
+            game_no,
+            ply,
+            now,
+            t,
+            snap,
+            instance,
+        } => {
+            // Exactly once over all instances (issue 11.2): only the game as the flagging
+            // instance saw it, with its clock run out in the database's own terms.
+            let n = write_snapshot(
+                tx,
+                id,
+                snap,
+                None,
+                *game_no,
+                "AND ply = $16 AND clock_deadline IS NOT NULL AND clock_deadline <= $17",
+                &[*ply as i64, *now],
+            )
+            .await?;
+            if n != 1 {
+                return Err(StoreError::Conflict(
+                    "the game changed before its clock could run out".into(),
+                ));
+            }
+            end_round(tx, id, *game_no, t).await?;
+            notify(tx, backend, id, instance).await
+        }
+        Job::Takeback {
+            id,
+            game_no,
+            from_ply,
+            to_ply,
+            snap,
+            instance,
+        } => {
+            let n = write_snapshot(
+                tx,
+                id,
+                snap,
+                None,
+                *game_no,
+                "AND ply = $16",
+                &[*from_ply as i64],
+            )
+            .await?;
+            if n != 1 {
+                return Err(StoreError::Conflict(
+                    "the game changed before the takeback; nothing was taken back".into(),
+                ));
+            }
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND game_no = $2 AND ply > $3")
+                .bind(id)
+                .bind(*game_no as i64)
+                .bind(*to_ply as i64)
+                .execute(&mut **tx)
+                .await?;
+            notify(tx, backend, id, instance).await
+        }
+        Job::Rematch {
+            old,
+            by,
+            m,
+            round,
+            instance,
+        } => {
+            // Race-safe over all instances (issue 11.3): one rematch per match.
+            let r = sqlx::query(
+                "UPDATE games SET rematch = $1, rematch_by = $2 WHERE id = $3 AND rematch IS NULL",
+            )
+            .bind(&m.id)
+            .bind(*by as i64)
+            .bind(old)
+            .execute(&mut **tx)
+            .await?;
+            if r.rows_affected() != 1 {
+                return Err(StoreError::Conflict("the rematch exists already".into()));
+            }
+            Box::pin(run_job(
+                tx,
+                backend,
+                &Job::Create {
+                    m: m.clone(),
+                    rounds: vec![(round.clone(), Vec::new())],
+                },
+            ))
+            .await?;
+            notify(tx, backend, old, instance).await
         }
         Job::Move {
             id,
@@ -877,7 +1147,7 @@ async fn run_job(
             if let Some(t) = ended {
                 end_round(tx, id, *game_no, t).await?;
             }
-            update_snapshot(tx, id, snap, Some(snap.updated)).await?;
+            update_snapshot(tx, id, snap, Some(snap.updated), *game_no).await?;
             notify(tx, backend, id, instance).await
         }
         Job::Abandon {
@@ -924,7 +1194,7 @@ async fn run_job(
             instance,
         } => {
             end_round(tx, id, *game_no, t).await?;
-            update_snapshot(tx, id, snap, None).await?;
+            update_snapshot(tx, id, snap, None, *game_no).await?;
             notify(tx, backend, id, instance).await
         }
         Job::Join {
@@ -936,7 +1206,9 @@ async fn run_job(
             south,
             north,
             instance,
+            clock,
         } => {
+            set_clock(tx, id, clock).await?;
             let r = sqlx::query(
                 "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3
                  WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
@@ -964,35 +1236,83 @@ async fn run_job(
     }
 }
 
-/// Writes the summary of a live match. Only a match still live in the database is changed:
-/// one that another instance (or the abandonment sweep) has ended refuses the change.
-/// `moved` is the time of the move being stored, if this change is a move.
+/// Writes the summary of a live match. Only a match still live in the database, at game
+/// `game_no`, is changed: one that another instance (or the abandonment sweep, or a clock)
+/// has ended refuses the change. `moved` is the time of the move being stored, if this
+/// change is a move.
 async fn update_snapshot(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     s: &Snapshot,
     moved: Option<i64>,
+    game_no: u32,
 ) -> Result<(), StoreError> {
-    let r = sqlx::query(
+    if write_snapshot(tx, id, s, moved, game_no, "", &[]).await? != 1 {
+        return Err(StoreError::Conflict("the match has already ended".into()));
+    }
+    Ok(())
+}
+
+/// The UPDATE of [`update_snapshot`] with a further condition `extra` (fixed SQL text whose
+/// parameters start at `$16`, bound from `binds`); returns the rows changed.
+async fn write_snapshot(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    s: &Snapshot,
+    moved: Option<i64>,
+    game_no: u32,
+    extra: &str,
+    binds: &[i64],
+) -> Result<u64, StoreError> {
+    let sql = format!(
         "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
-           position = $6, result = $7, updated = $8, moved = COALESCE($9, moved)
-         WHERE id = $10 AND status = 'live'",
+           position = $6, result = $7, updated = $8, moved = COALESCE($9, moved),
+           clock_left0 = $10, clock_left1 = $11, clock_since = $12, clock_deadline = $13
+         WHERE id = $14 AND status = 'live' AND game_no = $15 {extra}"
+    );
+    let mut q = sqlx::query(&sql)
+        .bind(s.game_no)
+        .bind(s.wins0)
+        .bind(s.wins1)
+        .bind(s.status)
+        .bind(s.ply)
+        .bind(&s.position)
+        .bind(&s.result)
+        .bind(s.updated)
+        .bind(moved)
+        .bind(s.clock.left0)
+        .bind(s.clock.left1)
+        .bind(s.clock.since)
+        .bind(s.clock.deadline)
+        .bind(id)
+        .bind(game_no as i64);
+    for b in binds {
+        q = q.bind(*b);
+    }
+    Ok(q.execute(&mut **tx).await?.rows_affected())
+}
+
+/// Writes every clock column of game `id`.
+async fn set_clock(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    c: &ClockCols,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET clock_initial = $1, clock_increment = $2, clock_days = $3,
+           clock_left0 = $4, clock_left1 = $5, clock_since = $6, clock_deadline = $7
+         WHERE id = $8",
     )
-    .bind(s.game_no)
-    .bind(s.wins0)
-    .bind(s.wins1)
-    .bind(s.status)
-    .bind(s.ply)
-    .bind(&s.position)
-    .bind(&s.result)
-    .bind(s.updated)
-    .bind(moved)
+    .bind(c.initial)
+    .bind(c.increment)
+    .bind(c.days)
+    .bind(c.left0)
+    .bind(c.left1)
+    .bind(c.since)
+    .bind(c.deadline)
     .bind(id)
     .execute(&mut **tx)
     .await?;
-    if r.rows_affected() != 1 {
-        return Err(StoreError::Conflict("the match has already ended".into()));
-    }
     Ok(())
 }
 

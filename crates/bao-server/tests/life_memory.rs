@@ -39,6 +39,8 @@ async fn one_match(app: &Arc<App>) {
             computer: None,
             side: Side::South,
             name: "Asha".into(),
+            clock: None,
+            local: None,
         })
         .await
         .unwrap();

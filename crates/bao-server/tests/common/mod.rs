@@ -4,6 +4,7 @@
 
 pub mod life;
 pub mod review;
+pub mod play;
 pub mod storage;
 
 use bao_server::{Config, Durability, Running};

@@ -28,6 +28,7 @@ import { keepSocket, showConnection } from './socket.js';
 import { saveSeat } from './seats.js';
 import { turnIs, alertSettings } from './alerts.js';
 import { shareButton } from './share.js';
+import { renderPlay, framePatch } from './play.js';
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -124,7 +125,8 @@ let carry = null; // the last move of a match game that has just ended (the stat
 function onState(s, move = null) {
   if (!s || typeof s !== 'object') return;
   if (move && shown && !sameGame(shown, s) && move.ply === shown.ply + 1) carry = move;
-  if (latest && sameGame(latest, s) && s.ply < latest.ply) return; // stale answer
+  // A stale answer; but a newer state at a lower ply is a takeback (issue 11.5).
+  if (latest && sameGame(latest, s) && s.ply < latest.ply && !(s.updated > latest.updated)) return;
   if (latest && seq(s)[0] < seq(latest)[0]) return; // an answer from an earlier game of the match
   latest = s;
   if (!busy) pump();
@@ -249,6 +251,7 @@ function render(s) {
   $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
+  renderPlay(s, { board, onState, pageStatus });
 }
 
 // ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
@@ -614,6 +617,7 @@ function applyMove(msg) {
     match: msg.match || base.match,
     updated: msg.updated,
   };
+  Object.assign(s, framePatch(base, msg));
   onState(s, ev);
   return true;
 }

@@ -7,6 +7,7 @@ import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.
 import { turnIs, alertSettings } from './alerts.js';
 import { t, tn } from './i18n.js';
 import { offlineStart } from './offline-home.js';
+import { addStartOptions, startOptions } from './play.js';
 
 const BLURB = {
   kiswahili: () => t('home.blurb_kiswahili'),
@@ -41,6 +42,7 @@ const OPTION_HELP = {
 const HIDDEN_OPTIONS = new Set(['match']);
 
 const form = document.getElementById('new-game');
+addStartOptions(form);
 const status = document.getElementById('form-status');
 let variants = [];
 
@@ -174,6 +176,7 @@ form.addEventListener('submit', async (e) => {
     side: document.getElementById('side').value,
     match: document.getElementById('match').value,
   };
+  Object.assign(body, startOptions(form));
   const start = document.getElementById('start').value.trim();
   if (start) body.start = start;
   const name = document.getElementById('name').value.trim();

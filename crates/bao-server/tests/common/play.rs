@@ -1,0 +1,488 @@
+//! Tests of issue 11 points 2-5 (clocks, rematch, pass and play, takeback and hint), run on
+//! SQLite and PostgreSQL with the same code (tests/clock.rs, rematch.rs, local.rs, takeback.rs).
+
+use super::*;
+use bao_server::lifecycle::Lifecycle;
+use serde_json::json;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// A sweep that never runs by itself: only the clock's own timer can end a game on time.
+pub fn no_sweep() -> Lifecycle {
+    Lifecycle {
+        sweep_every: Duration::from_secs(3600),
+        ..Default::default()
+    }
+}
+
+/// A sweep every 50 ms (after a restart, nothing but the sweep knows the game).
+pub fn fast_sweep() -> Lifecycle {
+    Lifecycle {
+        sweep_every: Duration::from_millis(50),
+        ..Default::default()
+    }
+}
+
+/// Creates a game with `body` merged into a kiswahili game against a person on South.
+pub async fn create(c: &Client, extra: Value) -> Answer {
+    let mut body = json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S",
+                          "name": "Asha"});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    c.post("/api/games", None, body).await
+}
+
+/// A game between two people with `clock`: (id, South's token, North's token).
+pub async fn clocked_pair(c: &Client, clock: Value, format: &str) -> (String, String, String) {
+    let a = create(c, json!({"clock": clock, "match": format})).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let t0 = a.json["token"].as_str().unwrap().to_string();
+    let t1 = c.join(&id, a.json["invite"].as_str().unwrap()).await;
+    (id, t0, t1)
+}
+
+/// Polls the database (not the game in memory, and no request to the server) until the
+/// first game of match `id` has ended; returns its termination.
+async fn wait_stored_end(s: &Running, id: &str) -> Option<String> {
+    for _ in 0..600 {
+        let m = s.app.store.load(id).await.unwrap().unwrap();
+        let r = m.past.first().unwrap_or(&m.current);
+        if r.result != "-" {
+            return r.termination.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("game {id} did not end within 30 s");
+}
+
+/// Bad time controls get a 400 naming what is wrong; no clock gives `"clock": null`.
+pub async fn clock_requests_are_checked(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    for (clock, word) in [
+        (json!({"initial_ms": 50, "increment_ms": 0}), "initial_ms"),
+        (
+            json!({"initial_ms": 20_000_000, "increment_ms": 0}),
+            "initial_ms",
+        ),
+        (
+            json!({"initial_ms": 60_000, "increment_ms": -1}),
+            "increment_ms",
+        ),
+        (json!({"days_per_move": 0}), "days_per_move"),
+        (json!({"days_per_move": 15}), "days_per_move"),
+        (json!({"minutes": 5}), "initial_ms"),
+        (json!("5+3"), "initial_ms"),
+    ] {
+        let a = create(&c, json!({ "clock": clock })).await;
+        assert_eq!(a.status, 400, "{clock}: {}", a.text);
+        assert_eq!(a.json["error"], "bad_request", "{}", a.text);
+        assert!(
+            a.json["message"].as_str().unwrap().contains(word),
+            "{clock}: {}",
+            a.text
+        );
+    }
+    let a = create(&c, json!({})).await;
+    let st = c.state(a.json["id"].as_str().unwrap(), None).await;
+    assert!(st["clock"].is_null(), "{st}");
+    // A correspondence clock: one day each, not running while the seat is open.
+    let a = create(&c, json!({"clock": {"days_per_move": 1}})).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let st = c.state(a.json["id"].as_str().unwrap(), None).await;
+    assert_eq!(st["clock"]["S"], 86_400_000, "{st}");
+    assert_eq!(st["clock"]["N"], 86_400_000, "{st}");
+    assert!(st["clock"]["running"].is_null(), "{st}");
+    assert_eq!(st["clock"]["control"]["days_per_move"], 1);
+    s.stop().await;
+}
+
+/// The clock starts when both seats are taken; a move adds the increment and starts the
+/// other clock; the frames of the WebSocket carry the clocks.
+pub async fn clock_runs_for_the_side_to_move(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let a = create(
+        &c,
+        json!({"clock": {"initial_ms": 60_000, "increment_ms": 2_000}}),
+    )
+    .await;
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let south = a.json["token"].as_str().unwrap().to_string();
+    let st = c.state(&id, None).await;
+    assert!(st["clock"]["running"].is_null(), "seat open: {st}");
+    assert_eq!(st["clock"]["S"], 60_000);
+    let north = c.join(&id, a.json["invite"].as_str().unwrap()).await;
+    let st = c.state(&id, None).await;
+    assert_eq!(st["clock"]["running"], "S", "{st}");
+    assert!(st["clock"]["S"].as_i64().unwrap() <= 60_000);
+    let mut ws_n = ws(&s.addr.to_string(), &id, Some(&north)).await;
+    next_of(&mut ws_n, "state", None).await;
+    let before = std::time::Instant::now();
+    assert_eq!(c.play(&id, &south, &first_legal(&st), 0).await.status, 200);
+    let spent = before.elapsed().as_millis() as i64;
+    let frame = next_of(&mut ws_n, "move", Some(1)).await;
+    let st = c.state(&id, None).await;
+    for clock in [&frame["clock"], &st["clock"]] {
+        assert_eq!(clock["running"], "N", "{clock}");
+        // South got its 2 s increment and spent less than the time the request took
+        // (since the join, at most a few seconds on a busy machine).
+        let s_left = clock["S"].as_i64().unwrap();
+        assert!(s_left > 60_000 - 10_000 && s_left <= 62_000, "{clock}");
+        assert!(clock["N"].as_i64().unwrap() <= 60_000, "{clock}");
+    }
+    assert!(spent >= 0);
+    s.stop().await;
+}
+
+/// A clock runs out while nobody is connected and nobody asks: the server's own timer ends
+/// the game (Termination "time", in the state and the record), and a late move is refused.
+pub async fn clock_runs_out_unattended(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let (id, south, north) = clocked_pair(
+        &c,
+        json!({"initial_ms": 300, "increment_ms": 0}),
+        "single_game",
+    )
+    .await;
+    // South is to move and does nothing.
+    assert_eq!(wait_stored_end(&s, &id).await.as_deref(), Some("time"));
+    let st = c.state(&id, Some(&north)).await;
+    assert_eq!(st["result"], "N", "{st}");
+    assert_eq!(st["termination"], "time", "{st}");
+    assert!(st["clock"]["running"].is_null(), "{st}");
+    assert_eq!(st["clock"]["S"], 0, "{st}");
+    assert_eq!(
+        st["result_text"], "South ran out of time: North has won",
+        "{st}"
+    );
+    let late = c.play(&id, &south, "A5L", 0).await;
+    assert_eq!(late.status, 409, "{}", late.text);
+    assert_eq!(late.json["error"], "game_over", "{}", late.text);
+    let rec = c.get(&format!("/api/games/{id}/record"), None).await;
+    assert!(rec.text.contains("[Termination \"time\"]"), "{}", rec.text);
+    assert!(rec.text.contains("[Result \"N\"]"), "{}", rec.text);
+    // (Which instance decided is not asserted: on a shared PostgreSQL another test's sweep
+    // may come first; exactly-once is tested in clock_instances.rs.)
+    s.stop().await;
+}
+
+/// The clock survives a restart: the time spent while the server was down counts, and the
+/// game still ends on time, decided after the restart (by the sweep: nothing is in memory).
+pub async fn clock_resumes_after_restart(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let (id, south, _north) = clocked_pair(
+        &c,
+        json!({"initial_ms": 4_000, "increment_ms": 0}),
+        "single_game",
+    )
+    .await;
+    let st = c.state(&id, None).await;
+    assert_eq!(c.play(&id, &south, &first_legal(&st), 0).await.status, 200);
+    let moved = std::time::Instant::now();
+    s.stop().await;
+    let s = start_with(url, fast_sweep()).await;
+    let c = Client::new(&s);
+    let st = c.state(&id, None).await;
+    let down = moved.elapsed().as_millis() as i64;
+    assert_eq!(st["clock"]["running"], "N", "{st}");
+    // North's clock ran from the move on, through the restart.
+    let n_left = st["clock"]["N"].as_i64().unwrap();
+    assert!(
+        n_left <= 4_000 - down + 50,
+        "{n_left} left after {down} ms: {st}"
+    );
+    assert!(st["clock"]["S"].as_i64().unwrap() <= 4_000, "{st}");
+    s.app.forget_all();
+    assert_eq!(wait_stored_end(&s, &id).await.as_deref(), Some("time"));
+    let st = wait_state(&c, &id, None, |st| st["termination"] == "time").await;
+    assert_eq!(st["result"], "S", "{st}");
+    s.stop().await;
+}
+
+/// Two instances on one database both have the game in memory with their timers running:
+/// exactly one records the loss on time, and the other shows it.
+pub async fn clock_loss_recorded_once(url: &str) {
+    let a = start_with(url, no_sweep()).await;
+    let b = start_with(url, no_sweep()).await;
+    let (ca, cb) = (Client::new(&a), Client::new(&b));
+    for format in ["single_game", "best_of_three"] {
+        let (id, _south, _north) =
+            clocked_pair(&ca, json!({"initial_ms": 300, "increment_ms": 0}), format).await;
+        cb.state(&id, None).await;
+        wait_stored_end(&a, &id).await;
+        for c in [&ca, &cb] {
+            wait_state(c, &id, None, |st| st["match"]["games"][0]["result"] == "N").await;
+        }
+        if format == "best_of_three" {
+            // Game 2 starts with full clocks; let it (and the rest) run out too, then count.
+            for c in [&ca, &cb] {
+                wait_state(c, &id, None, |st| st["match"]["over"] == true).await;
+            }
+        }
+        let m = a.app.store.load(&id).await.unwrap().unwrap();
+        let games = m.past.len() as u64 + 1;
+        // The counters grow just after the commit the database shows: wait for them.
+        let count =
+            || a.app.time_losses.load(Ordering::SeqCst) + b.app.time_losses.load(Ordering::SeqCst);
+        for _ in 0..500 {
+            if count() >= games {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let recorded = a.app.time_losses.swap(0, Ordering::SeqCst)
+            + b.app.time_losses.swap(0, Ordering::SeqCst);
+        assert_eq!(
+            recorded, games,
+            "{format}: one record per game lost on time"
+        );
+        let st = cb.state(&id, None).await;
+        let wins =
+            st["match"]["wins"]["S"].as_u64().unwrap() + st["match"]["wins"]["N"].as_u64().unwrap();
+        assert_eq!(wins, games, "{format}: {st}");
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Issue 11.3: the rematch is one game for both players however they ask, sides swapped,
+/// same rules and clock; the offer reaches the other player's socket.
+pub async fn rematch_is_one_game(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let (id, south, north) = clocked_pair(
+        &c,
+        json!({"initial_ms": 60_000, "increment_ms": 1_000}),
+        "single_game",
+    )
+    .await;
+    let early = c
+        .post(&format!("/api/games/{id}/rematch"), Some(&south), json!({}))
+        .await;
+    assert_eq!(early.status, 409, "{}", early.text);
+    let r = c
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&north),
+            json!({"game_no": 1, "ply": 0}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let stranger = c
+        .post(
+            &format!("/api/games/{id}/rematch"),
+            Some("nobody"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(stranger.status, 403, "{}", stranger.text);
+    let mut ws_n = ws(&s.addr.to_string(), &id, Some(&north)).await;
+    next_of(&mut ws_n, "state", None).await;
+    let path = format!("/api/games/{id}/rematch");
+    let (x, y, z) = tokio::join!(
+        c.post(&path, Some(&south), json!({})),
+        c.post(&path, Some(&north), json!({})),
+        c.post(&path, Some(&south), json!({}))
+    );
+    for a in [&x, &y, &z] {
+        assert_eq!(a.status, 200, "{}", a.text);
+    }
+    let new = x.json["id"].as_str().unwrap().to_string();
+    assert_eq!(y.json["id"], new);
+    assert_eq!(z.json["id"], new);
+    assert_ne!(new, id);
+    // The offer, as the other player's socket sees it.
+    let offer = next_of(&mut ws_n, "state", None).await;
+    assert_eq!(offer["state"]["rematch"]["id"], new, "{offer}");
+    let old = c.state(&id, None).await;
+    assert_eq!(old["rematch"]["id"], new);
+    // Sides swapped, same rules and clock.
+    let ns = c.state(&new, Some(&south)).await;
+    assert_eq!(ns["you"], "N", "{ns}");
+    assert_eq!(c.state(&new, Some(&north)).await["you"], "S");
+    assert_eq!(ns["variant"], old["variant"]);
+    assert_eq!(ns["rules"], old["rules"]);
+    assert_eq!(ns["clock"]["control"], old["clock"]["control"]);
+    assert_eq!(ns["clock"]["running"], "S", "both seats are taken: {ns}");
+    assert_eq!(ns["players"]["S"]["name"], "Baraka");
+    // The former North now plays South and moves first.
+    assert_eq!(c.play(&new, &north, &first_legal(&ns), 0).await.status, 200);
+    s.stop().await;
+}
+
+/// Two instances asked at once: one rematch.
+pub async fn rematch_across_instances(url: &str) {
+    let a = start_with(url, no_sweep()).await;
+    let b = start_with(url, no_sweep()).await;
+    let (ca, cb) = (Client::new(&a), Client::new(&b));
+    let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
+    let r = ca
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&south),
+            json!({"game_no": 1, "ply": 0}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    wait_state(&cb, &id, None, |st| st["match"]["over"] == true).await;
+    let path = format!("/api/games/{id}/rematch");
+    let (x, y) = tokio::join!(
+        ca.post(&path, Some(&south), json!({})),
+        cb.post(&path, Some(&north), json!({}))
+    );
+    assert_eq!(x.status, 200, "{}", x.text);
+    assert_eq!(y.status, 200, "{}", y.text);
+    assert_eq!(x.json["id"], y.json["id"]);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Issue 11.4: one token plays both sides; the state says so and names the side to move.
+pub async fn pass_and_play(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let a = create(&c, json!({"opponent": {"kind": "local", "name": "Baraka"}})).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    assert!(a.json["invite"].is_null(), "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let t = a.json["token"].as_str().unwrap().to_string();
+    let mut ws = ws(&s.addr.to_string(), &id, Some(&t)).await;
+    next_of(&mut ws, "state", None).await;
+    for ply in 0..5u64 {
+        let st = c.state(&id, Some(&t)).await;
+        assert_eq!(st["local"], true);
+        assert_eq!(st["you"], st["side_to_move"], "{st}");
+        assert_eq!(st["players"]["S"]["name"], "Asha");
+        assert_eq!(st["players"]["N"]["name"], "Baraka");
+        assert_eq!(
+            st["players"]["N"]["connected"], true,
+            "one socket connects both: {st}"
+        );
+        assert_eq!(st["players"]["S"]["connected"], true);
+        let other = c.play(&id, "nobody", &first_legal(&st), ply).await;
+        assert_eq!(other.status, 403, "{}", other.text);
+        let r = c.play(&id, &t, &first_legal(&st), ply).await;
+        assert_eq!(r.status, 200, "ply {ply}: {}", r.text);
+        // The one socket gets the next legal moves whichever side is to move.
+        let f = next_of(&mut ws, "move", Some(ply + 1)).await;
+        assert!(!f["legal"].as_array().unwrap().is_empty(), "{f}");
+    }
+    // The socket connected while South was to move; it moves for North too.
+    let st = c.state(&id, Some(&t)).await;
+    assert_eq!(st["side_to_move"], "N");
+    send(
+        &mut ws,
+        json!({"type": "move", "move": first_legal(&st), "ply": 5}),
+    )
+    .await;
+    next_of(&mut ws, "move", Some(6)).await;
+    let h = c.get(&format!("/api/games/{id}/hint"), Some(&t)).await;
+    assert_eq!(h.status, 200, "{}", h.text);
+    s.stop().await;
+}
+
+/// Issue 11.5: takeback against the computer returns to the position before the player's
+/// last move (the reply undone too), is stored (a restart agrees), and a stale or
+/// misplaced one is refused; the hint is a legal move for the player to move.
+pub async fn takeback_and_hint(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let a = create(&c, json!({"opponent": {"kind": "computer", "level": 1}})).await;
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let t = a.json["token"].as_str().unwrap().to_string();
+    let path = format!("/api/games/{id}/takeback");
+    let tb =
+        |game_no: u32, ply: u64| c.post(&path, Some(&t), json!({"game_no": game_no, "ply": ply}));
+    let none = tb(1, 0).await;
+    assert_eq!(none.status, 409, "nothing to take back: {}", none.text);
+    let st0 = c.state(&id, Some(&t)).await;
+    // The hint: a legal move of the player, with a score in the protocol's words.
+    let h = c.get(&format!("/api/games/{id}/hint"), Some(&t)).await;
+    assert_eq!(h.status, 200, "{}", h.text);
+    let legal: Vec<&str> = st0["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["move"].as_str().unwrap())
+        .collect();
+    assert!(
+        legal.contains(&h.json["move"].as_str().unwrap()),
+        "{}",
+        h.text
+    );
+    let score = h.json["score"].as_str().unwrap();
+    let (kind, n) = score.split_once(' ').unwrap();
+    assert!(
+        ["cp", "win", "loss"].contains(&kind) && n.parse::<i64>().is_ok(),
+        "{score}"
+    );
+    let stranger = c
+        .get(&format!("/api/games/{id}/hint"), Some("nobody"))
+        .await;
+    assert_eq!(stranger.status, 403, "{}", stranger.text);
+    // Move, let the computer answer, take both back.
+    assert_eq!(c.play(&id, &t, legal[0], 0).await.status, 200);
+    let st2 = wait_state(&c, &id, Some(&t), |st| st["ply"] == 2).await;
+    assert_eq!(st2["side_to_move"], "S");
+    let r = tb(1, 2).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["ply"], 0, "{}", r.text);
+    assert_eq!(r.json["position"], st0["position"]);
+    assert!(r.json["moves"].as_array().unwrap().is_empty());
+    let stale = tb(1, 2).await;
+    assert_eq!(stale.status, 409, "{}", stale.text);
+    assert_eq!(stale.json["error"], "conflict");
+    // Stored: a restart agrees, and the game goes on from there.
+    s.stop().await;
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let st = c.state(&id, Some(&t)).await;
+    assert_eq!(st["ply"], 0, "{st}");
+    assert_eq!(c.play(&id, &t, legal[1], 0).await.status, 200);
+    wait_state(&c, &id, Some(&t), |st| st["ply"] == 2).await;
+    // Not against a person.
+    let (hid, south, _) = c.two_player_game("kete", "S", "single_game").await;
+    let hs = c.state(&hid, None).await;
+    assert_eq!(c.play(&hid, &south, &first_legal(&hs), 0).await.status, 200);
+    let r = c
+        .post(
+            &format!("/api/games/{hid}/takeback"),
+            Some(&south),
+            json!({"game_no": 1, "ply": 1}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    let h = c.get(&format!("/api/games/{hid}/hint"), Some(&south)).await;
+    assert_eq!(h.status, 409, "{}", h.text);
+    s.stop().await;
+}
+
+/// Issue 13.3: the computer plays with its clock: at level 8 on a 2 s clock it answers
+/// within its budget (at most half of what is left) instead of its level's full search.
+pub async fn computer_uses_its_clock(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    let a = create(
+        &c,
+        json!({"side": "N", "opponent": {"kind": "computer", "level": 8},
+               "clock": {"initial_ms": 2_000, "increment_ms": 0}}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let st = wait_state(&c, &id, None, |st| st["ply"] == 1 || st["result"] != "-").await;
+    assert_eq!(
+        st["result"], "-",
+        "the computer did not lose on time: {}",
+        st["result_text"]
+    );
+    let used = 2_000 - st["clock"]["S"].as_i64().unwrap();
+    assert!(used <= 1_000, "the computer used {used} ms of 2000");
+    assert_eq!(st["clock"]["running"], "N");
+    s.stop().await;
+}

@@ -1,0 +1,15 @@
+//! Pass and play (issue 11.4).
+
+mod common;
+use common::play::*;
+use common::{postgres_url, sqlite_url};
+
+#[tokio::test]
+async fn sqlite_pass_and_play() {
+    pass_and_play(&sqlite_url("local")).await;
+}
+
+#[tokio::test]
+async fn postgres_pass_and_play() {
+    pass_and_play(&postgres_url()).await;
+}
