@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 pub mod life;
-pub mod review;
 pub mod play;
+pub mod review;
 pub mod storage;
 
 use bao_server::{Config, Durability, Running};
