@@ -5,7 +5,6 @@ import { api, el, errorText, notify, parsePosition, numberMoves, capturedBy, des
 import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
-import { t } from './i18n.js';
 import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
 
 const $ = (id) => document.getElementById(id);
