@@ -37,6 +37,15 @@ if [ ! -f node_modules/playwright-core/package.json ]; then
   npm ci --no-audit --no-fund || fail "npm ci"
 fi
 
+# The page scripts are ES modules: check their syntax first, so that a merge that declares a
+# name twice fails here, naming the file, instead of as a dozen browser timeouts.
+syntax="$(mktemp -d)"
+for f in "$root"/crates/bao-server/web/static/*.js; do
+  cp "$f" "$syntax/$(basename "$f" .js).mjs"
+  node --check "$syntax/$(basename "$f" .js).mjs" || { rm -rf "$syntax"; fail "syntax error in $f"; }
+done
+rm -rf "$syntax"
+
 tmp="$(mktemp -d)"
 port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close();})')"
 mkdir -p "$root/artifacts/browser"

@@ -115,6 +115,36 @@ pub struct SvgOptions {
     /// from the position under the variant's default rules (BRD-7.3); callers that know the
     /// game's rules or its result (a resignation) say so.
     pub over: Option<bool>,
+    /// The language of the words in the picture (labels, caption, titles).
+    pub lang: Lang,
+}
+
+/// The language of a picture's words: the web app's two languages (issue 10). The words are
+/// those of the page catalogs (`web/i18n/*/game.json`), so that a picture and the page that
+/// redraws it say the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Kiswahili.
+    Sw,
+}
+
+impl Lang {
+    /// `"en"` or `"sw"`; anything else is `None`.
+    ///
+    /// ```
+    /// assert_eq!(bao_render::Lang::from_code("sw"), Some(bao_render::Lang::Sw));
+    /// assert_eq!(bao_render::Lang::from_code("fr"), None);
+    /// ```
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "en" => Some(Lang::En),
+            "sw" => Some(Lang::Sw),
+            _ => None,
+        }
+    }
 }
 
 impl Default for SvgOptions {
@@ -128,6 +158,7 @@ impl Default for SvgOptions {
             flipped: false,
             title: None,
             over: None,
+            lang: Lang::En,
         }
     }
 }
@@ -186,10 +217,19 @@ fn esc(s: &str) -> String {
     out
 }
 
-fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::South => "South",
-        Side::North => "North",
+fn side_name(s: Side, lang: Lang) -> &'static str {
+    match (s, lang) {
+        (Side::South, Lang::En) => "South",
+        (Side::North, Lang::En) => "North",
+        (Side::South, Lang::Sw) => "Kusini",
+        (Side::North, Lang::Sw) => "Kaskazini",
+    }
+}
+
+fn to_move(s: Side, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{} to move", side_name(s, lang)),
+        Lang::Sw => format!("Zamu ya {}", side_name(s, lang)),
     }
 }
 
@@ -219,13 +259,19 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
         let _ = write!(s, r#" width="{w}" height="{hh}""#);
     }
     s.push_str(r#" font-family="sans-serif" role="img">"#);
-    let title = opts.title.clone().unwrap_or_else(|| {
-        format!(
+    let title = opts.title.clone().unwrap_or_else(|| match opts.lang {
+        Lang::En => format!(
             "{} board, {} to move, ply {}",
             pos.variant().title(),
-            side_name(pos.side()),
+            side_name(pos.side(), opts.lang),
             pos.ply()
-        )
+        ),
+        Lang::Sw => format!(
+            "Ubao wa {}, zamu ya {}, zamu {}",
+            pos.variant().title(),
+            side_name(pos.side(), opts.lang),
+            pos.ply()
+        ),
     });
     let _ = write!(s, "<title>{}</title>", esc(&title));
 
@@ -260,13 +306,14 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
     let over = opts
         .over
         .unwrap_or_else(|| bao_rules::status(pos, &bao_rules::Rules::new(pos.variant())).is_over());
-    hand(&mut s, pos, top_side, PAD + HAND_H / 2, over);
+    hand(&mut s, pos, top_side, PAD + HAND_H / 2, over, opts.lang);
     hand(
         &mut s,
         pos,
         bottom_side,
         board_top + board_h + HAND_H / 2,
         over,
+        opts.lang,
     );
 
     for row in 0..4u32 {
@@ -285,7 +332,12 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
 
     if opts.show_caption {
         let y = board_top + board_h + HAND_H + CAPTION_H / 2 + 4;
-        let caption = caption(pos, opts.last_move.as_ref().map(|l| l.text.as_str()), over);
+        let caption = caption(
+            pos,
+            opts.last_move.as_ref().map(|l| l.text.as_str()),
+            over,
+            opts.lang,
+        );
         let _ = write!(
             s,
             r##"<text class="caption" x="{x}" y="{y}" text-anchor="middle" font-size="15" fill="#333">{c}</text>"##,
@@ -300,41 +352,49 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
 /// The caption line: a sentence for people, never the position's raw flags (issue 10).
 /// `static/board.js` (`boardCaption`) writes the same English text, so that a page that
 /// follows a game by itself shows what a fresh picture would.
-pub fn caption(pos: &Position, last_move: Option<&str>, over: bool) -> String {
-    let mut c = if over {
-        "Game over".to_string()
-    } else {
-        format!("{} to move", side_name(pos.side()))
-    };
+pub fn caption(pos: &Position, last_move: Option<&str>, over: bool, lang: Lang) -> String {
     let n = pos.ply();
-    let _ = write!(c, " · {n} {} played", if n == 1 { "move" } else { "moves" });
+    let mut c = match (over, lang) {
+        (true, Lang::En) => "Game over".to_string(),
+        (true, Lang::Sw) => "Mchezo umekwisha".to_string(),
+        (false, _) => to_move(pos.side(), lang),
+    };
+    let _ = match lang {
+        Lang::En => write!(c, " · {n} {} played", if n == 1 { "move" } else { "moves" }),
+        Lang::Sw if n == 1 => write!(c, " · zamu {n} imechezwa"),
+        Lang::Sw => write!(c, " · zamu {n} zimechezwa"),
+    };
     if let Some(lm) = last_move {
-        let _ = write!(c, " · last move {lm}");
+        let _ = match lang {
+            Lang::En => write!(c, " · last move {lm}"),
+            Lang::Sw => write!(c, " · zamu ya mwisho {lm}"),
+        };
     }
     c
 }
 
-fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool) {
+fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: Lang) {
     let n = pos.hand(side);
     let mover = pos.side() == side && !over;
-    let to_move = if mover { " to-move" } else { "" };
+    let class = if mover { " to-move" } else { "" };
     // Kimasai's seeds off the board are its reserve (akiba); one word everywhere.
-    let word = if pos.variant() == Variant::Kimasai {
-        "reserve"
-    } else {
-        "hand"
+    let kimasai = pos.variant() == Variant::Kimasai;
+    let label = match (lang, kimasai) {
+        (Lang::En, true) => format!("{} reserve", side_name(side, lang)),
+        (Lang::En, false) => format!("{} hand", side_name(side, lang)),
+        (Lang::Sw, true) => format!("Akiba ya {}", side_name(side, lang)),
+        (Lang::Sw, false) => format!("Mkono wa {}", side_name(side, lang)),
     };
     let _ = write!(
         s,
-        r#"<g class="hand{to_move}" id="hand-{l}" data-side="{l}" data-seeds="{n}">"#,
+        r#"<g class="hand{class}" id="hand-{l}" data-side="{l}" data-seeds="{n}">"#,
         l = side.letter(),
     );
     let _ = write!(
         s,
-        r##"<text class="label" x="{x}" y="{y}" font-size="16" fill="#333">{name} {word}</text>"##,
+        r##"<text class="label" x="{x}" y="{y}" font-size="16" fill="#333">{label}</text>"##,
         x = PAD,
         y = cy + 6,
-        name = side_name(side),
     );
     let _ = write!(
         s,
@@ -345,9 +405,9 @@ fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool) {
     if mover {
         let _ = write!(
             s,
-            r##"<circle class="turn" cx="{x}" cy="{cy}" r="7" fill="#2a7a2a"><title>{name} to move</title></circle>"##,
+            r##"<circle class="turn" cx="{x}" cy="{cy}" r="7" fill="#2a7a2a"><title>{name}</title></circle>"##,
             x = PAD + 8 * CELL - 8,
-            name = side_name(side),
+            name = to_move(side, lang),
         );
     }
     s.push_str("</g>");

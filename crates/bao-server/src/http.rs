@@ -602,6 +602,16 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
         size: None,
         // Decided under the rules asked for (a ply cap ends a game the defaults would not).
         over: Some(bao_rules::status(&pos, &rules).is_over()),
+        // The words in the picture: the page's language (issue 10), English by default.
+        lang: match q.get("lang").map(String::as_str) {
+            None | Some("") => bao_render::Lang::En,
+            Some(code) => bao_render::Lang::from_code(code).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "lang must be en or sw, not '{}'",
+                    bao_rules::printable(code)
+                ))
+            })?,
+        },
         ..Default::default()
     };
     if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {

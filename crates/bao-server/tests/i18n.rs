@@ -225,7 +225,38 @@ fn the_rules_are_written_in_swahili() {
         // The same diagrams in both languages.
         let imgs = |h: &str| h.matches("<img src=\"/api/render/svg").count();
         assert_eq!(imgs(sw), imgs(en), "{page}");
+        // ... and their words in the page's language.
+        assert_eq!(sw.matches("&amp;lang=sw\"").count(), imgs(sw), "{page}");
     }
+    let home = pages.html("index", Lang::Sw).unwrap();
+    assert!(home.contains("/api/render/svg?position=kiswahili&amp;lang=sw\""));
+}
+
+#[tokio::test]
+async fn board_pictures_speak_the_language_asked_for() {
+    let s = start(&sqlite_url("i18n-svg")).await;
+    let http = reqwest::Client::new();
+    let get = |q: &'static str| {
+        let url = format!("http://{}/api/render/svg?{q}", s.addr);
+        let http = http.clone();
+        async move {
+            let r = http.get(url).send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap())
+        }
+    };
+    let (status, sw) = get("position=kiswahili&lang=sw").await;
+    assert_eq!(status, 200);
+    for words in ["Mkono wa Kaskazini", "Mkono wa Kusini", "Zamu ya Kusini"] {
+        assert!(sw.contains(words), "{words} in {sw}");
+    }
+    assert!(!sw.contains("North") && !sw.contains("South"), "{sw}");
+    let (_, masai) = get("position=kimasai&lang=sw").await;
+    assert!(masai.contains("Akiba ya Kusini") && !masai.contains("Mkono"));
+    let (_, en) = get("position=kiswahili").await;
+    assert!(en.contains("North hand") && en.contains("South to move"));
+    let (status, bad) = get("position=kiswahili&lang=fr").await;
+    assert_eq!(status, 400);
+    assert!(bad.contains("lang must be en or sw"), "{bad}");
 }
 
 #[tokio::test]
