@@ -167,3 +167,48 @@ export async function clickMove(page, pick = (legal) => legal[0]) {
   if ((await confirm.count()) > 0) await confirm.click();
   return { move: target.move, ply: state.ply };
 }
+
+/**
+ * Lets a test hide the tab and see notifications (issue 11.1 alerts): every Notification the
+ * page makes is recorded in `window.__notes` (headless Chromium shows none), and
+ * `window.__setHidden(true|false)` sets `document.visibilityState` and fires
+ * `visibilitychange`. Grants the notification permission too.
+ */
+export async function fakeHiddenTab(context) {
+  await context.grantPermissions(['notifications'], { origin: BASE });
+  await context.addInitScript(() => {
+    window.__notes = [];
+    const Real = window.Notification;
+    window.Notification = class {
+      constructor(title, options = {}) {
+        window.__notes.push({ title, body: options.body, tag: options.tag });
+      }
+      static get permission() {
+        return Real ? Real.permission : 'denied';
+      }
+      static requestPermission() {
+        return Real.requestPermission();
+      }
+      close() {}
+    };
+    let hidden = false;
+    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { get: () => hidden });
+    window.__setHidden = (h) => {
+      hidden = h;
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+  });
+}
+
+/** Waits until the replay page's board shows step `n` with no animation running. */
+export function stepIs(page, n) {
+  return page.waitForFunction(
+    (k) => {
+      const b = document.querySelector('#board');
+      return b.dataset.step === String(k) && !b.classList.contains('animating');
+    },
+    n,
+    { timeout: 60000 },
+  );
+}

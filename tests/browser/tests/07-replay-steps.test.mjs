@@ -2,7 +2,7 @@
 // animation at once and step on (5 clicks are 5 moves), and Skip finishes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, api, boardCounts, positionCounts, bao } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, api, boardCounts, positionCounts, bao, stepIs } from '../lib/harness.mjs';
 
 const START = 'kiswahili'; // the start position
 const PLIES = 12;
@@ -53,16 +53,6 @@ function record({ moves, result }) {
     '',
   ].join('\n');
 }
-
-const stepIs = (page, n) =>
-  page.waitForFunction(
-    (k) => {
-      const b = document.querySelector('#board');
-      return b.dataset.step === String(k) && !b.classList.contains('animating');
-    },
-    n,
-    { timeout: 60000 },
-  );
 
 test('Next and Back during an animation finish it and step; Skip finishes it', async () => {
   const g = longGame();

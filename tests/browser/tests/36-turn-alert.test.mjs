@@ -4,7 +4,7 @@
 // away when the tab is visible again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, screenshot, api, waitForPly, clickMove, BASE } from '../lib/harness.mjs';
+import { launch, openPage, fakeHiddenTab, assertClean, screenshot, api, waitForPly, clickMove } from '../lib/harness.mjs';
 
 let browser;
 before(async () => {
@@ -16,32 +16,7 @@ after(async () => {
 
 test('turn alert in a hidden tab: title, favicon, sound, notification', async () => {
   const { context, page } = await openPage(browser);
-  await context.grantPermissions(['notifications'], { origin: BASE });
-  // Records every Notification the page makes (headless Chromium shows none), and lets the
-  // test say whether the tab is hidden.
-  await context.addInitScript(() => {
-    window.__notes = [];
-    const Real = window.Notification;
-    window.Notification = class {
-      constructor(title, options = {}) {
-        window.__notes.push({ title, body: options.body, tag: options.tag });
-      }
-      static get permission() {
-        return Real ? Real.permission : 'denied';
-      }
-      static requestPermission() {
-        return Real.requestPermission();
-      }
-      close() {}
-    };
-    let hidden = false;
-    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
-    Object.defineProperty(document, 'hidden', { get: () => hidden });
-    window.__setHidden = (h) => {
-      hidden = h;
-      document.dispatchEvent(new Event('visibilitychange'));
-    };
-  });
+  await fakeHiddenTab(context); // records notifications, lets the test hide the tab
 
   await page.goto('/');
   await page.locator('input[name="opponent"][value="human"]').check();

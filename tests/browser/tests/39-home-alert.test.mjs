@@ -3,7 +3,7 @@
 // Notification (permission granted, asked for with a click); back in front, all is restored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, api, BASE } from '../lib/harness.mjs';
+import { launch, openPage, fakeHiddenTab, assertClean, api } from '../lib/harness.mjs';
 
 let browser;
 before(async () => {
@@ -15,30 +15,7 @@ after(async () => {
 
 test('home page: turn alert for one of my games while the tab is hidden', async () => {
   const { context, page } = await openPage(browser);
-  await context.grantPermissions(['notifications'], { origin: BASE });
-  await context.addInitScript(() => {
-    window.__notes = [];
-    const Real = window.Notification;
-    window.Notification = class {
-      constructor(title, options = {}) {
-        window.__notes.push({ title, body: options.body });
-      }
-      static get permission() {
-        return Real ? Real.permission : 'denied';
-      }
-      static requestPermission() {
-        return Real.requestPermission();
-      }
-      close() {}
-    };
-    let hidden = false;
-    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
-    Object.defineProperty(document, 'hidden', { get: () => hidden });
-    window.__setHidden = (h) => {
-      hidden = h;
-      document.dispatchEvent(new Event('visibilitychange'));
-    };
-  });
+  await fakeHiddenTab(context); // records notifications, lets the test hide the tab
   // Asha is North: Baraka (South) has the first move.
   await page.goto('/');
   await page.locator('input[name="opponent"][value="human"]').check();

@@ -2,7 +2,7 @@
 // the move list, the best move on the board), and the game page's "Review this game" link.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, screenshot, api, bao, BASE } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, bao, BASE, stepIs } from '../lib/harness.mjs';
 
 const PLIES = 16;
 
@@ -46,16 +46,6 @@ async function upload(text) {
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()).id;
 }
-
-const stepIs = (page, n) =>
-  page.waitForFunction(
-    (k) => {
-      const b = document.querySelector('#board');
-      return b.dataset.step === String(k) && !b.classList.contains('animating');
-    },
-    n,
-    { timeout: 60000 },
-  );
 
 test('a finished game is reviewed: graph, marks and the best move on the board', async () => {
   const moves = randomGame(7);
