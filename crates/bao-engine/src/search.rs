@@ -5,16 +5,21 @@
 //! With one thread (the default) the search is deterministic: with a depth or node limit, the
 //! same position, rules, weights and history always give the same move, score and node count.
 //!
-//! With N threads ([`Searcher::set_threads`]) it is a Lazy SMP search: N-1 helper searchers
-//! run the same iterative deepening beside the main one, alternately one ply ahead, each with
-//! its own killers, history and evaluation cache, all sharing one lock-free transposition
-//! table; they help by filling the table. The move, score and PV are the main thread's. The
-//! result is then not reproducible (thread timing decides what the table holds).
+//! With N threads ([`Searcher::set_threads`]) the calling thread and N-1 helper searchers
+//! share one lock-free transposition table, each with its own killers, history and
+//! evaluation cache. Each iteration of [`Searcher::search_root`] is split at the root: the
+//! calling thread searches the first move (the previous best, which sets alpha) while the
+//! helpers try to refute the other moves against the last score of the same depth parity,
+//! then search the first move a ply or two deeper for the next iteration; then all threads
+//! take the moves still open one at a time against the best score so far. A helper's work on
+//! a move is used only when that move was searched to the end. [`Searcher::analyse`] uses the
+//! helpers as plain Lazy SMP searchers that only fill the table. The result is not
+//! reproducible with more than one thread (thread timing decides what the table holds).
 //!
 //! A node is one legal move executed by the rules crate and the position it reaches. With N
 //! threads the node counts (reported and limited) are the sum over all threads; the threads
-//! add their counts to a shared total every few nodes, so a node limit may be overshot by a
-//! few hundred nodes per thread.
+//! add their counts to a shared total in batches, so a node limit may be overshot by about
+//! a thousand nodes per thread.
 //!
 //! Never-ending moves (BRD-6.2) are decided exactly at the root, so the move played is
 //! always legal. Inside the tree, moves are generated with a lap budget
@@ -29,8 +34,8 @@ use bao_rules::{
     legal_moves, legal_moves_within, LegalMove, Move, NeverEnding, Position, Repetition, Rules,
     Side,
 };
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The score of a win at the root; a win in n plies scores `WIN - n`.
@@ -273,6 +278,9 @@ fn from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// Nodes a thread of a multi-threaded search counts before adding them to the shared total.
+const FLUSH_NODES: u64 = 1024;
+
 /// A searcher: owns its transposition table and heuristics, reusable across searches.
 pub struct Searcher {
     rules: Rules,
@@ -285,6 +293,8 @@ pub struct Searcher {
     flushed: u64,
     /// A helper: its stop flag belongs to the main searcher, which it must not reset.
     helper: bool,
+    /// A helper's extra stop flag for one part of a split root iteration.
+    phase: Option<Arc<AtomicBool>>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 2]>,
     nodes: u64,
@@ -351,6 +361,7 @@ impl Searcher {
             shared_nodes: None,
             flushed: 0,
             helper: false,
+            phase: None,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 2]),
             nodes: 0,
@@ -485,15 +496,24 @@ impl Searcher {
         }
         self.calls += 1;
         if self.calls & 7 == 0 {
+            // The shared total is one cache line written by every thread: adding to it
+            // often makes the threads wait on each other, so each adds in batches.
             if let Some(t) = &self.shared_nodes {
-                let all = t.fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-                    + (self.nodes - self.flushed);
-                self.flushed = self.nodes;
-                if self.limits.nodes.is_some_and(|n| all >= n) {
-                    self.aborted = true;
+                if self.nodes - self.flushed >= FLUSH_NODES {
+                    let all = t.fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                        + (self.nodes - self.flushed);
+                    self.flushed = self.nodes;
+                    if self.limits.nodes.is_some_and(|n| all >= n) {
+                        self.aborted = true;
+                    }
                 }
             }
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed)
+                || self
+                    .phase
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+            {
                 self.aborted = true;
             } else if let Some(t) = self.limits.time {
                 if self.start.elapsed() >= t {
@@ -897,7 +917,7 @@ impl Searcher {
         limits: Limits,
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let mut r = self.with_helpers(pos, limits, |s| s.search_root_from(pos, limits, 1, info));
+        let mut r = self.search_root_from(pos, limits, 1, info);
         if !self.helpers.is_empty() {
             r.nodes = self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>();
             r.visited = self.visited + self.helpers.iter().map(|h| h.visited).sum::<u64>();
@@ -930,6 +950,27 @@ impl Searcher {
             return result;
         }
         self.path.push(Self::entry(pos));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        self.shared_nodes = None;
+        if !helpers.is_empty() {
+            let total = Arc::new(AtomicU64::new(0));
+            self.shared_nodes = Some(total.clone());
+            let hl = Limits {
+                depth: None,
+                nodes: limits.nodes,
+                time: limits.time,
+                soft_time: None,
+            };
+            for h in &mut helpers {
+                h.begin(hl);
+                h.start = self.start;
+                h.stop = self.stop.clone();
+                h.shared_nodes = Some(total.clone());
+                h.path.clone_from(&self.path);
+                h.game_len = self.game_len;
+                h.quiescence = self.quiescence;
+            }
+        }
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
         // Root order: previous iteration's best first, then the static order.
         let mut order: Vec<usize> = self
@@ -937,40 +978,29 @@ impl Searcher {
             .into_iter()
             .map(|x| x.1)
             .collect();
+        // The score of each finished iteration.
+        let mut scores = Vec::new();
         for depth in start.clamp(1, max_depth)..=max_depth {
             let mut alpha = -INF;
             let mut best_i = None;
             let mut best = -INF;
-            for (n, &i) in order.iter().enumerate() {
-                let m = &moves[i];
-                let s = if let Some(t) = terminal(m, &self.rules, 0) {
-                    t
-                } else if self.repeats(&m.next) {
-                    0
-                } else {
-                    self.path.push(Self::entry(&m.next));
-                    let d = depth as i32 - 1;
-                    let s = if n == 0 {
-                        -self.search(&m.next, d, -INF, -alpha, 1)
-                    } else {
-                        let s = -self.search(&m.next, d, -alpha - 1, -alpha, 1);
-                        if s > alpha && !self.aborted {
-                            -self.search(&m.next, d, -INF, -alpha, 1)
-                        } else {
-                            s
-                        }
-                    };
-                    self.path.pop();
-                    s
-                };
-                if self.aborted {
-                    break;
+            if helpers.is_empty() {
+                for (n, &i) in order.iter().enumerate() {
+                    let s = self.root_move(&moves[i], depth, alpha, n == 0);
+                    if self.aborted {
+                        break;
+                    }
+                    if s > best {
+                        best = s;
+                        best_i = Some(i);
+                        alpha = alpha.max(s);
+                    }
                 }
-                if s > best {
-                    best = s;
-                    best_i = Some(i);
-                    alpha = alpha.max(s);
-                }
+            } else {
+                // Scores swing between odd and even depths: the guess is the last
+                // score of the same parity.
+                let guess = scores.len().checked_sub(2).map(|k| scores[k]);
+                (best_i, best) = self.root_split(&mut helpers, &moves, &order, depth, guess);
             }
             // An unfinished iteration still counts if its first (previous best) move was
             // searched: a move that beat it is better still.
@@ -993,6 +1023,7 @@ impl Searcher {
             if self.aborted {
                 break;
             }
+            scores.push(best);
             // Keep the root entry so that the PV starts right.
             result.seldepth = self.seldepth;
             result.nodes = self.nodes;
@@ -1011,6 +1042,7 @@ impl Searcher {
             }
         }
         self.path.truncate(self.game_len);
+        self.helpers = helpers;
         // Stopped before the first move was searched (a tiny time budget): the first move in
         // the static order is still a legal move, better than none.
         if result.best.is_none() {
@@ -1024,6 +1056,142 @@ impl Searcher {
         result.visited = self.visited;
         result.time = self.start.elapsed();
         result
+    }
+
+    /// The score of root move `m` searched to `depth` plies: with a full window for the
+    /// first move, else with a null window at `alpha` and a full re-search when it fails high
+    /// (principal variation search).
+    fn root_move(&mut self, m: &LegalMove, depth: u32, alpha: i32, first: bool) -> i32 {
+        if let Some(t) = terminal(m, &self.rules, 0) {
+            return t;
+        }
+        if self.repeats(&m.next) {
+            return 0;
+        }
+        self.path.push(Self::entry(&m.next));
+        let d = depth as i32 - 1;
+        let s = if first {
+            -self.search(&m.next, d, -INF, -alpha, 1)
+        } else {
+            let s = -self.search(&m.next, d, -alpha - 1, -alpha, 1);
+            if s > alpha && !self.aborted {
+                -self.search(&m.next, d, -INF, -alpha, 1)
+            } else {
+                s
+            }
+        };
+        self.path.pop();
+        s
+    }
+
+    /// One iteration of a multi-threaded search, split at the root. First, this thread
+    /// searches the first move (the previous iteration's best, which sets alpha) while the
+    /// helpers try to refute the other moves against `guess` (the previous iteration's score);
+    /// helpers with nothing left to do search the first move a ply or two deeper, for the
+    /// next iteration. Then every thread takes the moves still open, one at a time, against
+    /// the best score so far. Returns the best move and its score among the moves searched to
+    /// the end, and marks the search aborted when the iteration was not finished.
+    fn root_split(
+        &mut self,
+        helpers: &mut [Searcher],
+        moves: &[LegalMove],
+        order: &[usize],
+        depth: u32,
+        guess: Option<i32>,
+    ) -> (Option<usize>, i32) {
+        /// What a root move's search showed: its exact score, or that it is at most a bound.
+        #[derive(Clone, Copy)]
+        enum Known {
+            Exact(i32),
+            AtMost(i32),
+        }
+        let known: Mutex<Vec<Option<Known>>> = Mutex::new(vec![None; order.len()]);
+        fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+            m.lock().unwrap_or_else(|e| e.into_inner())
+        }
+        let first = order[0];
+        let ahead = Arc::new(AtomicBool::new(false));
+        let next = AtomicUsize::new(1);
+        let s0 = std::thread::scope(|sc| {
+            for (k, h) in helpers.iter_mut().enumerate() {
+                h.phase = Some(ahead.clone());
+                let (next, known) = (&next, &known);
+                sc.spawn(move || {
+                    if let Some(g) = guess {
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&i) = order.get(k) else {
+                                break;
+                            };
+                            let v = h.root_move(&moves[i], depth, g, false);
+                            if h.aborted {
+                                return;
+                            }
+                            lock(known)[k] = Some(if v > g {
+                                Known::Exact(v)
+                            } else {
+                                Known::AtMost(g)
+                            });
+                        }
+                    }
+                    let d = depth + 1 + (k as u32 & 1);
+                    h.root_move(&moves[first], d, -INF, true);
+                });
+            }
+            let s = self.root_move(&moves[first], depth, -INF, true);
+            ahead.store(true, Ordering::Relaxed);
+            s
+        });
+        for h in helpers.iter_mut() {
+            // Stopped by `ahead`, not by the search's limits.
+            h.aborted = false;
+            h.phase = None;
+        }
+        if self.aborted {
+            return (None, -INF);
+        }
+        // Equal scores keep the earlier move in the order, as one thread does.
+        let mut best = (s0, 0usize);
+        let mut open = Vec::new();
+        for (k, r) in lock(&known).iter().enumerate().skip(1) {
+            match *r {
+                Some(Known::Exact(v)) if v > best.0 => best = (v, k),
+                Some(Known::Exact(_)) => {}
+                Some(Known::AtMost(g)) if g <= s0 => {}
+                _ => open.push(k),
+            }
+        }
+        let alpha = AtomicI32::new(best.0);
+        let best = Mutex::new(best);
+        let next = AtomicUsize::new(0);
+        let work = |s: &mut Searcher| {
+            while !s.aborted {
+                let Some(&k) = open.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let a = alpha.load(Ordering::Relaxed);
+                let v = s.root_move(&moves[order[k]], depth, a, false);
+                if !s.aborted && v > a {
+                    let mut b = lock(&best);
+                    if v > b.0 || (v == b.0 && k < b.1) {
+                        *b = (v, k);
+                        alpha.fetch_max(v, Ordering::Relaxed);
+                    }
+                }
+            }
+        };
+        std::thread::scope(|sc| {
+            for h in helpers.iter_mut() {
+                let work = &work;
+                sc.spawn(move || work(h));
+            }
+            work(self);
+        });
+        if helpers.iter().any(|h| h.aborted) {
+            self.aborted = true;
+        }
+        let (b, k) = *lock(&best);
+        (Some(order[k]), b)
     }
 }
 

@@ -1,4 +1,5 @@
-//! The multi-threaded search (Lazy SMP) and the deterministic single-threaded one.
+//! The multi-threaded search (root split with a shared table) and the deterministic
+//! single-threaded one.
 
 use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::Weights;
@@ -47,7 +48,8 @@ fn one_thread_is_deterministic() {
 }
 
 /// Two and four threads return a legal move and a score close to the single thread's at
-/// the same depth (the helpers only fill the table; the main thread's result is returned).
+/// the same depth (the root is split between the threads; a move counts only when searched
+/// to the end).
 #[test]
 fn several_threads_play_legal_moves_with_sane_scores() {
     for (rules, pos) in positions() {
@@ -90,7 +92,7 @@ fn limits_hold_across_threads() {
     let mut s = searcher(rules, 2);
     let r = s.search_root(&pos, Limits::nodes(50_000), &mut |_| {});
     assert!(r.nodes >= 50_000, "{}", r.nodes);
-    // Each thread adds its count to the total every eight budget checks.
+    // Each thread adds its count to the total in batches of about a thousand nodes.
     assert!(r.nodes < 50_000 + 20_000, "{}", r.nodes);
     let t = std::time::Instant::now();
     let r = s.search_root(&pos, Limits::time(50), &mut |_| {});
