@@ -21,7 +21,6 @@
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How the pool works (`bao serve --engine-threads N --search-threads T`).
@@ -34,8 +33,9 @@ pub struct EngineConfig {
     /// clock, a hint), at most `threads`. Searches with a node or depth budget (the levels
     /// without a clock, reviews) use one thread: more would only share the same nodes.
     pub search_threads: usize,
-    /// The longest a hint searches.
-    pub hint_time: Duration,
+    /// A hint's budget: `None` for the top level's (at most 0.7 s); tests give hints a
+    /// long search to cancel.
+    pub hint: Option<bao_engine::Limits>,
 }
 
 impl EngineConfig {
@@ -46,12 +46,12 @@ impl EngineConfig {
 }
 
 impl Default for EngineConfig {
-    /// One thread per core in all, one per search, hints of 0.7 s.
+    /// One thread per core in all, one per search, hints on the top level's budget.
     fn default() -> Self {
         EngineConfig {
             threads: EngineConfig::cores(),
             search_threads: 1,
-            hint_time: Duration::from_millis(700),
+            hint: None,
         }
     }
 }
@@ -120,7 +120,9 @@ pub struct EnginePool {
 impl EnginePool {
     /// A pool of `config.threads` permits (at least 1).
     pub fn new(config: &EngineConfig) -> EnginePool {
-        let bound = config.threads.clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
+        let bound = config
+            .threads
+            .clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
         EnginePool {
             shared: Arc::new(Shared {
                 bound,
@@ -134,7 +136,7 @@ impl EnginePool {
             config: EngineConfig {
                 threads: bound,
                 search_threads: config.search_threads.clamp(1, bound),
-                hint_time: config.hint_time,
+                hint: config.hint,
             },
         }
     }

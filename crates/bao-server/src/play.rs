@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
+/// The longest a hint searches.
+pub const HINT_TIME: Duration = Duration::from_millis(700);
 /// The level whose search (evaluation, table size) gives hints.
 const HINT_LEVEL: u8 = bao_engine::MAX_LEVEL;
 
@@ -265,7 +267,7 @@ impl App {
                 ps[..ps.len().saturating_sub(1)].to_vec(),
             )
         };
-        let hint_time = self.engine.config().hint_time;
+        let hint = self.engine.config().hint;
         let permit = self
             .engine
             .live(self.engine.search_threads())
@@ -286,10 +288,10 @@ impl App {
                 if cancelled.load(Ordering::SeqCst) {
                     return None;
                 }
-                let limits = bao_engine::Limits {
-                    time: Some(hint_time),
+                let limits = hint.unwrap_or(bao_engine::Limits {
+                    time: Some(HINT_TIME),
                     ..l.limits_for(rules.variant)
-                };
+                });
                 // The search clears its stop flag as it begins: a cancellation that came
                 // just then is seen after the first iteration.
                 Some(s.search_root(&pos, limits, &mut |_| {
