@@ -149,33 +149,43 @@ async fn searches_never_outnumber_the_bound() {
     let c = Client::new(&s);
     let id = upload(&c, &long_record(120).0).await;
     start_review(&c, &id).await;
-    // Six level-8 searches at once (kimasai: the longest budget) and a review: some must
-    // wait.
+    // The test takes the whole pool (after the review's current ply), so that six level-8
+    // searches (kimasai: the longest budget) and the review all queue up behind it.
+    let hold = s.app.engine.live(2).await.unwrap();
     let mut games = Vec::new();
     for _ in 0..6 {
         games.push(computer_first(&c, "kimasai", 8).await);
     }
-    until("live searches waiting for a full pool", 300, || async {
-        let seen = s.app.engine.stats();
-        assert!(seen.searching <= 2 && seen.busy <= 2, "{seen:?}");
-        seen.live_waiting >= 1 && seen.busy == 2
+    until("six live searches and the review waiting", 300, || async {
+        let e = s.app.engine.stats();
+        (e.live_waiting, e.review_waiting) == (6, 1)
     })
     .await;
+    // What waits shows on the health check.
+    let h = c.get("/api/health", None).await;
+    assert_eq!(h.json["engine"]["threads"], 2, "{}", h.text);
+    assert_eq!(h.json["engine"]["busy"], 2, "{}", h.text);
+    assert_eq!(h.json["engine"]["live_running"], 1, "{}", h.text);
+    assert_eq!(h.json["engine"]["live_waiting"], 6, "{}", h.text);
+    assert_eq!(h.json["engine"]["review_waiting"], 1, "{}", h.text);
+    assert_eq!(
+        h.json["reviews"],
+        json!({"queued": 0, "running": 1}),
+        "{}",
+        h.text
+    );
+    drop(hold);
     for (g, t) in &games {
         until("every computer move", 600, || async {
-            assert!(s.app.engine.stats().searching <= 2);
+            let e = s.app.engine.stats();
+            assert!(e.searching <= 2 && e.busy <= 2, "{e:?}");
             c.state(g, Some(t)).await["ply"].as_u64().unwrap() >= 1
         })
         .await;
     }
     let e = s.app.engine.stats();
     assert_eq!(e.max_searching, 2, "{e:?}");
-    assert!(e.granted >= 7, "{e:?}");
-    // The same counters on the health check.
-    let h = c.get("/api/health", None).await;
-    assert_eq!(h.json["engine"]["threads"], 2, "{}", h.text);
-    assert_eq!(h.json["engine"]["max_searching"], 2, "{}", h.text);
-    assert_eq!(h.json["reviews"]["running"], 1, "{}", h.text);
+    assert!(e.granted >= 8, "{e:?}");
     s.stop().await;
 }
 
