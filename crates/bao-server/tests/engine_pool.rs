@@ -396,3 +396,47 @@ async fn live_searches_go_before_a_waiting_review() {
     drop(hold);
     assert_eq!(pool.stats().review_waiting, 0);
 }
+
+#[tokio::test]
+async fn timed_searches_use_the_search_threads() {
+    let two = EngineConfig {
+        threads: 2,
+        search_threads: 2,
+        ..Default::default()
+    };
+    // A move on a level's node budget searches on one thread; a hint on two.
+    let s = start_pool("pool-threads", two).await;
+    let c = Client::new(&s);
+    let (g, t) = computer_first(&c, "kiswahili", 8).await;
+    until("the computer's move", 300, || async {
+        c.state(&g, Some(&t)).await["ply"].as_u64().unwrap() >= 1
+    })
+    .await;
+    assert_eq!(s.app.engine.stats().max_searching, 1);
+    let h = c.get(&format!("/api/games/{g}/hint"), Some(&t)).await;
+    assert_eq!(h.status, 200, "{}", h.text);
+    let e = s.app.engine.stats();
+    assert_eq!((e.max_searching, e.busy), (2, 0), "{e:?}");
+    s.stop().await;
+    // A move on a clock searches on two.
+    let s = start_pool("pool-threads-clock", two).await;
+    let c = Client::new(&s);
+    let a = c
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "kiswahili", "rules": "-", "side": "N", "name": "Asha",
+                   "opponent": {"kind": "computer", "level": 8},
+                   "clock": {"initial_ms": 60_000, "increment_ms": 0}}),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let g = a.json["id"].as_str().unwrap().to_string();
+    until("the computer's move on its clock", 300, || async {
+        c.state(&g, None).await["ply"].as_u64().unwrap() >= 1
+    })
+    .await;
+    let e = s.app.engine.stats();
+    assert_eq!((e.max_searching, e.granted), (2, 1), "{e:?}");
+    s.stop().await;
+}
