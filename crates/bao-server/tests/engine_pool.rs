@@ -134,9 +134,10 @@ async fn a_computer_move_waits_for_one_review_ply_not_the_whole_review() {
     })
     .await;
     let st = review_state(&c, &id).await;
-    assert_eq!(st["state"], "running", "{st}");
+    assert_eq!(st["state"], "running", "the review ended before the move");
     let done = st["done"].as_u64().unwrap();
     let total = st["total"].as_u64().unwrap();
+    eprintln!("the computer moved while the review was at ply {done} of {total}");
     assert!(done < total, "{st}");
     let e = s.app.engine.stats();
     assert_eq!(e.max_searching, 1, "{e:?}");
