@@ -441,3 +441,45 @@ async fn timed_searches_use_the_search_threads() {
     assert_eq!((e.max_searching, e.granted), (2, 1), "{e:?}");
     s.stop().await;
 }
+
+/// The figure in the report of issue 13.2: how long a live search waits for the only permit
+/// while a review of a long game runs (default budget, 20,000 nodes per search), against
+/// the review's own time per ply. Wall-clock times: run by hand on a quiet machine.
+#[tokio::test]
+#[ignore = "a measurement; run by hand: cargo test -p bao-server --test engine_pool -- --ignored --nocapture"]
+async fn measure_live_wait_beside_a_review() {
+    let s = start_pool("pool-measure", pool_of(1)).await;
+    let c = Client::new(&s);
+    let (record, plies) = long_record(120);
+    let id = upload(&c, &record).await;
+    let t0 = std::time::Instant::now();
+    start_review(&c, &id).await;
+    let mut waits = Vec::new();
+    for _ in 0..40 {
+        let asked = std::time::Instant::now();
+        let p = s.app.engine.live(1).await.unwrap();
+        waits.push(asked.elapsed().as_secs_f64() * 1000.0);
+        drop(p);
+        // Let the review take the permit again before the next sample.
+        let g = s.app.engine.stats().granted;
+        until("the review's next ply", 60, || async {
+            s.app.engine.stats().granted > g || review_state(&c, &id).await["state"] == "done"
+        })
+        .await;
+    }
+    let done = common::review::wait_done(&c, &id, 1).await;
+    let total_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(done["plies"].as_array().unwrap().len(), plies);
+    waits.sort_by(|a, b| a.total_cmp(b));
+    let mean = waits.iter().sum::<f64>() / waits.len() as f64;
+    eprintln!(
+        "live wait beside a review: {} samples, median {:.1} ms, mean {:.1} ms, max {:.1} ms; \
+         the review: {plies} plies in {total_ms:.0} ms ({:.1} ms per ply)",
+        waits.len(),
+        waits[waits.len() / 2],
+        mean,
+        waits[waits.len() - 1],
+        total_ms / plies as f64
+    );
+    s.stop().await;
+}
