@@ -1004,7 +1004,7 @@ impl App {
                 let clock = m.clock_running().and_then(|p| {
                     let left = m.time_left(p, util::now_ms())?.max(0) as u64;
                     let inc = m.clock?.control.increment().max(0) as u64;
-                    Some(bao_engine::Clock::new(
+                    Some((
                         std::time::Duration::from_millis(left),
                         std::time::Duration::from_millis(inc),
                     ))
@@ -1028,7 +1028,12 @@ impl App {
             } else {
                 1
             };
+            let asked = std::time::Instant::now();
             let permit = self.engine.live(threads).await;
+            // The clock ran while the move waited for the engine: budget what is left now.
+            let clock = clock.map(|(left, inc)| {
+                bao_engine::Clock::new(left.saturating_sub(asked.elapsed()), inc)
+            });
             let seed: u64 = rand::random();
             // The permit goes with the search and comes back when it ends (or panics).
             let chosen = match permit {
