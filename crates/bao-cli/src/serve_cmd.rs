@@ -51,6 +51,15 @@ pub struct ServeArgs {
     /// loses (a game without any move is closed).
     #[arg(long, default_value_t = 14.0)]
     abandon_days: f64,
+    /// Search threads the server runs at once, at most (default: the machine's cores).
+    /// Computer moves, hints and game reviews share them; reviews wait while a computer
+    /// move or a hint does, and take one thread for one ply at a time.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    engine_threads: Option<u16>,
+    /// Threads of one computer move in a game with a clock, or of one hint (at most
+    /// --engine-threads). Moves without a clock search a fixed number of nodes on one thread.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    search_threads: u16,
 }
 
 fn parse_public_url(s: &str) -> Result<bao_server::edge::PublicUrl, String> {
@@ -131,6 +140,13 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             ..Default::default()
         },
         ws: Default::default(),
+        engine: bao_server::engine_pool::EngineConfig {
+            threads: a
+                .engine_threads
+                .map_or_else(bao_server::engine_pool::EngineConfig::cores, usize::from),
+            search_threads: a.search_threads.into(),
+            ..Default::default()
+        },
     })
     .map_err(CliError::internal)
 }

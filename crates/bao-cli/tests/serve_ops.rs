@@ -200,3 +200,35 @@ async fn sigterm_shuts_down_cleanly() {
 async fn ctrl_c_shuts_down_cleanly() {
     shutdown_on("-INT").await;
 }
+
+/// Issue 13.2: `--engine-threads` bounds the server's engine pool (shown on the health
+/// check); 0 threads is a usage error.
+#[test]
+fn engine_threads_set_the_pool() {
+    let out = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--engine-threads", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--engine-threads"), "{err}");
+    let dir = temp_dir("threads");
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bao"))
+        .args(["serve", "--engine-threads", "3", "--search-threads", "2"])
+        .arg("--addr")
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--database")
+        .arg(format!("sqlite://{}", dir.join("t.db").display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_up(port, &mut child);
+    let (st, health) = http(port, "GET", "/api/health", None);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(st, 200, "{health}");
+    assert_eq!(health["engine"]["threads"], 3, "{health}");
+    assert_eq!(health["engine"]["busy"], 0, "{health}");
+}

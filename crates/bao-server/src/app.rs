@@ -13,7 +13,7 @@ use bao_rules::{find_move, LegalMove, MatchFormat, Position, Rules, Side, Varian
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, Weak};
-use tokio::sync::{broadcast, Mutex, Semaphore};
+use tokio::sync::{broadcast, Mutex};
 
 /// One message for every kind of viewer: spectators, player 0, player 1.
 #[derive(Debug)]
@@ -72,14 +72,16 @@ pub struct App {
     games: StdMutex<HashMap<String, Arc<Slot>>>,
     /// Counts evictions, so that a load that raced one can tell (see [`App::slot`]).
     evictions: AtomicU64,
-    pub(crate) engine: Semaphore,
+    /// The engine pool: every search (computer moves, hints, review plies) takes permits
+    /// here, under one bound (issue 13.2).
+    pub engine: crate::engine_pool::EnginePool,
     /// Timings of the game lifecycle (abandonment, "Watch live", eviction).
     pub lifecycle: crate::lifecycle::Lifecycle,
     /// Keep-alive of WebSockets.
     pub ws: crate::ws::WsConfig,
     /// The home page's live lists.
     pub lobby: crate::lobby::Lobby,
-    /// Game reviews (their own workers, apart from `engine`).
+    /// Game reviews (their own queue and workers, one `engine` permit per ply).
     pub review: crate::review::ReviewPool,
     /// This server itself, for the clock timers it starts.
     me: Weak<App>,
@@ -175,7 +177,18 @@ impl App {
         lifecycle: crate::lifecycle::Lifecycle,
         ws: crate::ws::WsConfig,
     ) -> Arc<App> {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        App::with_config(store, lifecycle, ws, &Default::default())
+    }
+
+    /// A server on `store` with the given lifecycle and WebSocket timings and engine pool.
+    pub fn with_config(
+        store: Store,
+        lifecycle: crate::lifecycle::Lifecycle,
+        ws: crate::ws::WsConfig,
+        engine: &crate::engine_pool::EngineConfig,
+    ) -> Arc<App> {
+        let engine = crate::engine_pool::EnginePool::new(engine);
+        let review = crate::review::ReviewPool::new(Default::default(), engine.clone());
         let app = Arc::new_cyclic(|me| App {
             me: me.clone(),
             time_losses: AtomicU64::new(0),
@@ -183,11 +196,11 @@ impl App {
             instance: util::random_code(12),
             games: StdMutex::new(HashMap::new()),
             evictions: AtomicU64::new(0),
-            engine: Semaphore::new(cores.max(1)),
+            engine,
             lifecycle,
             ws,
             lobby: Default::default(),
-            review: Default::default(),
+            review,
         });
         crate::lobby::spawn_ticker(Arc::downgrade(&app));
         app
@@ -972,9 +985,9 @@ impl App {
         }));
     }
 
-    /// Lets the computer move if it is its turn: the search runs on a blocking thread (at most
-    /// one per core at a time), never on the async workers, and its move goes through the
-    /// same checks and storage as a person's.
+    /// Lets the computer move if it is its turn: the search runs on a blocking thread under
+    /// permits of the engine pool (live work, before reviews), never on the async workers,
+    /// and its move goes through the same checks and storage as a person's.
     pub fn schedule_computer(self: Arc<Self>, slot: Arc<Slot>) {
         tokio::spawn(async move {
             let (pos, rules, level, ply, game_no, clock, history) = {
@@ -991,7 +1004,7 @@ impl App {
                 let clock = m.clock_running().and_then(|p| {
                     let left = m.time_left(p, util::now_ms())?.max(0) as u64;
                     let inc = m.clock?.control.increment().max(0) as u64;
-                    Some(bao_engine::Clock::new(
+                    Some((
                         std::time::Duration::from_millis(left),
                         std::time::Duration::from_millis(inc),
                     ))
@@ -1008,16 +1021,39 @@ impl App {
                     history,
                 )
             };
-            let permit = self.engine.acquire().await;
+            // Only a search on a clock gains from more threads; a level's node or depth
+            // budget would only be shared out among them.
+            let threads = if clock.is_some() {
+                self.engine.search_threads()
+            } else {
+                1
+            };
+            let asked = std::time::Instant::now();
+            let permit = self.engine.live(threads).await;
+            // The clock ran while the move waited for the engine: budget what is left now.
+            let clock = clock.map(|(left, inc)| {
+                bao_engine::Clock::new(left.saturating_sub(asked.elapsed()), inc)
+            });
             let seed: u64 = rand::random();
-            let chosen = tokio::task::spawn_blocking(move || match clock {
-                Some(c) => {
-                    bao_engine::choose_move_clocked(&pos, &rules, level, seed, &history, &c, 1)
+            // The permit goes with the search and comes back when it ends (or panics).
+            let chosen = match permit {
+                Ok(permit) => {
+                    tokio::task::spawn_blocking(move || {
+                        permit.run(|threads| match clock {
+                            Some(c) => bao_engine::choose_move_clocked(
+                                &pos, &rules, level, seed, &history, &c, threads,
+                            ),
+                            None => bao_engine::choose_move(&pos, &rules, level, seed),
+                        })
+                    })
+                    .await
                 }
-                None => bao_engine::choose_move(&pos, &rules, level, seed),
-            })
-            .await;
-            drop(permit);
+                Err(e) => {
+                    slot.m.lock().await.thinking = false;
+                    tracing::warn!("no computer move: {e}");
+                    return;
+                }
+            };
             let mut m = slot.m.lock().await;
             m.thinking = false;
             let still = m.game_no == game_no

@@ -136,11 +136,29 @@ fn json_text(status: StatusCode, text: String) -> Response {
         .into_response()
 }
 
-/// Answers only when the database does (a load balancer's check, issue 9.6).
+/// The body of a healthy `GET /api/health`: the engine pool's and the reviews' load
+/// besides `ok` (issue 13.2).
+#[derive(serde::Serialize)]
+struct Health {
+    ok: bool,
+    engine: crate::engine_pool::EngineStats,
+    reviews: crate::review::ReviewLoad,
+}
+
+/// Answers only when the database does (a load balancer's check, issue 9.6), with what
+/// the engine is doing.
 async fn health(State(app): State<Arc<App>>) -> Response {
     let ping = tokio::time::timeout(std::time::Duration::from_secs(5), app.store.ping()).await;
     match ping {
-        Ok(Ok(())) => json_text(StatusCode::OK, "{\"ok\":true}".into()),
+        Ok(Ok(())) => (
+            StatusCode::OK,
+            axum::Json(Health {
+                ok: true,
+                engine: app.engine.stats(),
+                reviews: app.review.load(),
+            }),
+        )
+            .into_response(),
         failed => {
             let why = match failed {
                 Ok(Err(e)) => e.to_string(),

@@ -6,7 +6,9 @@
 //! * [`ws`]: live games over WebSocket;
 //! * [`app`]: games in memory and every change to them, each committed to the [`store`]
 //!   (SQLite or PostgreSQL through sqlx) before it is answered;
-//! * [`review`]: game review by the engine in a bounded worker pool;
+//! * [`engine_pool`]: the one bound on search threads that computer moves, hints and
+//!   reviews share (live work first);
+//! * [`review`]: game review by the engine from a bounded queue;
 //! * [`loadtest`]: many concurrent games over WebSockets, with move round-trip times.
 //!
 //! The server never decides a rule: moves are matched and played by `bao-rules`, the
@@ -16,6 +18,7 @@
 pub mod app;
 pub mod assets;
 pub mod edge;
+pub mod engine_pool;
 pub mod error;
 pub mod http;
 pub mod i18n;
@@ -56,6 +59,8 @@ pub struct Config {
     pub lifecycle: lifecycle::Lifecycle,
     /// WebSocket keep-alive: ping interval and idle timeout.
     pub ws: ws::WsConfig,
+    /// The engine pool: search threads at once, threads per timed search.
+    pub engine: engine_pool::EngineConfig,
 }
 
 impl Default for Config {
@@ -68,6 +73,7 @@ impl Default for Config {
             edge: edge::EdgeConfig::default(),
             lifecycle: lifecycle::Lifecycle::default(),
             ws: ws::WsConfig::default(),
+            engine: engine_pool::EngineConfig::default(),
         }
     }
 }
@@ -134,7 +140,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::with_lifecycle(store, config.lifecycle.clone(), config.ws);
+    let app = App::with_config(store, config.lifecycle.clone(), config.ws, &config.engine);
     let resumed = app.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");

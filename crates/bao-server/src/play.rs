@@ -8,7 +8,8 @@ use crate::model::{Match, Round};
 use crate::store::StoreError;
 use crate::util;
 use bao_rules::Side;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
 /// The longest a hint searches.
@@ -26,6 +27,23 @@ pub const MAX_INITIAL_MS: i64 = 3 * 3600 * 1000;
 pub const MAX_INCREMENT_MS: i64 = 600_000;
 /// See [`MIN_INITIAL_MS`].
 pub const MAX_DAYS: i64 = 14;
+
+/// Stops a hint's search when the request that asked for it ends or is dropped.
+#[derive(Default)]
+struct Cancel {
+    cancelled: Arc<AtomicBool>,
+    /// The search's stop flag, once the search is set up.
+    stop: Arc<StdMutex<Option<Arc<AtomicBool>>>>,
+}
+
+impl Drop for Cancel {
+    fn drop(&mut self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        if let Some(s) = &*self.stop.lock().unwrap_or_else(|p| p.into_inner()) {
+            s.store(true, Ordering::SeqCst);
+        }
+    }
+}
 
 /// The answer of `GET /api/games/{id}/hint`.
 #[derive(Debug, serde::Serialize)]
@@ -216,7 +234,8 @@ impl App {
 
     /// The engine's best move for the player to move, who must be the caller (issue 11.5):
     /// only in games against the computer and pass and play, where no opponent is helped.
-    /// Bounded like the computer players by the server's engine semaphore.
+    /// Searches under permits of the engine pool, like the computer players; a request
+    /// dropped mid-search (the client went away) stops its search.
     pub async fn hint(&self, id: &str, token: Option<&str>) -> ApiResult<Hint> {
         let slot = self.slot(id).await?;
         let (pos, rules, history) = {
@@ -248,29 +267,50 @@ impl App {
                 ps[..ps.len().saturating_sub(1)].to_vec(),
             )
         };
-        let _permit = self
+        let hint = self.engine.config().hint;
+        let permit = self
             .engine
-            .acquire()
+            .live(self.engine.search_threads())
             .await
-            .map_err(|_| ApiError::internal("the engine is closed"))?;
+            .map_err(ApiError::internal)?;
+        let cancel = Cancel::default();
+        let (cancelled, stop_slot) = (cancel.cancelled.clone(), cancel.stop.clone());
+        // The permit goes with the search: it comes back when the search has ended, also
+        // when this request is dropped first (then `cancel` stops the search).
         let r = tokio::task::spawn_blocking(move || {
-            let l = bao_engine::Level::get(HINT_LEVEL);
-            let mut s = l.searcher(&rules);
-            s.set_history(&history);
-            let limits = bao_engine::Limits {
-                time: Some(HINT_TIME),
-                ..l.limits_for(rules.variant)
-            };
-            s.search_root(&pos, limits, &mut |_| {})
+            permit.run(|threads| {
+                let l = bao_engine::Level::get(HINT_LEVEL);
+                let mut s = l.searcher(&rules);
+                s.set_threads(threads);
+                s.set_history(&history);
+                let stop = s.stop_flag();
+                *stop_slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(stop.clone());
+                if cancelled.load(Ordering::SeqCst) {
+                    return None;
+                }
+                let limits = hint.unwrap_or(bao_engine::Limits {
+                    time: Some(HINT_TIME),
+                    ..l.limits_for(rules.variant)
+                });
+                // The search clears its stop flag as it begins: a cancellation that came
+                // just then is seen after the first iteration.
+                Some(s.search_root(&pos, limits, &mut |_| {
+                    if cancelled.load(Ordering::SeqCst) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }))
+            })
         })
         .await
         .map_err(ApiError::internal)?;
+        drop(cancel);
         let best = r
-            .best
+            .and_then(|r| r.best.map(|b| (b, r.score)))
             .ok_or_else(|| ApiError::game_over("the game is over"))?;
+        let (best, score) = best;
         Ok(Hint {
             mv: best.mv.to_string(),
-            score: r.score.to_string(),
+            score: score.to_string(),
         })
     }
 

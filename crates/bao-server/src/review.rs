@@ -1,29 +1,37 @@
-//! Game review on the server (issue 11.6, issue 13.2): a bounded pool of review workers.
+//! Game review on the server (issue 11.6, issue 13.2): a bounded queue of reviews, searched
+//! under the server's one engine pool.
 //!
 //! A review asks the engine about every ply of a finished game (`bao_engine::review`), far
 //! more work than a computer move, so it must never hold up live games:
 //!
 //! * the jobs wait in a bounded queue ([`ReviewConfig::queue`]); when it is full a request is
 //!   refused with 503 `busy` instead of piling up;
-//! * a fixed number of worker threads of their own ([`ReviewConfig::workers`], 1 by default)
-//!   run them, apart from the computer players' engine permits, so a live computer move never
-//!   waits for a permit held by a review; the workers run at the lowest CPU priority (nice 19
-//!   on Unix), so on a busy machine the kernel serves live games first;
+//! * a fixed number of worker threads ([`ReviewConfig::workers`], 1 by default) run them,
+//!   each searching one thread; for every ply the worker takes one permit of the server's
+//!   engine pool (src/engine_pool.rs, shared with the computer players and hints) and gives
+//!   it back after that ply, and it takes none while a live search waits, so a computer
+//!   move waits at most for one review ply, and reviews and live games together never run
+//!   more search threads than the pool's bound;
+//! * the workers run at the lowest CPU priority (nice 19 on Unix), so on a machine busy with
+//!   other programs the kernel still serves live games first;
 //! * each ply gets a short budget ([`ReviewConfig::limits`]);
 //! * results stay in memory for the newest [`ReviewConfig::cache`] reviews (a review is
 //!   cheap to make again, so it is not stored in the database).
 
+use crate::engine_pool::{EnginePool, Permit};
 use bao_engine::review::{review_game, Loss, PlayerSummary, ReviewOptions};
 use bao_engine::search::{Limits, Score};
 use bao_rules::Game;
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// How the pool works.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReviewConfig {
-    /// Worker threads (each runs one review at a time, on one search thread).
+    /// Worker threads (each runs one review at a time, on one search thread, with one
+    /// permit of the engine pool per ply).
     pub workers: usize,
     /// Reviews waiting at most; more are refused with `busy`.
     pub queue: usize,
@@ -200,6 +208,10 @@ struct Shared {
     state: Mutex<State>,
     wake: Condvar,
     config: Mutex<ReviewConfig>,
+    /// The server's engine pool: one permit per ply.
+    engine: EnginePool,
+    /// Set when the pool is dropped: workers waiting for a permit give up.
+    stop: AtomicBool,
 }
 
 impl Shared {
@@ -218,12 +230,14 @@ pub struct ReviewPool {
 }
 
 impl ReviewPool {
-    /// A pool with its worker threads started.
-    pub fn new(config: ReviewConfig) -> ReviewPool {
+    /// A pool with its worker threads started, searching under `engine`'s permits.
+    pub fn new(config: ReviewConfig, engine: EnginePool) -> ReviewPool {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             wake: Condvar::new(),
             config: Mutex::new(config),
+            engine,
+            stop: AtomicBool::new(false),
         });
         for n in 0..config.workers.max(1) {
             let s = shared.clone();
@@ -288,18 +302,36 @@ impl ReviewPool {
         self.shared.wake.notify_one();
         self.status(&key).ok_or(SubmitError::Busy)
     }
+
+    /// Reviews waiting in the queue, and reviews being made.
+    pub fn load(&self) -> ReviewLoad {
+        let st = self.shared.lock();
+        ReviewLoad {
+            queued: st.queue.len(),
+            running: st
+                .status
+                .values()
+                .filter(|s| matches!(s, ReviewStatus::Running { .. }))
+                .count(),
+        }
+    }
 }
 
-impl Default for ReviewPool {
-    fn default() -> Self {
-        ReviewPool::new(ReviewConfig::default())
-    }
+/// How many reviews wait and run (`GET /api/health`, `"reviews"`).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct ReviewLoad {
+    /// Waiting in the queue.
+    pub queued: usize,
+    /// Being made.
+    pub running: usize,
 }
 
 impl Drop for ReviewPool {
     fn drop(&mut self) {
         self.shared.lock().closed = true;
         self.shared.wake.notify_all();
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.engine.wake_reviews();
     }
 }
 
@@ -345,19 +377,35 @@ fn worker(shared: Arc<Shared>) {
         };
         let key = job.key.clone();
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // The permit of the ply being searched: taken before each ply, given back after
+            // it (and while unwinding if the engine panics).
+            let mut held: Option<Permit> = None;
             review_game(&job.game, &opts, &mut |done, total| {
-                let mut st = shared.lock();
-                if st.closed {
-                    return false;
+                drop(held.take());
+                {
+                    let mut st = shared.lock();
+                    if st.closed {
+                        return false;
+                    }
+                    st.status.insert(
+                        key.clone(),
+                        ReviewStatus::Running {
+                            game_no: key.1,
+                            done,
+                            total,
+                        },
+                    );
                 }
-                st.status.insert(
-                    key.clone(),
-                    ReviewStatus::Running {
-                        game_no: key.1,
-                        done,
-                        total,
-                    },
-                );
+                if done < total {
+                    // Waits while live searches wait or every permit is taken.
+                    match shared.engine.review(&shared.stop) {
+                        Some(mut p) => {
+                            p.start();
+                            held = Some(p);
+                        }
+                        None => return false,
+                    }
+                }
                 true
             })
         }));

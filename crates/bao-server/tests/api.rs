@@ -12,7 +12,21 @@ use tokio_tungstenite::tungstenite::Message;
 async fn health_variants_pages_and_unknown_paths() {
     let s = start(&sqlite_url("pages")).await;
     let c = Client::new(&s);
-    assert_eq!(c.get("/api/health", None).await.json, json!({"ok": true}));
+    // An idle server: the engine pool is bounded by the machine's cores by default, and
+    // nothing searches or waits (issue 13.2).
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    assert_eq!(
+        c.get("/api/health", None).await.json,
+        json!({
+            "ok": true,
+            "engine": {
+                "threads": cores, "busy": 0, "live_running": 0, "live_waiting": 0,
+                "review_running": 0, "review_waiting": 0, "searching": 0,
+                "max_searching": 0, "granted": 0
+            },
+            "reviews": {"queued": 0, "running": 0}
+        })
+    );
     let v = c.get("/api/variants", None).await;
     assert_eq!(v.status, 200);
     let ids: Vec<&str> = v

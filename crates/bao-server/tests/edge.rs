@@ -518,7 +518,8 @@ async fn every_error_is_json_and_browsers_get_a_page() {
 async fn health_asks_the_database() {
     let s = start_with("health", EdgeConfig::default()).await;
     let c = Client::new(&s);
-    assert_eq!(c.get("/api/health", None).await.json, json!({"ok": true}));
+    let a = c.get("/api/health", None).await;
+    assert_eq!((a.status, &a.json["ok"]), (200, &json!(true)), "{}", a.text);
     s.app.store.close().await;
     let a = c.get("/api/health", None).await;
     assert_eq!(a.status, 503, "{}", a.text);
