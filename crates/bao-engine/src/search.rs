@@ -34,8 +34,10 @@ use bao_rules::{
     legal_moves, legal_moves_within, LegalMove, Move, NeverEnding, Position, Repetition, Rules,
     Side,
 };
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+mod split;
 use std::time::Duration;
 
 /// The score of a win at the root; a win in n plies scores `WIN - n`.
@@ -293,8 +295,9 @@ pub struct Searcher {
     flushed: u64,
     /// A helper: its stop flag belongs to the main searcher, which it must not reset.
     helper: bool,
-    /// A helper's extra stop flag for one part of a split root iteration.
-    phase: Option<Arc<AtomicBool>>,
+    /// A helper of a split search: the shared epoch and the one its task belongs to; the
+    /// task is dropped when they differ (search/split.rs).
+    watch: Option<(Arc<AtomicU64>, u64)>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 2]>,
     nodes: u64,
@@ -361,7 +364,7 @@ impl Searcher {
             shared_nodes: None,
             flushed: 0,
             helper: false,
-            phase: None,
+            watch: None,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 2]),
             nodes: 0,
@@ -510,9 +513,9 @@ impl Searcher {
             }
             if self.stop.load(Ordering::Relaxed)
                 || self
-                    .phase
+                    .watch
                     .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                    .is_some_and(|(e, mine)| e.load(Ordering::Relaxed) != *mine)
             {
                 self.aborted = true;
             } else if let Some(t) = self.limits.time {
@@ -971,10 +974,56 @@ impl Searcher {
                 h.quiescence = self.quiescence;
             }
         }
+        let order = if helpers.is_empty() {
+            self.deepen(pos, &moves, limits, start, None, &mut result, info)
+        } else {
+            let shared = split::Shared::new();
+            std::thread::scope(|sc| {
+                for (k, h) in helpers.iter_mut().enumerate() {
+                    let (shared, moves) = (&shared, &moves[..]);
+                    sc.spawn(move || h.help(shared, moves, k));
+                }
+                let order =
+                    self.deepen(pos, &moves, limits, start, Some(&shared), &mut result, info);
+                shared.publish(split::Task::Quit);
+                order
+            })
+        };
+        self.path.truncate(self.game_len);
+        self.helpers = helpers;
+        // Stopped before the first move was searched (a tiny time budget): the first move in
+        // the static order is still a legal move, better than none.
+        if result.best.is_none() {
+            result.best = Some(moves[order[0]]);
+            result.pv = vec![moves[order[0]].mv];
+            result.raw_score = 0;
+            result.score = Score::Cp(0);
+        }
+        result.seldepth = self.seldepth;
+        result.nodes = self.nodes;
+        result.visited = self.visited;
+        result.time = self.start.elapsed();
+        result
+    }
+
+    /// Iterative deepening over the root `moves` from depth `start`, on this thread alone or
+    /// split with the helpers sharing `shared`; fills `result` after each iteration. Returns
+    /// the root order (best first).
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
+        &mut self,
+        pos: &Position,
+        moves: &[LegalMove],
+        limits: Limits,
+        start: u32,
+        shared: Option<&split::Shared>,
+        result: &mut SearchResult,
+        info: &mut dyn FnMut(&Info),
+    ) -> Vec<usize> {
         let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
         // Root order: previous iteration's best first, then the static order.
         let mut order: Vec<usize> = self
-            .order(pos, &moves, None, 0)
+            .order(pos, moves, None, 0)
             .into_iter()
             .map(|x| x.1)
             .collect();
@@ -984,7 +1033,7 @@ impl Searcher {
             let mut alpha = -INF;
             let mut best_i = None;
             let mut best = -INF;
-            if helpers.is_empty() {
+            if let (None, _) | (_, 1) = (shared, order.len()) {
                 for (n, &i) in order.iter().enumerate() {
                     let s = self.root_move(&moves[i], depth, alpha, n == 0);
                     if self.aborted {
@@ -996,11 +1045,11 @@ impl Searcher {
                         alpha = alpha.max(s);
                     }
                 }
-            } else {
+            } else if let Some(shared) = shared {
                 // Scores swing between odd and even depths: the guess is the last
                 // score of the same parity.
                 let guess = scores.len().checked_sub(2).map(|k| scores[k]);
-                (best_i, best) = self.root_split(&mut helpers, &moves, &order, depth, guess);
+                (best_i, best) = self.root_split(shared, moves, &order, depth, guess);
             }
             // An unfinished iteration still counts if its first (previous best) move was
             // searched: a move that beat it is better still.
@@ -1041,21 +1090,7 @@ impl Searcher {
                 break;
             }
         }
-        self.path.truncate(self.game_len);
-        self.helpers = helpers;
-        // Stopped before the first move was searched (a tiny time budget): the first move in
-        // the static order is still a legal move, better than none.
-        if result.best.is_none() {
-            result.best = Some(moves[order[0]]);
-            result.pv = vec![moves[order[0]].mv];
-            result.raw_score = 0;
-            result.score = Score::Cp(0);
-        }
-        result.seldepth = self.seldepth;
-        result.nodes = self.nodes;
-        result.visited = self.visited;
-        result.time = self.start.elapsed();
-        result
+        order
     }
 
     /// The score of root move `m` searched to `depth` plies: with a full window for the
@@ -1082,116 +1117,6 @@ impl Searcher {
         };
         self.path.pop();
         s
-    }
-
-    /// One iteration of a multi-threaded search, split at the root. First, this thread
-    /// searches the first move (the previous iteration's best, which sets alpha) while the
-    /// helpers try to refute the other moves against `guess` (the previous iteration's score);
-    /// helpers with nothing left to do search the first move a ply or two deeper, for the
-    /// next iteration. Then every thread takes the moves still open, one at a time, against
-    /// the best score so far. Returns the best move and its score among the moves searched to
-    /// the end, and marks the search aborted when the iteration was not finished.
-    fn root_split(
-        &mut self,
-        helpers: &mut [Searcher],
-        moves: &[LegalMove],
-        order: &[usize],
-        depth: u32,
-        guess: Option<i32>,
-    ) -> (Option<usize>, i32) {
-        /// What a root move's search showed: its exact score, or that it is at most a bound.
-        #[derive(Clone, Copy)]
-        enum Known {
-            Exact(i32),
-            AtMost(i32),
-        }
-        let known: Mutex<Vec<Option<Known>>> = Mutex::new(vec![None; order.len()]);
-        fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-            m.lock().unwrap_or_else(|e| e.into_inner())
-        }
-        let first = order[0];
-        let ahead = Arc::new(AtomicBool::new(false));
-        let next = AtomicUsize::new(1);
-        let s0 = std::thread::scope(|sc| {
-            for (k, h) in helpers.iter_mut().enumerate() {
-                h.phase = Some(ahead.clone());
-                let (next, known) = (&next, &known);
-                sc.spawn(move || {
-                    if let Some(g) = guess {
-                        loop {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&i) = order.get(k) else {
-                                break;
-                            };
-                            let v = h.root_move(&moves[i], depth, g, false);
-                            if h.aborted {
-                                return;
-                            }
-                            lock(known)[k] = Some(if v > g {
-                                Known::Exact(v)
-                            } else {
-                                Known::AtMost(g)
-                            });
-                        }
-                    }
-                    let d = depth + 1 + (k as u32 & 1);
-                    h.root_move(&moves[first], d, -INF, true);
-                });
-            }
-            let s = self.root_move(&moves[first], depth, -INF, true);
-            ahead.store(true, Ordering::Relaxed);
-            s
-        });
-        for h in helpers.iter_mut() {
-            // Stopped by `ahead`, not by the search's limits.
-            h.aborted = false;
-            h.phase = None;
-        }
-        if self.aborted {
-            return (None, -INF);
-        }
-        // Equal scores keep the earlier move in the order, as one thread does.
-        let mut best = (s0, 0usize);
-        let mut open = Vec::new();
-        for (k, r) in lock(&known).iter().enumerate().skip(1) {
-            match *r {
-                Some(Known::Exact(v)) if v > best.0 => best = (v, k),
-                Some(Known::Exact(_)) => {}
-                Some(Known::AtMost(g)) if g <= s0 => {}
-                _ => open.push(k),
-            }
-        }
-        let alpha = AtomicI32::new(best.0);
-        let best = Mutex::new(best);
-        let next = AtomicUsize::new(0);
-        let work = |s: &mut Searcher| {
-            while !s.aborted {
-                let Some(&k) = open.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let a = alpha.load(Ordering::Relaxed);
-                let v = s.root_move(&moves[order[k]], depth, a, false);
-                if !s.aborted && v > a {
-                    let mut b = lock(&best);
-                    if v > b.0 || (v == b.0 && k < b.1) {
-                        *b = (v, k);
-                        alpha.fetch_max(v, Ordering::Relaxed);
-                    }
-                }
-            }
-        };
-        std::thread::scope(|sc| {
-            for h in helpers.iter_mut() {
-                let work = &work;
-                sc.spawn(move || work(h));
-            }
-            work(self);
-        });
-        if helpers.iter().any(|h| h.aborted) {
-            self.aborted = true;
-        }
-        let (b, k) = *lock(&best);
-        (Some(order[k]), b)
     }
 }
 
