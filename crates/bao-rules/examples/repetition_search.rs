@@ -21,7 +21,8 @@
 //! scripts/repetition-search.sh runs the set of searches reported in docs/spec-notes.md.
 
 use bao_rules::{
-    legal_moves, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
+    legal_moves, status, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side,
+    Variant,
 };
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
@@ -37,6 +38,7 @@ struct Args {
     quiet: bool,
     walk: u32,
     max_ply: u32,
+    piles: u32,
 }
 
 fn usage() -> ! {
@@ -64,6 +66,7 @@ fn parse_args() -> Args {
         quiet: false,
         max_ply: 600,
         walk: 0,
+        piles: 0,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
@@ -81,6 +84,7 @@ fn parse_args() -> Args {
             "--seed" => a.seed = n,
             "--max-ply" => a.max_ply = n as u32,
             "--walk" => a.walk = n as u32,
+            "--piles" => a.piles = n as u32,
             _ => usage(),
         }
     }
@@ -350,12 +354,110 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// A constructed mtaji root (kiswahili, kete): each side keeps most of its seeds in one pile
+/// of 16 or more in a back pit, which is never a capture move (KIS-5.2, 16-seed rule) and need
+/// never be played, and `active` seeds lie at random in the other 30 pits. Both hands empty, no
+/// house, South to move. In a cycle without captures every pit of a ring is sown into (see
+/// docs/spec-notes.md), so a pile that stays put needs captures in the cycle: this is where
+/// to look for them.
+fn constructed_root(rules: &Rules, rng: &mut Rng, active: u32) -> Option<Position> {
+    let mut rings = [[0u8; 16]; 2];
+    let rest = 64 - active;
+    let south_pile = 16 + rng.below((rest - 31) as usize) as u32;
+    let piles = [south_pile, rest - south_pile];
+    let mut pile_pit = [0usize; 2];
+    for s in 0..2 {
+        pile_pit[s] = 8 + rng.below(8);
+        rings[s][pile_pit[s]] = piles[s] as u8;
+    }
+    for _ in 0..active {
+        loop {
+            let s = rng.below(2);
+            // front pits twice as likely as back pits: captures happen there
+            let i = if rng.below(3) < 2 {
+                rng.below(8)
+            } else {
+                8 + rng.below(8)
+            };
+            if i != pile_pit[s] {
+                rings[s][i] += 1;
+                break;
+            }
+        }
+    }
+    let list =
+        |it: &mut dyn Iterator<Item = u8>| it.map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+    let (so, no) = (&rings[0], &rings[1]);
+    let text = format!(
+        "{} {}/{}/{}/{} S 0/0 - 0",
+        rules.variant.id(),
+        list(&mut no[8..16].iter().copied()),
+        list(&mut no[..8].iter().rev().copied()),
+        list(&mut so[..8].iter().copied()),
+        list(&mut so[8..16].iter().rev().copied()),
+    );
+    let p = Position::parse(&text, rules).ok()?;
+    (status(&p, rules) == Outcome::Ongoing).then_some(p)
+}
+
+fn constructed(args: &Args, rules: &Rules) {
+    let mut rng = Rng::new(args.seed);
+    let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
+    let mut depth_sum = 0u64;
+    for _ in 0..args.games {
+        let Some(root) = constructed_root(rules, &mut rng, args.piles) else {
+            continue;
+        };
+        let g = explore(root, rules, args.depth, args.nodes);
+        roots += 1;
+        nodes += g.nodes.len();
+        depth_sum += g.full_depth as u64;
+        let Some((s, cycle)) = shortest_cycle(&g) else {
+            continue;
+        };
+        cycles += 1;
+        // Replayed through Game from the root: the way to the cycle, the cycle twice.
+        let mut game = Game::new(root, *rules);
+        let line: Vec<Move> = path_to(&g, s)
+            .into_iter()
+            .chain(cycle.iter().copied())
+            .chain(cycle.iter().copied())
+            .collect();
+        for m in &line {
+            game.play_text(&m.to_string()).expect("the cycle replays");
+        }
+        assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+        println!(
+            "cycle of {} plies from {}: {}",
+            cycle.len(),
+            g.nodes[s as usize],
+            cycle
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    println!(
+        "{} {} constructed roots (piles, {} active seeds) {roots} nodes {nodes} mean-full-depth {:.1} cycles {cycles} cpu {}",
+        args.variant,
+        if args.rules.is_empty() { "-" } else { &args.rules },
+        args.piles,
+        depth_sum as f64 / roots.max(1) as f64,
+        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
+    );
+}
+
 fn main() {
     let args = parse_args();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    if args.piles > 0 {
+        constructed(&args, &rules);
+        return;
+    }
     let started = Instant::now();
     let mut rng = Rng::new(args.seed);
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
