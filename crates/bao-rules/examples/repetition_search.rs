@@ -400,6 +400,110 @@ fn constructed_root(rules: &Rules, rng: &mut Rng, active: u32) -> Option<Positio
     (status(&p, rules) == Outcome::Ongoing).then_some(p)
 }
 
+/// The same position with the sides swapped (South's ring becomes North's, the other side to
+/// move), or None when it carries a flag that names a pit. The rules treat both sides alike
+/// once the hands are empty, so a line from P to mirror(P) followed by the same line with the
+/// sides swapped comes back to P: a cycle found at half its length.
+fn mirror(p: &Position, rules: &Rules) -> Option<Position> {
+    let f = p.flags();
+    if f.block.is_some() || f.must.is_some() || f.nointro {
+        return None;
+    }
+    let mut flags = Vec::new();
+    for (side, name) in [(Side::North, "S"), (Side::South, "N")] {
+        if f.house[side.index()] {
+            flags.push(format!("house:{name}"));
+        }
+        if f.duty[side.index()] {
+            flags.push(format!("duty:{name}"));
+        }
+    }
+    let list =
+        |it: &mut dyn Iterator<Item = &u8>| it.map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+    let (so, no) = (p.ring(Side::North), p.ring(Side::South));
+    let text = format!(
+        "{} {}/{}/{}/{} {} {}/{} {} 0",
+        rules.variant.id(),
+        list(&mut no[8..16].iter()),
+        list(&mut no[..8].iter().rev()),
+        list(&mut so[..8].iter()),
+        list(&mut so[8..16].iter().rev()),
+        if p.side() == Side::South { "N" } else { "S" },
+        p.hand(Side::North),
+        p.hand(Side::South),
+        if flags.is_empty() {
+            "-".to_string()
+        } else {
+            flags.join(",")
+        },
+    );
+    Position::parse(&text, rules).ok()
+}
+
+/// A move text for the other side: the same pit and letter, the row letter's case swapped.
+fn mirror_move(m: &Move) -> String {
+    let t = m.to_string();
+    let mut c = t.chars();
+    let first = c.next().map_or(String::new(), |ch| {
+        if ch.is_ascii_uppercase() {
+            ch.to_ascii_lowercase().to_string()
+        } else {
+            ch.to_ascii_uppercase().to_string()
+        }
+    });
+    first + c.as_str()
+}
+
+/// A node u of the breadth-first tree with a descendant v = mirror(u): the moves from u to v,
+/// then the same moves for the other side, form a cycle from u. Returned with u, checked
+/// through Game (played twice round it must draw by repetition).
+fn half_cycle(g: &Graph, rules: &Rules) -> Option<(Position, Vec<String>)> {
+    let index: HashMap<Position, u32> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.with_ply(0), i as u32))
+        .collect();
+    if let Some(m) = mirror(&g.nodes[0], rules) {
+        // The mirror of the mirror is the root: the swap loses nothing.
+        let back = mirror(&m, rules).expect("a mirror has a mirror");
+        assert!(back.with_ply(0).same_as(&g.nodes[0].with_ply(0)));
+    }
+    for (v, p) in g.nodes.iter().enumerate() {
+        let Some(m) = mirror(p, rules) else { continue };
+        let Some(&u) = index.get(&m.with_ply(0)) else {
+            continue;
+        };
+        if u as usize == v {
+            continue;
+        }
+        // Is u an ancestor of v? Collect the moves on the way up.
+        let mut moves = Vec::new();
+        let mut at = v as u32;
+        while at != u {
+            let Some((up, mv)) = g.parent[at as usize] else {
+                break;
+            };
+            moves.push(mv);
+            at = up;
+        }
+        if at != u {
+            continue;
+        }
+        moves.reverse();
+        let mut cycle: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        cycle.extend(moves.iter().map(mirror_move));
+        let start = g.nodes[u as usize];
+        let mut game = Game::new(start, *rules);
+        for t in cycle.iter().chain(cycle.iter()) {
+            game.play_text(t).expect("the mirrored cycle replays");
+        }
+        assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+        return Some((start, cycle));
+    }
+    None
+}
+
 fn constructed(args: &Args, rules: &Rules) {
     let mut rng = Rng::new(args.seed);
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
@@ -412,6 +516,14 @@ fn constructed(args: &Args, rules: &Rules) {
         roots += 1;
         nodes += g.nodes.len();
         depth_sum += g.full_depth as u64;
+        if let Some((start, cycle)) = half_cycle(&g, rules) {
+            cycles += 1;
+            println!(
+                "mirror cycle of {} plies from {start}: {}",
+                cycle.len(),
+                cycle.join(" ")
+            );
+        }
         let Some((s, cycle)) = shortest_cycle(&g) else {
             continue;
         };
@@ -552,6 +664,14 @@ fn main() {
             roots += 1;
             nodes += g.nodes.len();
             depth_sum += g.full_depth as u64;
+            if let Some((start, cycle)) = half_cycle(&g, &rules) {
+                cycles += 1;
+                println!(
+                    "mirror cycle of {} plies from {start}: {}",
+                    cycle.len(),
+                    cycle.join(" ")
+                );
+            }
             let Some((s, cycle)) = shortest_cycle(&g) else {
                 continue;
             };
