@@ -19,6 +19,11 @@
 //! `--quiet` makes the random games that produce the roots prefer moves that capture
 //! nothing (where the rules leave a choice), which keeps more seeds on both sides.
 //! scripts/repetition-search.sh runs the set of searches reported in docs/spec-notes.md.
+//!
+//! `--piles A` (kiswahili, kete) takes constructed roots instead of random games: a pile of 16
+//! or more seeds in a back pit of each side and A seeds elsewhere (`constructed_root`);
+//! `--symmetric` takes roots whose two rings are the same 32 seeds. Every search also looks for
+//! cycles at half their length, from a position to its mirror image (`half_cycle`).
 
 use bao_rules::{
     legal_moves, status, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side,
@@ -39,12 +44,13 @@ struct Args {
     walk: u32,
     max_ply: u32,
     piles: u32,
+    symmetric: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_search VARIANT RULES [--games N] [--every K] [--depth D] \
-         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet]"
+         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet] [--piles A] [--symmetric]"
     );
     std::process::exit(2)
 }
@@ -67,11 +73,16 @@ fn parse_args() -> Args {
         max_ply: 600,
         walk: 0,
         piles: 0,
+        symmetric: false,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
         if flag == "--quiet" {
             a.quiet = true;
+            continue;
+        }
+        if flag == "--symmetric" {
+            a.symmetric = true;
             continue;
         }
         let value = it.next().unwrap_or_else(|| usage());
@@ -360,8 +371,23 @@ fn cpu_seconds() -> Option<f64> {
 /// house, South to move. In a cycle without captures every pit of a ring is sown into (see
 /// docs/spec-notes.md), so a pile that stays put needs captures in the cycle: this is where
 /// to look for them.
-fn constructed_root(rules: &Rules, rng: &mut Rng, active: u32) -> Option<Position> {
+fn constructed_root(
+    rules: &Rules,
+    rng: &mut Rng,
+    active: u32,
+    symmetric: bool,
+) -> Option<Position> {
     let mut rings = [[0u8; 16]; 2];
+    if symmetric {
+        // Both rings the same (32 seeds each, at random): the position is its own mirror
+        // but for the side to move, so a line to any mirror-symmetric position closes a
+        // cycle at half its length (see `half_cycle`).
+        for _ in 0..32 {
+            rings[0][rng.below(16)] += 1;
+        }
+        rings[1] = rings[0];
+        return finish_root(rules, &rings);
+    }
     let rest = 64 - active;
     let south_pile = 16 + rng.below((rest - 31) as usize) as u32;
     let piles = [south_pile, rest - south_pile];
@@ -385,6 +411,11 @@ fn constructed_root(rules: &Rules, rng: &mut Rng, active: u32) -> Option<Positio
             }
         }
     }
+    finish_root(rules, &rings)
+}
+
+/// The mtaji position with these rings, South to move, no flags, if valid and not over.
+fn finish_root(rules: &Rules, rings: &[[u8; 16]; 2]) -> Option<Position> {
     let list =
         |it: &mut dyn Iterator<Item = u8>| it.map(|x| x.to_string()).collect::<Vec<_>>().join(",");
     let (so, no) = (&rings[0], &rings[1]);
@@ -509,7 +540,7 @@ fn constructed(args: &Args, rules: &Rules) {
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
     let mut depth_sum = 0u64;
     for _ in 0..args.games {
-        let Some(root) = constructed_root(rules, &mut rng, args.piles) else {
+        let Some(root) = constructed_root(rules, &mut rng, args.piles, args.symmetric) else {
             continue;
         };
         let g = explore(root, rules, args.depth, args.nodes);
@@ -551,10 +582,14 @@ fn constructed(args: &Args, rules: &Rules) {
         );
     }
     println!(
-        "{} {} constructed roots (piles, {} active seeds) {roots} nodes {nodes} mean-full-depth {:.1} cycles {cycles} cpu {}",
+        "{} {} constructed roots ({}) {roots} nodes {nodes} mean-full-depth {:.1} cycles {cycles} cpu {}",
         args.variant,
         if args.rules.is_empty() { "-" } else { &args.rules },
-        args.piles,
+        if args.symmetric {
+            "symmetric, 32 seeds a side".to_string()
+        } else {
+            format!("piles, {} active seeds", args.piles)
+        },
         depth_sum as f64 / roots.max(1) as f64,
         cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
     );
@@ -566,7 +601,7 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    if args.piles > 0 {
+    if args.piles > 0 || args.symmetric {
         constructed(&args, &rules);
         return;
     }
