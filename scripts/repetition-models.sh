@@ -19,6 +19,7 @@ run $ring alt 5 20 --no-reach
 for b in 12 16 20 24; do run $ring alt $b $b; done
 # Random roots, cycles that never leave a class (mask 0: no reach; else fronts inside MASK).
 for n in 10 12 14 16 20 24 32; do run $ring mask $n 0 0 20000; done
+run $ring mask 12 11111111 255 20
 for n in 12 16; do run $ring mask $n 01010101 3 3000; run $ring mask $n 10101010 3 3000; done
 for n in 17 18; do run $ring mask $n 01010101 3 30000; done
 for n in 20 24 28 32; do run $ring mask $n 01010101 4 5000; done
@@ -35,4 +36,11 @@ done
 for a in 8 16; do
   run target/release/examples/repetition_search kete - --piles $a --games 400 --depth 14 \
     --nodes 50000 --seed $a
+done
+# Mirror half-cycles from random-game roots, and from roots whose two rings are equal.
+for v in kiswahili kete; do
+  run target/release/examples/repetition_search $v - --games 10 --every 6 --depth 20 \
+    --nodes 100000 --seed 3
+  run target/release/examples/repetition_search $v - --symmetric --games 200 --depth 20 \
+    --nodes 50000 --seed 2
 done

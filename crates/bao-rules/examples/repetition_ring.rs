@@ -19,6 +19,7 @@
 //!     # MASK (binary, bit i = front index i) K>0: front pits outside MASK empty, inside <= K
 //!     # MASK 0: no capture can start from the ring (reach empty)
 //!     # MASK K=0: no capture can end a first lap inside MASK
+//!     # 11111111 255: every ring (one ring alone, captures ignored)
 //! repetition_ring pair SOUTH SAMPLES BUDGET [SEED]
 //!     # both rings at random (SOUTH + NORTH = 64 seeds): quiet play of the two together
 //! ```
@@ -388,7 +389,7 @@ fn in_class(r: &Ring, mask: u8, k: u8) -> bool {
 }
 
 fn random_ring(rng: &mut bao_rules::Rng, seeds: u32, mask: u8, k: u8) -> Ring {
-    if k == 0 {
+    if k == 0 || k == 255 {
         loop {
             let r = uniform_ring(rng, seeds);
             if in_class(&r, mask, k) {
