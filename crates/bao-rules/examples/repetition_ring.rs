@@ -746,7 +746,9 @@ fn main() {
             );
         }
         _ => {
-            eprintln!("usage: repetition_ring scc N [M]");
+            eprintln!(
+                "usage: repetition_ring check|scc|alt|mask|pair ... (see the head of the file)"
+            );
             std::process::exit(2)
         }
     }
