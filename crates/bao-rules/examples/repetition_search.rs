@@ -19,9 +19,15 @@
 //! `--quiet` makes the random games that produce the roots prefer moves that capture
 //! nothing (where the rules leave a choice), which keeps more seeds on both sides.
 //! scripts/repetition-search.sh runs the set of searches reported in docs/spec-notes.md.
+//!
+//! `--piles A` (kiswahili, kete) takes constructed roots instead of random games: a pile of 16
+//! or more seeds in a back pit of each side and A seeds elsewhere (`constructed_root`);
+//! `--symmetric` takes roots whose two rings are the same 32 seeds. Every search also looks for
+//! cycles at half their length, from a position to its mirror image (`half_cycle`).
 
 use bao_rules::{
-    legal_moves, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
+    legal_moves, status, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side,
+    Variant,
 };
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
@@ -37,12 +43,14 @@ struct Args {
     quiet: bool,
     walk: u32,
     max_ply: u32,
+    piles: u32,
+    symmetric: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_search VARIANT RULES [--games N] [--every K] [--depth D] \
-         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet]"
+         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet] [--piles A] [--symmetric]"
     );
     std::process::exit(2)
 }
@@ -64,11 +72,17 @@ fn parse_args() -> Args {
         quiet: false,
         max_ply: 600,
         walk: 0,
+        piles: 0,
+        symmetric: false,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
         if flag == "--quiet" {
             a.quiet = true;
+            continue;
+        }
+        if flag == "--symmetric" {
+            a.symmetric = true;
             continue;
         }
         let value = it.next().unwrap_or_else(|| usage());
@@ -81,6 +95,7 @@ fn parse_args() -> Args {
             "--seed" => a.seed = n,
             "--max-ply" => a.max_ply = n as u32,
             "--walk" => a.walk = n as u32,
+            "--piles" => a.piles = n as u32,
             _ => usage(),
         }
     }
@@ -350,12 +365,246 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// A constructed mtaji root (kiswahili, kete): each side keeps most of its seeds in one pile
+/// of 16 or more in a back pit, which is never a capture move (KIS-5.2, 16-seed rule) and need
+/// never be played, and `active` seeds lie at random in the other 30 pits. Both hands empty, no
+/// house, South to move. In a cycle without captures every pit of a ring is sown into (see
+/// docs/spec-notes.md), so a pile that stays put needs captures in the cycle: this is where
+/// to look for them.
+fn constructed_root(
+    rules: &Rules,
+    rng: &mut Rng,
+    active: u32,
+    symmetric: bool,
+) -> Option<Position> {
+    let mut rings = [[0u8; 16]; 2];
+    if symmetric {
+        // Both rings the same (32 seeds each, at random): the position is its own mirror
+        // but for the side to move, so a line to any mirror-symmetric position closes a
+        // cycle at half its length (see `half_cycle`).
+        for _ in 0..32 {
+            rings[0][rng.below(16)] += 1;
+        }
+        rings[1] = rings[0];
+        return finish_root(rules, &rings);
+    }
+    let rest = 64 - active;
+    let south_pile = 16 + rng.below((rest - 31) as usize) as u32;
+    let piles = [south_pile, rest - south_pile];
+    let mut pile_pit = [0usize; 2];
+    for s in 0..2 {
+        pile_pit[s] = 8 + rng.below(8);
+        rings[s][pile_pit[s]] = piles[s] as u8;
+    }
+    for _ in 0..active {
+        loop {
+            let s = rng.below(2);
+            // front pits twice as likely as back pits: captures happen there
+            let i = if rng.below(3) < 2 {
+                rng.below(8)
+            } else {
+                8 + rng.below(8)
+            };
+            if i != pile_pit[s] {
+                rings[s][i] += 1;
+                break;
+            }
+        }
+    }
+    finish_root(rules, &rings)
+}
+
+/// The mtaji position with these rings, South to move, no flags, if valid and not over.
+fn finish_root(rules: &Rules, rings: &[[u8; 16]; 2]) -> Option<Position> {
+    let list =
+        |it: &mut dyn Iterator<Item = u8>| it.map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+    let (so, no) = (&rings[0], &rings[1]);
+    let text = format!(
+        "{} {}/{}/{}/{} S 0/0 - 0",
+        rules.variant.id(),
+        list(&mut no[8..16].iter().copied()),
+        list(&mut no[..8].iter().rev().copied()),
+        list(&mut so[..8].iter().copied()),
+        list(&mut so[8..16].iter().rev().copied()),
+    );
+    let p = Position::parse(&text, rules).ok()?;
+    (status(&p, rules) == Outcome::Ongoing).then_some(p)
+}
+
+/// The same position with the sides swapped (South's ring becomes North's, the other side to
+/// move), or None when it carries a flag that names a pit. The rules treat both sides alike
+/// once the hands are empty, so a line from P to mirror(P) followed by the same line with the
+/// sides swapped comes back to P: a cycle found at half its length.
+fn mirror(p: &Position, rules: &Rules) -> Option<Position> {
+    let f = p.flags();
+    if f.block.is_some() || f.must.is_some() || f.nointro {
+        return None;
+    }
+    let mut flags = Vec::new();
+    for (side, name) in [(Side::North, "S"), (Side::South, "N")] {
+        if f.house[side.index()] {
+            flags.push(format!("house:{name}"));
+        }
+        if f.duty[side.index()] {
+            flags.push(format!("duty:{name}"));
+        }
+    }
+    let list =
+        |it: &mut dyn Iterator<Item = &u8>| it.map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+    let (so, no) = (p.ring(Side::North), p.ring(Side::South));
+    let text = format!(
+        "{} {}/{}/{}/{} {} {}/{} {} 0",
+        rules.variant.id(),
+        list(&mut no[8..16].iter()),
+        list(&mut no[..8].iter().rev()),
+        list(&mut so[..8].iter()),
+        list(&mut so[8..16].iter().rev()),
+        if p.side() == Side::South { "N" } else { "S" },
+        p.hand(Side::North),
+        p.hand(Side::South),
+        if flags.is_empty() {
+            "-".to_string()
+        } else {
+            flags.join(",")
+        },
+    );
+    Position::parse(&text, rules).ok()
+}
+
+/// A move text for the other side: the same pit and letter, the row letter's case swapped.
+fn mirror_move(m: &Move) -> String {
+    let t = m.to_string();
+    let mut c = t.chars();
+    let first = c.next().map_or(String::new(), |ch| {
+        if ch.is_ascii_uppercase() {
+            ch.to_ascii_lowercase().to_string()
+        } else {
+            ch.to_ascii_uppercase().to_string()
+        }
+    });
+    first + c.as_str()
+}
+
+/// A node u of the breadth-first tree with a descendant v = mirror(u): the moves from u to v,
+/// then the same moves for the other side, form a cycle from u. Returned with u, checked
+/// through Game (played twice round it must draw by repetition).
+fn half_cycle(g: &Graph, rules: &Rules) -> Option<(Position, Vec<String>)> {
+    let index: HashMap<Position, u32> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.with_ply(0), i as u32))
+        .collect();
+    if let Some(m) = mirror(&g.nodes[0], rules) {
+        // The mirror of the mirror is the root: the swap loses nothing.
+        let back = mirror(&m, rules).expect("a mirror has a mirror");
+        assert!(back.with_ply(0).same_as(&g.nodes[0].with_ply(0)));
+    }
+    for (v, p) in g.nodes.iter().enumerate() {
+        let Some(m) = mirror(p, rules) else { continue };
+        let Some(&u) = index.get(&m.with_ply(0)) else {
+            continue;
+        };
+        if u as usize == v {
+            continue;
+        }
+        // Is u an ancestor of v? Collect the moves on the way up.
+        let mut moves = Vec::new();
+        let mut at = v as u32;
+        while at != u {
+            let Some((up, mv)) = g.parent[at as usize] else {
+                break;
+            };
+            moves.push(mv);
+            at = up;
+        }
+        if at != u {
+            continue;
+        }
+        moves.reverse();
+        let mut cycle: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        cycle.extend(moves.iter().map(mirror_move));
+        let start = g.nodes[u as usize];
+        let mut game = Game::new(start, *rules);
+        for t in cycle.iter().chain(cycle.iter()) {
+            game.play_text(t).expect("the mirrored cycle replays");
+        }
+        assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+        return Some((start, cycle));
+    }
+    None
+}
+
+fn constructed(args: &Args, rules: &Rules) {
+    let mut rng = Rng::new(args.seed);
+    let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
+    let mut depth_sum = 0u64;
+    for _ in 0..args.games {
+        let Some(root) = constructed_root(rules, &mut rng, args.piles, args.symmetric) else {
+            continue;
+        };
+        let g = explore(root, rules, args.depth, args.nodes);
+        roots += 1;
+        nodes += g.nodes.len();
+        depth_sum += g.full_depth as u64;
+        if let Some((start, cycle)) = half_cycle(&g, rules) {
+            cycles += 1;
+            println!(
+                "mirror cycle of {} plies from {start}: {}",
+                cycle.len(),
+                cycle.join(" ")
+            );
+        }
+        let Some((s, cycle)) = shortest_cycle(&g) else {
+            continue;
+        };
+        cycles += 1;
+        // Replayed through Game from the root: the way to the cycle, the cycle twice.
+        let mut game = Game::new(root, *rules);
+        let line: Vec<Move> = path_to(&g, s)
+            .into_iter()
+            .chain(cycle.iter().copied())
+            .chain(cycle.iter().copied())
+            .collect();
+        for m in &line {
+            game.play_text(&m.to_string()).expect("the cycle replays");
+        }
+        assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+        println!(
+            "cycle of {} plies from {}: {}",
+            cycle.len(),
+            g.nodes[s as usize],
+            cycle
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    println!(
+        "{} {} constructed roots ({}) {roots} nodes {nodes} mean-full-depth {:.1} cycles {cycles} cpu {}",
+        args.variant,
+        if args.rules.is_empty() { "-" } else { &args.rules },
+        if args.symmetric {
+            "symmetric, 32 seeds a side".to_string()
+        } else {
+            format!("piles, {} active seeds", args.piles)
+        },
+        depth_sum as f64 / roots.max(1) as f64,
+        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.1}s"))
+    );
+}
+
 fn main() {
     let args = parse_args();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    if args.piles > 0 || args.symmetric {
+        constructed(&args, &rules);
+        return;
+    }
     let started = Instant::now();
     let mut rng = Rng::new(args.seed);
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
@@ -450,6 +699,14 @@ fn main() {
             roots += 1;
             nodes += g.nodes.len();
             depth_sum += g.full_depth as u64;
+            if let Some((start, cycle)) = half_cycle(&g, &rules) {
+                cycles += 1;
+                println!(
+                    "mirror cycle of {} plies from {start}: {}",
+                    cycle.len(),
+                    cycle.join(" ")
+                );
+            }
             let Some((s, cycle)) = shortest_cycle(&g) else {
                 continue;
             };
