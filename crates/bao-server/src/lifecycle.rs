@@ -48,16 +48,34 @@ pub fn spawn(app: &Arc<App>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // The first tick is at once: clocks that ran out and matches abandoned while the
+        // server was down are settled at start. Nothing in memory has been idle yet then,
+        // and evicting at that moment would race with the first requests.
+        let mut first = true;
         loop {
             tick.tick().await;
             let Some(app) = weak.upgrade() else { return };
-            sweep(&app).await;
+            if first {
+                settle(&app).await;
+                first = false;
+            } else {
+                sweep(&app).await;
+            }
         }
     })
 }
 
 /// One sweep: ends abandoned matches, then lets unused games leave memory.
 pub async fn sweep(app: &Arc<App>) {
+    settle(app).await;
+    let gone = app.evict_idle();
+    if gone > 0 {
+        tracing::debug!("{gone} idle games left memory");
+    }
+}
+
+/// The database part of a sweep: games lost on time, abandoned matches.
+async fn settle(app: &Arc<App>) {
     match flag_overdue(app).await {
         Ok(n) if n > 0 => tracing::info!("{n} games lost on time"),
         Ok(_) => {}
@@ -67,10 +85,6 @@ pub async fn sweep(app: &Arc<App>) {
         Ok(n) if n > 0 => tracing::info!("{n} abandoned games ended"),
         Ok(_) => {}
         Err(e) => tracing::warn!("abandoned games: {e}"),
-    }
-    let gone = app.evict_idle();
-    if gone > 0 {
-        tracing::debug!("{gone} idle games left memory");
     }
 }
 
