@@ -161,11 +161,17 @@ pub fn greedy_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove
 }
 
 /// The move the computer plays at `level` in `pos`; see [`crate::choose_move`].
-pub fn choose_at_level(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
+pub fn choose_at_level(
+    pos: &Position,
+    rules: &Rules,
+    level: u8,
+    seed: u64,
+    history: &[Position],
+) -> Option<LegalMove> {
     if status(pos, rules).is_over() {
         return None;
     }
     let l = Level::get(level);
     let mut s = l.searcher(rules);
-    l.choose(&mut s, pos, &[], seed)
+    l.choose(&mut s, pos, history, seed)
 }

@@ -49,5 +49,29 @@ pub const MAX_LEVEL: u8 = 8;
 /// give the same move. Takes a few tenths of a second at most (a fixed node budget); callers
 /// in async code run it on a blocking thread.
 pub fn choose_move(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
-    level::choose_at_level(pos, rules, level, seed)
+    level::choose_at_level(pos, rules, level, seed, &[])
+}
+
+/// [`choose_move`] in a game whose earlier positions are `history` (oldest first, `pos`
+/// not included): the computer then sees the positions that would repeat (BRD-7.5), and
+/// takes or avoids a draw by repetition like any other result.
+///
+/// ```
+/// use bao_rules::{Game, Position, Rules, Variant};
+/// let rules = Rules::new(Variant::Kiswahili);
+/// let mut game = Game::new(Position::start(&rules), rules);
+/// let first = game.legal_moves().as_slice()[0];
+/// game.play(&first);
+/// let ps = game.positions();
+/// let m = bao_engine::choose_move_in_game(game.position(), &rules, 1, 7, &ps[..ps.len() - 1]);
+/// assert!(m.is_some());
+/// ```
+pub fn choose_move_in_game(
+    pos: &Position,
+    rules: &Rules,
+    level: u8,
+    seed: u64,
+    history: &[Position],
+) -> Option<LegalMove> {
+    level::choose_at_level(pos, rules, level, seed, history)
 }

@@ -62,6 +62,20 @@ fn brd_7_5_engine_behind_on_material_takes_the_repetition() {
     assert_eq!(r.score, Score::Cp(0));
 }
 
+/// The computer player of a game (the server's, without a clock) is given the game's
+/// history and takes the draw too.
+#[test]
+fn brd_7_5_the_computer_in_a_game_takes_the_repetition() {
+    let (rules, game, last) = before_third();
+    let history = &game.positions()[..game.positions().len() - 1];
+    let m = bao_engine::choose_move_in_game(game.position(), &rules, 8, 1, history)
+        .expect("North has moves");
+    assert_eq!(m.mv.to_string(), last);
+    let mut g = game.clone();
+    g.play(&m);
+    assert_eq!(g.outcome(), Outcome::Draw(DrawReason::Repetition));
+}
+
 #[test]
 fn brd_7_5_engine_under_repetition_none_sees_no_draw() {
     let (_, game, last) = before_third();

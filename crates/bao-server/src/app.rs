@@ -1043,7 +1043,9 @@ impl App {
                             Some(c) => bao_engine::choose_move_clocked(
                                 &pos, &rules, level, seed, &history, &c, threads,
                             ),
-                            None => bao_engine::choose_move(&pos, &rules, level, seed),
+                            None => {
+                                bao_engine::choose_move_in_game(&pos, &rules, level, seed, &history)
+                            }
                         })
                     })
                     .await

@@ -161,9 +161,10 @@ impl EnginePool {
         *self.shared.lock()
     }
 
-    /// Permits for a live search of `threads` threads (clamped to 1..=bound), in turn with
-    /// the other live searches and before any review. Cancel-safe: dropping the future
-    /// leaves the queue.
+    /// Permits for a live search of up to `threads` threads (clamped to 1..=bound): waits,
+    /// in turn with the other live searches and before any review, for one, then takes as
+    /// many more as are free at once ([`Permit::threads`] says how many). Cancel-safe:
+    /// dropping the future leaves the queue.
     pub async fn live(&self, threads: usize) -> Result<Permit, PoolError> {
         let n = threads.clamp(1, self.shared.bound);
         self.shared.lock().live_waiting += 1;
@@ -180,13 +181,22 @@ impl EnginePool {
             }
         }
         let waiting = Waiting(&self.shared);
-        let sem = self
+        let mut sem = self
             .shared
             .sem
             .clone()
-            .acquire_many_owned(n as u32)
+            .acquire_owned()
             .await
             .map_err(|_| PoolError::Closed)?;
+        // More threads only when they are free now: waiting for them would hold a game
+        // up behind searches that one thread could have answered.
+        while sem.num_permits() < n {
+            match self.shared.sem.clone().try_acquire_owned() {
+                Ok(p) => sem.merge(p),
+                Err(_) => break,
+            }
+        }
+        let n = sem.num_permits();
         let mut st = self.shared.lock();
         st.busy += n;
         st.live_running += 1;

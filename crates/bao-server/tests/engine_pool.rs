@@ -150,9 +150,13 @@ async fn searches_never_outnumber_the_bound() {
     let c = Client::new(&s);
     let id = upload(&c, &long_record(120).0).await;
     start_review(&c, &id).await;
-    // The test takes the whole pool (after the review's current ply), so that six level-8
-    // searches (kimasai: the longest budget) and the review all queue up behind it.
-    let hold = s.app.engine.live(2).await.unwrap();
+    // The test takes the whole pool (the second permit after the review's current ply), so
+    // that six level-8 searches (kimasai: the longest budget) and the review all queue up
+    // behind it.
+    let hold = (
+        s.app.engine.live(1).await.unwrap(),
+        s.app.engine.live(1).await.unwrap(),
+    );
     let mut games = Vec::new();
     for _ in 0..6 {
         games.push(computer_first(&c, "kimasai", 8).await);
@@ -166,7 +170,7 @@ async fn searches_never_outnumber_the_bound() {
     let h = c.get("/api/health", None).await;
     assert_eq!(h.json["engine"]["threads"], 2, "{}", h.text);
     assert_eq!(h.json["engine"]["busy"], 2, "{}", h.text);
-    assert_eq!(h.json["engine"]["live_running"], 1, "{}", h.text);
+    assert_eq!(h.json["engine"]["live_running"], 2, "{}", h.text);
     assert_eq!(h.json["engine"]["live_waiting"], 6, "{}", h.text);
     assert_eq!(h.json["engine"]["review_waiting"], 1, "{}", h.text);
     assert_eq!(
@@ -314,6 +318,29 @@ async fn a_client_gone_mid_hint_gives_its_permit_back() {
     .await;
     assert_eq!(s.app.engine.stats().max_searching, 1);
     s.stop().await;
+}
+
+/// A live search asks for up to its threads but waits for one only: a game is not held up
+/// until a second permit is free.
+#[tokio::test]
+async fn a_live_search_takes_the_threads_that_are_free() {
+    let pool = EnginePool::new(&pool_of(2));
+    let both = pool.live(2).await.unwrap();
+    assert_eq!(both.threads(), 2);
+    assert_eq!(pool.stats().busy, 2);
+    drop(both);
+    let one = pool.live(1).await.unwrap();
+    // One permit is taken: a search of two threads gets the other at once.
+    let other = tokio::time::timeout(Duration::from_secs(60), pool.live(2))
+        .await
+        .expect("a free permit is given without waiting for a second one")
+        .unwrap();
+    assert_eq!((one.threads(), other.threads()), (1, 1));
+    assert_eq!(pool.stats().busy, 2);
+    drop((one, other));
+    assert_eq!(pool.stats().busy, 0);
+    // Never more than the bound, whatever is asked.
+    assert_eq!(pool.live(64).await.unwrap().threads(), 2);
 }
 
 #[tokio::test]
