@@ -775,9 +775,19 @@ impl App {
         let level = self.engine_level().unwrap_or(bao_engine::MIN_LEVEL);
         let seed = self.next_seed();
         let pos = *self.game().position();
-        if let Some(m) = bao_engine::choose_move(&pos, self.game().rules(), level, seed) {
+        let history = self.history();
+        if let Some(m) =
+            bao_engine::choose_move_in_game(&pos, self.game().rules(), level, seed, &history)
+        {
             self.engine_moved(&pos, m);
         }
+    }
+
+    /// The game's positions before the current one (oldest first): the engine needs them
+    /// to see repetitions (BRD-7.5).
+    pub fn history(&self) -> Vec<Position> {
+        let ps = self.game().positions();
+        ps[..ps.len().saturating_sub(1)].to_vec()
     }
 
     /// Takes a move the engine chose for `pos`; ignored if the game has moved on since.
@@ -794,7 +804,9 @@ impl App {
         }
         let pos = *self.game().position();
         let seed = self.next_seed();
-        let m = bao_engine::choose_move(&pos, self.game().rules(), self.config.hint_level, seed);
+        let history = self.history();
+        let level = self.config.hint_level;
+        let m = bao_engine::choose_move_in_game(&pos, self.game().rules(), level, seed, &history);
         self.hint_ready(&pos, m.map(|m| m.mv));
     }
 

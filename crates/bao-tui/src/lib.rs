@@ -45,9 +45,11 @@ fn play_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> io::Resul
             let rules = *app.game().rules();
             let level = app.engine_level().unwrap_or(bao_engine::MIN_LEVEL);
             let seed = app.next_seed();
+            let history = app.history();
             let (tx, rx) = mpsc::channel();
             std::thread::spawn(move || {
-                let _ = tx.send((pos, bao_engine::choose_move(&pos, &rules, level, seed)));
+                let m = bao_engine::choose_move_in_game(&pos, &rules, level, seed, &history);
+                let _ = tx.send((pos, m));
             });
             engine = Some(rx);
         }
@@ -56,9 +58,11 @@ fn play_loop(terminal: &mut ratatui::DefaultTerminal, mut app: App) -> io::Resul
             let rules = *app.game().rules();
             let level = app.config.hint_level;
             let seed = app.next_seed();
+            let history = app.history();
             let (tx, rx) = mpsc::channel();
             std::thread::spawn(move || {
-                let _ = tx.send((pos, bao_engine::choose_move(&pos, &rules, level, seed)));
+                let m = bao_engine::choose_move_in_game(&pos, &rules, level, seed, &history);
+                let _ = tx.send((pos, m));
             });
             hint = Some(rx);
         }
