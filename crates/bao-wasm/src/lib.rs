@@ -62,7 +62,8 @@ pub enum Request {
         #[serde(rename = "move")]
         mv: String,
     },
-    /// The move the computer plays at `level` (the server's `bao_engine::choose_move`).
+    /// The move the computer plays at `level` (the server's
+    /// `bao_engine::choose_move_in_game`).
     Choose {
         /// The rules.
         #[serde(flatten)]
@@ -74,6 +75,13 @@ pub enum Request {
         /// Makes the choice reproducible.
         #[serde(default)]
         seed: u64,
+        /// The game's start position, when `moves` is given and it is not the variant's.
+        #[serde(default)]
+        start: Option<String>,
+        /// The moves of the game that led to `position`: with them the computer sees
+        /// the positions that would repeat (BRD-7.5).
+        #[serde(default)]
+        moves: Option<Vec<String>>,
     },
     /// A whole game replayed from its moves: everything the game page shows.
     Game {
@@ -458,10 +466,25 @@ pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
             position,
             level,
             seed,
+            start,
+            moves,
         } => {
             let rules = rules_of(rules)?;
             let pos = position_of(position, &rules)?;
-            let m = bao_engine::choose_move(&pos, &rules, *level, *seed);
+            let history = match moves {
+                Some(moves) => {
+                    let (game, _) = replay(rules, start.as_deref(), moves, false)?;
+                    let ps = game.positions();
+                    if ps.last() != Some(&pos) {
+                        return Err(WasmError::BadPosition(
+                            "it is not the position the moves given lead to".into(),
+                        ));
+                    }
+                    ps[..ps.len() - 1].to_vec()
+                }
+                None => Vec::new(),
+            };
+            let m = bao_engine::choose_move_in_game(&pos, &rules, *level, *seed, &history);
             Ok(json(&Chosen {
                 mv: m.map(|m| m.mv.to_string()),
             }))
@@ -606,6 +629,10 @@ pub unsafe extern "C" fn bao_call(ptr: *mut u8, len: usize) -> *mut u8 {
 }
 
 #[cfg(test)]
+#[path = "../../bao-rules/tests/data/staircase.rs"]
+mod staircase;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::Value;
@@ -683,6 +710,35 @@ mod tests {
             assert_eq!(game.moves().len(), moves.len());
             assert!(game.outcome().is_over());
         }
+    }
+
+    /// With the game's moves the computer sees a draw by repetition (BRD-7.5): on the
+    /// kimasai staircase cycle, North (far behind) takes it; given the position alone it
+    /// plays another move. A position the moves do not lead to is refused.
+    #[test]
+    fn the_computer_given_the_moves_takes_a_repetition() {
+        let line: Vec<String> = staircase::round().into_iter().cycle().take(128).collect();
+        let rules = Rules::parse(Variant::Kimasai, "-").unwrap();
+        let mut game = Game::new(Position::parse(staircase::start(), &rules).unwrap(), rules);
+        for m in &line[..127] {
+            game.play_text(m).unwrap();
+        }
+        let pos = game.position().to_string();
+        let ask = |moves: Option<&[String]>| {
+            let mut req = serde_json::json!({"op":"choose","variant":"kimasai","position":pos,
+                "level":8,"seed":1,"start":staircase::start()});
+            if let Some(ms) = moves {
+                req["moves"] = serde_json::json!(ms);
+            }
+            req.to_string()
+        };
+        assert_eq!(ok(&ask(Some(&line[..127])))["move"], line[127].as_str());
+        assert_ne!(ok(&ask(None))["move"], line[127].as_str());
+        let e = err(&ask(Some(&line[..126])));
+        assert!(
+            e.contains("not the position the moves given lead to"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -185,7 +185,11 @@ export function localSource(id) {
       const s = await localState(game);
       if (s.result !== '-' || s.side_to_move === game.you || !s.legal.length) return;
       const n = game.moves.length;
-      const c = await engine({ op: 'choose', ...spec(game), position: s.position, level: game.level, seed: randomSeed() });
+      // The moves too, so that the computer sees a draw by repetition coming (BRD-7.5).
+      const c = await engine({
+        op: 'choose', ...spec(game), position: s.position, level: game.level, seed: randomSeed(),
+        start: game.start, moves: game.moves,
+      });
       if (!c.move || game.result || game.moves.length !== n) return;
       game.moves.push(c.move);
       await save();
