@@ -54,7 +54,8 @@ enum Mode {
     /// that started empty, North's ring free: what each move of any two-ply cycle must be
     /// (the opponent's next move can only take those added seeds away again).
     Clean,
-    /// A takasa move that leaves the ring exactly as it was (a one-ring cycle of one move).
+    /// A takasa move that leaves the ring exactly as it was (a one-ring cycle of one move),
+    /// with or without a takasia block on the pit where it ends (KIS-8.6).
     Quiet,
 }
 
@@ -71,6 +72,9 @@ struct State {
     used: i32,
     laps: u32,
     d: i32,
+    /// The move: its pit and first direction.
+    r0: u8,
+    d0: i8,
 }
 
 impl State {
@@ -141,6 +145,9 @@ struct Search {
     /// forced by it; each move that ends is recorded with the rings it leaves.
     forced: Option<([u8; 16], [u8; 16])>,
     results: Vec<([u8; 16], [u8; 16])>,
+    /// Clean moves found: the mover's start values (-1: any), the seeds each of his front pits
+    /// gains, the seeds taken from each of the opponent's front pits, and the move.
+    clean: Vec<([i8; 16], [u8; 8], [u8; 8], String)>,
 }
 
 impl Search {
@@ -154,6 +161,8 @@ impl Search {
             used: if self.mode == Mode::Mirror { 2 * n } else { n },
             laps: 1,
             d,
+            r0: r as u8,
+            d0: d as i8,
         };
         if let Some((s, north)) = self.forced {
             for i in 0..16 {
@@ -223,7 +232,11 @@ impl Search {
             return;
         }
         if self.mode == Mode::Quiet {
-            // A takasa move captures nothing (KIS-3.3): every lap relays.
+            // A takasa move captures nothing (KIS-3.3): every lap relays, unless a takasia
+            // block names h (a front pit): then the move ends there (KIS-8.6).
+            if h < 8 {
+                self.close(st);
+            }
             self.relay(st, h, v, false);
             return;
         }
@@ -358,19 +371,29 @@ impl Search {
                     }
                 })
                 .collect();
-            let taken: Vec<String> = (0..8)
-                .filter_map(|j| match st.fate[j] {
-                    Fate::Taken(a) => Some(format!("{a} from north {j}")),
-                    _ => None,
-                })
-                .collect();
+            let mut gains = [0u8; 8];
+            let mut caps = [0u8; 8];
+            for i in 0..8 {
+                let now = if st.lifted[i] {
+                    st.val[i] as i32
+                } else {
+                    st.base[i].max(0) as i32 + st.val[i] as i32
+                };
+                gains[i] = (now - st.base[i].max(0) as i32) as u8;
+                if let Fate::Taken(a) = st.fate[i] {
+                    caps[i] = a;
+                }
+            }
+            let mv = format!(
+                "from ring index {} direction {:+}, {} laps",
+                st.r0, st.d0, st.laps
+            );
             println!(
-                "CLOSES {:?}: ring {} laps {} captures [{}]",
+                "CLOSES {:?}: ring {} ({mv}), gains {gains:?}, takes {caps:?}",
                 self.mode,
                 ring.join(","),
-                st.laps,
-                taken.join(", ")
             );
+            self.clean.push((st.base, gains, caps, mv));
             return;
         }
         let mut free = Vec::new();
@@ -557,6 +580,7 @@ fn check(rules: Rules, samples: u64, seed: u64) {
             found: Vec::new(),
             forced: Some((s, n)),
             results: Vec::new(),
+            clean: Vec::new(),
         };
         for r in 0..16 {
             for d in [1, -1] {
@@ -619,6 +643,7 @@ fn main() {
         found: Vec::new(),
         forced: None,
         results: Vec::new(),
+        clean: Vec::new(),
     };
     for r in 0..16 {
         for d in [1, -1] {
@@ -638,6 +663,23 @@ fn main() {
             search.closed,
             search.checked,
             search.found.len()
+        );
+    }
+    if mode == Mode::Clean {
+        // A two-ply cycle is two clean moves, each taking what the other gains; a mirror
+        // half-cycle is a clean move that gains what it takes, pit for pit.
+        let mut pairs = 0;
+        for (i, a) in search.clean.iter().enumerate() {
+            for b in &search.clean[i..] {
+                if a.1 == b.2 && a.2 == b.1 {
+                    pairs += 1;
+                    println!("PAIR {} | {}", a.3, b.3);
+                }
+            }
+        }
+        println!(
+            "{} clean moves, {pairs} pairs that could form a two-ply cycle",
+            search.clean.len()
         );
     }
     println!(
