@@ -145,10 +145,13 @@ struct Search {
     /// forced by it; each move that ends is recorded with the rings it leaves.
     forced: Option<([u8; 16], [u8; 16])>,
     results: Vec<([u8; 16], [u8; 16])>,
-    /// Clean moves found: the mover's start values (-1: any), the seeds each of his front pits
-    /// gains, the seeds taken from each of the opponent's front pits, and the move.
-    clean: Vec<([i8; 16], [u8; 8], [u8; 8], String)>,
+    /// Clean moves found.
+    clean: Vec<CleanMove>,
 }
+
+/// A clean move: the mover's start values (-1: any), the seeds each of his front pits gains,
+/// the seeds taken from each of the opponent's front pits, and the move in words.
+type CleanMove = ([i8; 16], [u8; 8], [u8; 8], String);
 
 impl Search {
     /// South's move from ring index r in direction d, r holding n seeds.
