@@ -22,6 +22,9 @@
 //! ```text
 //! repetition_mirror VARIANT MAX_LAPS [MAX_PIT]
 //! repetition_mirror kiswahili 8
+//! repetition_mirror kiswahili 6 32 --clean   # clean capture moves, paired
+//! repetition_mirror kiswahili 25 32 --quiet   # takasa moves that bring the ring back
+//! repetition_mirror kiswahili 12 32 --answer GAINS TAKES  # answers to one clean move
 //! repetition_mirror check VARIANT [SAMPLES] [SEED]   # the search's moves against legal_moves
 //! ```
 //!
@@ -54,6 +57,10 @@ enum Mode {
     /// that started empty, North's ring free: what each move of any two-ply cycle must be
     /// (the opponent's next move can only take those added seeds away again).
     Clean,
+    /// A capture move that answers a clean move in a two-ply cycle: it takes exactly the seeds
+    /// the other move added (`takes`, by the opponent's ring index) and adds to its own empty
+    /// front pits exactly what the other move took (`gains`).
+    Answer,
     /// A takasa move that leaves the ring exactly as it was (a one-ring cycle of one move),
     /// with or without a takasia block on the pit where it ends (KIS-8.6).
     Quiet,
@@ -98,7 +105,7 @@ impl State {
     }
 
     /// Pits that must still be lifted: they hold more than they must end with.
-    fn need(&self, mode: Mode) -> u32 {
+    fn need(&self, mode: Mode, gains: &[u8; 8]) -> u32 {
         let mut n = 0;
         for i in 0..16 {
             let maybe_taken = i < 8
@@ -110,11 +117,12 @@ impl State {
                     },
                     // Any front pit that starts empty may end with more.
                     Mode::Clean => self.base[i] <= 0,
-                    Mode::Quiet => false,
+                    Mode::Quiet | Mode::Answer => false,
                 };
             let target = match (i < 8).then(|| self.fate[i]) {
                 Some(Fate::Taken(a)) if mode == Mode::Mirror => Some(a as i32),
                 _ if maybe_taken => None,
+                _ if i < 8 => Some(self.base[i].max(0) as i32 + gains[i] as i32),
                 _ => Some(self.base[i].max(0) as i32),
             };
             let now = if self.lifted[i] {
@@ -147,6 +155,10 @@ struct Search {
     results: Vec<([u8; 16], [u8; 16])>,
     /// Clean moves found.
     clean: Vec<CleanMove>,
+    /// Answer mode: the seeds each own front pit must gain, and the seeds to take from each of
+    /// the opponent's front pits (all zero otherwise).
+    gains: [u8; 8],
+    takes: [u8; 8],
 }
 
 /// A clean move: the mover's start values (-1: any), the seeds each of his front pits gains,
@@ -191,7 +203,7 @@ impl Search {
     fn lap_end(&mut self, st: State, h: usize, first: bool, entry: bool) {
         self.nodes += 1;
         if st.laps > self.max_laps
-            || (self.forced.is_none() && st.need(self.mode) > self.max_laps - st.laps)
+            || (self.forced.is_none() && st.need(self.mode, &self.gains) > self.max_laps - st.laps)
         {
             return;
         }
@@ -201,6 +213,10 @@ impl Search {
             let weight = if self.mode == Mode::Mirror { 2 } else { 1 };
             let most = ((64 - st.used) / weight).min(self.max_pit);
             for b in 0..=most {
+                if h < 8 && self.gains[h] > 0 && b > 0 {
+                    // A pit that gains starts empty.
+                    break;
+                }
                 let mut s = st;
                 s.base[h] = b as i8;
                 s.used += weight * b;
@@ -220,7 +236,7 @@ impl Search {
             // yet may hold seeds, so only a front row known to be empty ends it.
             let empty = (0..8).all(|j| match st.fate[j] {
                 Fate::Taken(_) => true,
-                Fate::Kept if self.mode == Mode::Clean => true,
+                Fate::Kept if matches!(self.mode, Mode::Clean | Mode::Answer) => true,
                 _ => self.mode == Mode::Mirror && st.base[j] == 0,
             });
             if empty {
@@ -241,6 +257,23 @@ impl Search {
                 self.close(st);
             }
             self.relay(st, h, v, false);
+            return;
+        }
+        if self.mode == Mode::Answer && h < 8 {
+            let j = 7 - h;
+            if let (Fate::Open, a @ 1..) = (st.fate[j], self.takes[j]) {
+                let mut s = st;
+                s.fate[j] = Fate::Taken(a);
+                s.used += a as i32;
+                self.capture(s, h, a as i32);
+                return;
+            }
+            // Empty (kept empty, or taken already): the lap relays.
+            let mut s = st;
+            if s.fate[j] == Fate::Open {
+                s.fate[j] = Fate::Kept;
+            }
+            self.relay(s, h, v, first);
             return;
         }
         if self.mode == Mode::Clean && h < 8 {
@@ -353,6 +386,28 @@ impl Search {
                 }
             }
             self.results.push((south, north));
+            return;
+        }
+        if self.mode == Mode::Answer {
+            for i in 0..16 {
+                let gain = if i < 8 { self.gains[i] as i32 } else { 0 };
+                let now = if st.lifted[i] {
+                    st.val[i] as i32
+                } else {
+                    st.base[i].max(0) as i32 + st.val[i] as i32
+                };
+                if now != st.base[i].max(0) as i32 + gain {
+                    return;
+                }
+            }
+            if (0..8).any(|j| self.takes[j] > 0 && st.fate[j] == Fate::Open) {
+                return;
+            }
+            self.closed += 1;
+            println!(
+                "ANSWER closes: start values {:?}, from ring index {} direction {:+}, {} laps",
+                st.base, st.r0, st.d0, st.laps
+            );
             return;
         }
         if self.mode != Mode::Mirror {
@@ -584,6 +639,8 @@ fn check(rules: Rules, samples: u64, seed: u64) {
             forced: Some((s, n)),
             results: Vec::new(),
             clean: Vec::new(),
+            gains: [0; 8],
+            takes: [0; 8],
         };
         for r in 0..16 {
             for d in [1, -1] {
@@ -629,9 +686,29 @@ fn main() {
         None => Mode::Mirror,
         Some("--clean") => Mode::Clean,
         Some("--quiet") => Mode::Quiet,
+        Some("--answer") => Mode::Answer,
         Some(other) => panic!("unknown flag {other}"),
     };
     let argv: Vec<&String> = argv.iter().filter(|a| !a.starts_with("--")).collect();
+    // --answer GAINS TAKES: eight numbers each, by front pit index (A1..A8 / the opponent's
+    // ring index), after the other arguments.
+    let eight = |text: &str| -> [u8; 8] {
+        let v: Vec<u8> = text
+            .split(',')
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        v.try_into().expect("eight numbers")
+    };
+    let (gains, takes) = if mode == Mode::Answer {
+        (eight(argv[argv.len() - 2]), eight(argv[argv.len() - 1]))
+    } else {
+        ([0; 8], [0; 8])
+    };
+    let argv: Vec<&String> = if mode == Mode::Answer {
+        argv[..argv.len() - 2].to_vec()
+    } else {
+        argv
+    };
     let variant = Variant::from_id(argv[0]).expect("a variant");
     let max_laps: u32 = argv[1].parse().expect("MAX_LAPS");
     let max_pit: i32 = argv.get(2).map_or(32, |s| s.parse().expect("MAX_PIT"));
@@ -647,6 +724,8 @@ fn main() {
         forced: None,
         results: Vec::new(),
         clean: Vec::new(),
+        gains,
+        takes,
     };
     for r in 0..16 {
         for d in [1, -1] {
