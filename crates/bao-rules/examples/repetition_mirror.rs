@@ -22,7 +22,8 @@
 //! ```text
 //! repetition_mirror VARIANT MAX_LAPS [MAX_PIT]
 //! repetition_mirror kiswahili 8
-//! repetition_mirror kiswahili 6 32 --clean   # clean capture moves, paired
+//! repetition_mirror kiswahili 6 32 --clean [ANSWER_LAPS]  # clean capture moves, paired,
+//!                                             # and each one's answers up to ANSWER_LAPS
 //! repetition_mirror kiswahili 25 32 --quiet   # takasa moves that bring the ring back
 //! repetition_mirror kiswahili 12 32 --answer GAINS TAKES  # answers to one clean move
 //! repetition_mirror check VARIANT [SAMPLES] [SEED]   # the search's moves against legal_moves
@@ -166,6 +167,50 @@ struct Search {
 type CleanMove = ([i8; 16], [u8; 8], [u8; 8], String);
 
 impl Search {
+    /// Every move of the mover: each pit, both directions, each start value.
+    /// A search with the same rules, bound on pit values and nothing found yet.
+    fn clone_settings(&self) -> Search {
+        Search {
+            mode: self.mode,
+            rules: self.rules,
+            max_laps: self.max_laps,
+            max_pit: self.max_pit,
+            nodes: 0,
+            closed: 0,
+            checked: 0,
+            found: Vec::new(),
+            forced: None,
+            results: Vec::new(),
+            clean: Vec::new(),
+            gains: self.gains,
+            takes: self.takes,
+        }
+    }
+
+    fn run(&mut self) {
+        for r in 0..16 {
+            for d in [1, -1] {
+                // KIS-5.2: a capture move lifts 2 to 15 seeds; a takasa move any pile of 2 or
+                // more.
+                let most = if self.mode == Mode::Quiet {
+                    self.max_pit
+                } else {
+                    15.min(self.max_pit)
+                };
+                for n in 2..=most {
+                    self.start(r, d, n);
+                }
+            }
+            eprintln!(
+                "from ring index {r}: {} nodes, {} moves closed, {} positions checked, {} found",
+                self.nodes,
+                self.closed,
+                self.checked,
+                self.found.len()
+            );
+        }
+    }
+
     /// South's move from ring index r in direction d, r holding n seeds.
     fn start(&mut self, r: usize, d: i32, n: i32) {
         let mut st = State {
@@ -727,26 +772,7 @@ fn main() {
         gains,
         takes,
     };
-    for r in 0..16 {
-        for d in [1, -1] {
-            // KIS-5.2: a capture move lifts 2 to 15 seeds; a takasa move any pile of 2 or more.
-            let most = if mode == Mode::Quiet {
-                max_pit
-            } else {
-                15.min(max_pit)
-            };
-            for n in 2..=most {
-                search.start(r, d, n);
-            }
-        }
-        eprintln!(
-            "from ring index {r}: {} nodes, {} moves closed, {} positions checked, {} found",
-            search.nodes,
-            search.closed,
-            search.checked,
-            search.found.len()
-        );
-    }
+    search.run();
     if mode == Mode::Clean {
         // A two-ply cycle is two clean moves, each taking what the other gains; a mirror
         // half-cycle is a clean move that gains what it takes, pit for pit.
@@ -763,6 +789,34 @@ fn main() {
             "{} clean moves, {pairs} pairs that could form a two-ply cycle",
             search.clean.len()
         );
+        // Each clean move's possible answers, searched further (ANSWER_LAPS, the fourth
+        // argument): captures and gains fixed, so the search prunes much harder.
+        if let Some(answer_laps) = argv.get(3).map(|s| s.parse::<u32>().expect("ANSWER_LAPS")) {
+            let mut patterns: Vec<([u8; 8], [u8; 8])> =
+                search.clean.iter().map(|c| (c.1, c.2)).collect();
+            patterns.sort_unstable();
+            patterns.dedup();
+            let (mut nodes, mut answers) = (0, 0);
+            for (gained, took) in &patterns {
+                let mut answer = Search {
+                    mode: Mode::Answer,
+                    max_laps: answer_laps,
+                    nodes: 0,
+                    closed: 0,
+                    clean: Vec::new(),
+                    gains: *took,
+                    takes: *gained,
+                    ..search.clone_settings()
+                };
+                answer.run();
+                nodes += answer.nodes;
+                answers += answer.closed;
+            }
+            println!(
+                "answers of up to {answer_laps} laps to the {} clean move patterns: {answers} ({nodes} nodes)",
+                patterns.len()
+            );
+        }
     }
     println!(
         "{} {mode:?} max laps {max_laps} max pit {max_pit}: {} nodes, {} moves that close, {} positions checked, {} mirror half-cycles",
