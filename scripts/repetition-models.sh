@@ -50,10 +50,11 @@ done
 mirror=target/release/examples/repetition_mirror
 run $mirror check kiswahili 30000 7
 run $mirror check kete 30000 8
-run $mirror kiswahili 10
-run $mirror kiswahili 6 32 --clean
-run $mirror kiswahili 7 32 --clean
-run $mirror kiswahili 25 32 --quiet
+run $mirror kiswahili 11
+run $mirror kiswahili 6 32 --clean 12
+run $mirror kiswahili 16 32 --answer 1,0,0,8,0,0,0,8 3,0,4,4,0,3,3,0
+run $mirror kiswahili 6 32 --answer 3,0,4,4,0,3,3,0 1,0,0,8,0,0,0,8
+run $mirror kiswahili 20 32 --quiet
 run target/release/examples/repetition_search kiswahili - --exchange --games 200 --depth 12 \
   --nodes 30000 --seed 2
 run target/release/examples/repetition_search kete - --exchange --games 200 --depth 12 \
