@@ -50,7 +50,8 @@ done
 mirror=target/release/examples/repetition_mirror
 run $mirror check kiswahili 30000 7
 run $mirror check kete 30000 8
-run $mirror kiswahili 11
+run $mirror kiswahili 12
+run $mirror kete 8
 run $mirror kiswahili 6 32 --clean 12
 run $mirror kiswahili 16 32 --answer 1,0,0,8,0,0,0,8 3,0,4,4,0,3,3,0
 run $mirror kiswahili 6 32 --answer 3,0,4,4,0,3,3,0 1,0,0,8,0,0,0,8
