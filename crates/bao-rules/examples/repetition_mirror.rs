@@ -27,6 +27,7 @@
 //! repetition_mirror kiswahili 25 32 --quiet   # takasa moves that bring the ring back
 //! repetition_mirror kiswahili 12 32 --answer GAINS TAKES  # answers to one clean move
 //! repetition_mirror check VARIANT [SAMPLES] [SEED]   # the search's moves against legal_moves
+//! ... --no-prune                                # without the cut, to test that it loses nothing
 //! ```
 //!
 //! MAX_PIT bounds the start value chosen for a pit and a captured amount (default 32).
@@ -160,6 +161,8 @@ struct Search {
     /// the opponent's front pits (all zero otherwise).
     gains: [u8; 8],
     takes: [u8; 8],
+    /// Cut branches by the pits still to lift (off only to test that the cut loses nothing).
+    prune: bool,
 }
 
 /// A clean move: the mover's start values (-1: any), the seeds each of his front pits gains,
@@ -184,6 +187,7 @@ impl Search {
             clean: Vec::new(),
             gains: self.gains,
             takes: self.takes,
+            prune: self.prune,
         }
     }
 
@@ -248,7 +252,9 @@ impl Search {
     fn lap_end(&mut self, st: State, h: usize, first: bool, entry: bool) {
         self.nodes += 1;
         if st.laps > self.max_laps
-            || (self.forced.is_none() && st.need(self.mode, &self.gains) > self.max_laps - st.laps)
+            || (self.prune
+                && self.forced.is_none()
+                && st.need(self.mode, &self.gains) > self.max_laps - st.laps)
         {
             return;
         }
@@ -686,6 +692,7 @@ fn check(rules: Rules, samples: u64, seed: u64) {
             clean: Vec::new(),
             gains: [0; 8],
             takes: [0; 8],
+            prune: true,
         };
         for r in 0..16 {
             for d in [1, -1] {
@@ -723,9 +730,10 @@ fn main() {
         check(Rules::new(variant), samples, seed);
         return;
     }
-    let mode = match argv
+    let flags: Vec<&String> = argv.iter().filter(|a| a.starts_with("--")).collect();
+    let mode = match flags
         .iter()
-        .find(|a| a.starts_with("--"))
+        .find(|a| a.as_str() != "--no-prune")
         .map(|s| s.as_str())
     {
         None => Mode::Mirror,
@@ -771,6 +779,7 @@ fn main() {
         clean: Vec::new(),
         gains,
         takes,
+        prune: !flags.iter().any(|f| f.as_str() == "--no-prune"),
     };
     search.run();
     if mode == Mode::Clean {
