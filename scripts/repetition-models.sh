@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 cargo build --release -q -p bao-rules --example repetition_ring --example repetition_piles \
-  --example repetition_search
+  --example repetition_search --example repetition_mirror
 ring=target/release/examples/repetition_ring
 run() { nice -n 19 timeout 900 "$@" | grep -v '^ ' || true; }
 # The model against legal_moves.
@@ -44,3 +44,19 @@ for v in kiswahili kete; do
   run target/release/examples/repetition_search $v - --symmetric --games 200 --depth 20 \
     --nodes 50000 --seed 2
 done
+# The shortest cycles with captures: one-ply mirrors and two-ply cycles (clean moves and their
+# pairs, takasa moves that bring the ring back), bounded by the laps of a move; the lazy
+# search's moves against legal_moves first. Then exchanges from constructed roots.
+mirror=target/release/examples/repetition_mirror
+run $mirror check kiswahili 30000 7
+run $mirror check kete 30000 8
+run $mirror kiswahili 12
+run $mirror kete 8
+run $mirror kiswahili 6 32 --clean 12
+run $mirror kiswahili 16 32 --answer 1,0,0,8,0,0,0,8 3,0,4,4,0,3,3,0
+run $mirror kiswahili 6 32 --answer 3,0,4,4,0,3,3,0 1,0,0,8,0,0,0,8
+run $mirror kiswahili 20 32 --quiet
+run target/release/examples/repetition_search kiswahili - --exchange --games 200 --depth 12 \
+  --nodes 30000 --seed 2
+run target/release/examples/repetition_search kete - --exchange --games 200 --depth 12 \
+  --nodes 30000 --seed 3

@@ -17,6 +17,10 @@
 use bao_rules::{legal_moves, DrawReason, Game, Move, Outcome, Position, Rules, Side, Variant};
 use std::collections::HashMap;
 
+#[path = "common/scc.rs"]
+mod scc;
+use scc::Scc;
+
 /// Every way to put `left` seeds into the pits of `free` (ring, index) not yet filled.
 fn fill(
     rings: &mut [[u8; 16]; 2],
@@ -96,7 +100,7 @@ fn main() {
     });
     eprintln!("{} roots", roots.len());
 
-    // Lazy iterative Tarjan over positions (ply 0), edges: legal moves keeping both piles.
+    // Strongly connected components of positions (ply 0), edges: legal moves keeping both piles.
     let succ = |p: &Position| -> Vec<(Move, Position)> {
         if p.front_row_empty(Side::South) || p.front_row_empty(Side::North) {
             return Vec::new();
@@ -108,79 +112,27 @@ fn main() {
             .filter(|(_, q)| keeps(q))
             .collect()
     };
-    let mut index: HashMap<Position, u32> = HashMap::new();
-    let mut low: Vec<u32> = Vec::new();
-    let mut on: Vec<bool> = Vec::new();
-    let mut nodes: Vec<Position> = Vec::new();
+    let mut search: Scc<Position> = Scc::new();
     let mut captures_seen = 0u64;
     let (mut found, mut largest) = (0usize, 0usize);
-    let mut example: Option<Vec<u32>> = None;
+    let mut example: Option<Vec<Position>> = None;
     for root in roots {
-        let root = root.with_ply(0);
-        if index.contains_key(&root) {
-            continue;
-        }
-        let mut stack: Vec<u32> = Vec::new();
-        let mut call: Vec<(u32, Vec<(Move, Position)>)> = Vec::new();
-        let push = |p: Position,
-                    index: &mut HashMap<Position, u32>,
-                    low: &mut Vec<u32>,
-                    on: &mut Vec<bool>,
-                    nodes: &mut Vec<Position>|
-         -> u32 {
-            let i = nodes.len() as u32;
-            index.insert(p, i);
-            low.push(i);
-            on.push(true);
-            nodes.push(p);
-            i
-        };
-        let i = push(root, &mut index, &mut low, &mut on, &mut nodes);
-        stack.push(i);
-        call.push((i, succ(&root)));
-        while let Some((v, todo)) = call.last_mut() {
-            let v = *v;
-            if let Some((mv, w)) = todo.pop() {
-                if !mv.is_takasa() {
-                    captures_seen += 1;
+        search.explore(
+            root.with_ply(0),
+            |p| {
+                let next = succ(p);
+                captures_seen += next.iter().filter(|(mv, _)| !mv.is_takasa()).count() as u64;
+                next.into_iter().map(|(_, q)| q)
+            },
+            |_, _| true,
+            |members, nodes| {
+                found += 1;
+                largest = largest.max(members.len());
+                if example.is_none() {
+                    example = Some(members.iter().map(|&i| nodes[i as usize]).collect());
                 }
-                match index.get(&w) {
-                    None => {
-                        let j = push(w, &mut index, &mut low, &mut on, &mut nodes);
-                        stack.push(j);
-                        call.push((j, succ(&w)));
-                    }
-                    Some(&j) => {
-                        if on[j as usize] {
-                            low[v as usize] = low[v as usize].min(j);
-                        }
-                    }
-                }
-            } else {
-                call.pop();
-                if let Some((u, _)) = call.last() {
-                    low[*u as usize] = low[*u as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == v {
-                    let mut members = Vec::new();
-                    loop {
-                        let w = stack.pop().unwrap();
-                        on[w as usize] = false;
-                        members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    if members.len() > 1 {
-                        found += 1;
-                        largest = largest.max(members.len());
-                        if example.is_none() {
-                            example = Some(members);
-                        }
-                    }
-                }
-            }
-        }
+            },
+        );
     }
     println!(
         "{} {} active {active} piles {}+{} at {} {}: {} positions, {captures_seen} capture edges, \
@@ -191,13 +143,13 @@ fn main() {
         piles[1],
         argv[3],
         argv[4],
-        nodes.len()
+        search.nodes().len()
     );
     if let Some(members) = example {
         // A cycle inside the component: walk from its first node, always to a member,
         // until a node comes back.
-        let set: HashMap<Position, ()> = members.iter().map(|&i| (nodes[i as usize], ())).collect();
-        let mut at = nodes[members[0] as usize];
+        let set: HashMap<Position, ()> = members.iter().map(|&p| (p, ())).collect();
+        let mut at = members[0];
         let mut seen: HashMap<Position, usize> = HashMap::new();
         let mut path: Vec<(Position, Move)> = Vec::new();
         let start = loop {

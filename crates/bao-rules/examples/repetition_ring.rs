@@ -29,6 +29,10 @@
 
 use std::collections::HashSet;
 
+#[path = "common/scc.rs"]
+mod scc;
+use scc::{Dense, Scc};
+
 type Ring = [u8; 16];
 
 /// Ring after one takasa move from `r` in direction `d`, or None when it is never-ending or
@@ -184,69 +188,23 @@ fn show(r: &Ring) -> String {
     format!("A:{} B:{}", f.join(","), b.join(","))
 }
 
-/// Nontrivial strongly connected components (iterative Tarjan) of a graph in CSR form.
+/// Nontrivial strongly connected components of a graph in CSR form, members by ring rank.
 fn tarjan(total: usize, adj_start: &[u32], adj: &[u32]) -> Vec<Vec<u32>> {
-    // iterative Tarjan
-    const UNSEEN: u32 = u32::MAX;
-    let mut index = vec![UNSEEN; total];
-    let mut low = vec![0u32; total];
-    let mut on = vec![false; total];
-    let mut comp = vec![UNSEEN; total];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut call: Vec<(u32, u32)> = Vec::new();
-    let mut next = 0u32;
-    let mut ncomp = 0u32;
+    let mut search = Scc::with_index(Dense::new(total));
     let mut comps: Vec<Vec<u32>> = Vec::new();
     for s in 0..total as u32 {
-        if index[s as usize] != UNSEEN {
-            continue;
-        }
-        call.push((s, adj_start[s as usize]));
-        index[s as usize] = next;
-        low[s as usize] = next;
-        next += 1;
-        stack.push(s);
-        on[s as usize] = true;
-        while let Some(&mut (v, ref mut e)) = call.last_mut() {
-            if *e < adj_start[v as usize + 1] {
-                let w = adj[*e as usize];
-                *e += 1;
-                if index[w as usize] == UNSEEN {
-                    index[w as usize] = next;
-                    low[w as usize] = next;
-                    next += 1;
-                    stack.push(w);
-                    on[w as usize] = true;
-                    call.push((w, adj_start[w as usize]));
-                } else if on[w as usize] {
-                    low[v as usize] = low[v as usize].min(index[w as usize]);
-                }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u as usize] = low[u as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == index[v as usize] {
-                    let mut members = Vec::new();
-                    loop {
-                        let w = stack.pop().unwrap();
-                        on[w as usize] = false;
-                        comp[w as usize] = ncomp;
-                        members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    let nontrivial = members.len() > 1
-                        || adj[adj_start[v as usize] as usize..adj_start[v as usize + 1] as usize]
-                            .contains(&v);
-                    if nontrivial {
-                        comps.push(members);
-                    }
-                    ncomp += 1;
-                }
-            }
-        }
+        search.explore(
+            s,
+            // Tried last first: reversed, the edges are tried in the order they were built.
+            |&v| {
+                adj[adj_start[v as usize] as usize..adj_start[v as usize + 1] as usize]
+                    .iter()
+                    .rev()
+                    .copied()
+            },
+            |_, _| true,
+            |members, nodes| comps.push(members.iter().map(|&i| nodes[i as usize]).collect()),
+        );
     }
     comps
 }
@@ -451,12 +409,8 @@ fn random_ring(rng: &mut bao_rules::Rng, seeds: u32, mask: u8, k: u8) -> Ring {
 
 /// Lazy Tarjan over the class from random rings: cycles of rings that stay in the class.
 fn mask_search(seeds: u32, mask: u8, k: u8, samples: u64, seed: u64) {
-    use std::collections::HashMap;
     let mut rng = bao_rules::Rng::new(seed);
-    let mut index: HashMap<Ring, u32> = HashMap::new();
-    let mut low: Vec<u32> = Vec::new();
-    let mut on: Vec<bool> = Vec::new();
-    let mut rings: Vec<Ring> = Vec::new();
+    let mut search: Scc<Ring> = Scc::new();
     let succ = |r: &Ring| -> Vec<Ring> {
         moves(r)
             .into_iter()
@@ -468,77 +422,27 @@ fn mask_search(seeds: u32, mask: u8, k: u8, samples: u64, seed: u64) {
     let mut biggest = 0;
     for _ in 0..samples {
         let root = random_ring(&mut rng, seeds, mask, k);
-        if index.contains_key(&root) {
-            continue;
-        }
-        let mut stack: Vec<u32> = Vec::new();
-        let mut call: Vec<(u32, Vec<Ring>)> = Vec::new();
-        let new_node = |r: Ring,
-                        index: &mut HashMap<Ring, u32>,
-                        low: &mut Vec<u32>,
-                        on: &mut Vec<bool>,
-                        rings: &mut Vec<Ring>|
-         -> u32 {
-            let i = rings.len() as u32;
-            index.insert(r, i);
-            low.push(i);
-            on.push(true);
-            rings.push(r);
-            i
-        };
-        let i = new_node(root, &mut index, &mut low, &mut on, &mut rings);
-        stack.push(i);
-        call.push((i, succ(&root)));
-        while let Some((v, todo)) = call.last_mut() {
-            let v = *v;
-            if let Some(w) = todo.pop() {
-                match index.get(&w) {
-                    None => {
-                        let j = new_node(w, &mut index, &mut low, &mut on, &mut rings);
-                        stack.push(j);
-                        call.push((j, succ(&w)));
-                    }
-                    Some(&j) => {
-                        if on[j as usize] {
-                            low[v as usize] = low[v as usize].min(j);
-                        }
-                    }
+        search.explore(
+            root,
+            &succ,
+            |_, _| true,
+            |members, rings| {
+                found += 1;
+                biggest = biggest.max(members.len());
+                if found <= 5 {
+                    let first = members[members.len() - 1];
+                    println!(
+                        "  cycle class: {} rings, e.g. {}",
+                        members.len(),
+                        show(&rings[first as usize])
+                    );
                 }
-            } else {
-                call.pop();
-                if let Some((u, _)) = call.last() {
-                    low[*u as usize] = low[*u as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == v {
-                    let mut members = Vec::new();
-                    loop {
-                        let w = stack.pop().unwrap();
-                        on[w as usize] = false;
-                        members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    let selfloop =
-                        members.len() == 1 && succ(&rings[v as usize]).contains(&rings[v as usize]);
-                    if members.len() > 1 || selfloop {
-                        found += 1;
-                        biggest = biggest.max(members.len());
-                        if found <= 5 {
-                            println!(
-                                "  cycle class: {} rings, e.g. {}",
-                                members.len(),
-                                show(&rings[v as usize])
-                            );
-                        }
-                    }
-                }
-            }
-        }
+            },
+        );
     }
     println!(
         "mask {mask:08b} k {k} seeds {seeds}: {samples} samples, {} rings explored, {found} SCCs, biggest {biggest}",
-        rings.len()
+        search.nodes().len()
     );
 }
 
@@ -565,7 +469,6 @@ fn has_capture(me: &Ring, other: &Ring) -> bool {
 /// a takasa move (the mover has no capture move) after which the opponent has none either, and
 /// the mover threatens nothing (so no takasia, KIS-8.2, can change the next move).
 fn pair_search(south_seeds: u32, samples: u64, budget: usize, seed: u64) {
-    use std::collections::HashMap;
     type Node = (Ring, Ring, bool);
     let mut rng = bao_rules::Rng::new(seed);
     let succ = |v: &Node| -> Vec<Node> {
@@ -593,69 +496,24 @@ fn pair_search(south_seeds: u32, samples: u64, budget: usize, seed: u64) {
         let s = uniform_ring(&mut rng, south_seeds);
         let n = uniform_ring(&mut rng, 64 - south_seeds);
         let root: Node = (s, n, true);
-        let mut index: HashMap<Node, u32> = HashMap::new();
-        let mut low: Vec<u32> = Vec::new();
-        let mut on: Vec<bool> = Vec::new();
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut stack: Vec<u32> = Vec::new();
-        let mut call: Vec<(u32, Vec<Node>)> = Vec::new();
-        index.insert(root, 0);
-        low.push(0);
-        on.push(true);
-        nodes.push(root);
-        stack.push(0);
-        call.push((0, succ(&root)));
-        while let Some((v, todo)) = call.last_mut() {
-            let v = *v;
-            if let Some(w) = todo.pop() {
-                match index.get(&w) {
-                    None => {
-                        if nodes.len() >= budget {
-                            continue;
-                        }
-                        let j = nodes.len() as u32;
-                        index.insert(w, j);
-                        low.push(j);
-                        on.push(true);
-                        nodes.push(w);
-                        stack.push(j);
-                        call.push((j, succ(&w)));
-                    }
-                    Some(&j) => {
-                        if on[j as usize] {
-                            low[v as usize] = low[v as usize].min(j);
-                        }
-                    }
-                }
-            } else {
-                call.pop();
-                if let Some((u, _)) = call.last() {
-                    low[*u as usize] = low[*u as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == v {
-                    let mut size = 0;
-                    loop {
-                        let w = stack.pop().unwrap();
-                        on[w as usize] = false;
-                        size += 1;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    if size > 1 {
-                        found += 1;
-                        let (s, n, south) = nodes[v as usize];
-                        println!(
-                            "  quiet cycle class of {size}: S {} N {} {}",
-                            show(&s),
-                            show(&n),
-                            if south { "S" } else { "N" }
-                        );
-                    }
-                }
-            }
-        }
-        explored += nodes.len();
+        let mut search: Scc<Node> = Scc::new();
+        search.explore(
+            root,
+            &succ,
+            |_, visited| visited < budget,
+            |members, nodes| {
+                found += 1;
+                let (s, n, south) = nodes[members[members.len() - 1] as usize];
+                println!(
+                    "  quiet cycle class of {}: S {} N {} {}",
+                    members.len(),
+                    show(&s),
+                    show(&n),
+                    if south { "S" } else { "N" }
+                );
+            },
+        );
+        explored += search.nodes().len();
     }
     println!("pair south {south_seeds} north {}: {samples} roots, {explored} positions, {found} quiet cycle classes", 64 - south_seeds);
 }

@@ -24,6 +24,8 @@
 //! or more seeds in a back pit of each side and A seeds elsewhere (`constructed_root`);
 //! `--symmetric` takes roots whose two rings are the same 32 seeds. Every search also looks for
 //! cycles at half their length, from a position to its mirror image (`half_cycle`).
+//! `--exchange` takes roots built so that both sides have a capture move, North's preferably
+//! taking back from where South's captured seeds enter (`exchange_root`).
 
 use bao_rules::{
     legal_moves, status, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side,
@@ -45,12 +47,13 @@ struct Args {
     max_ply: u32,
     piles: u32,
     symmetric: bool,
+    exchange: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_search VARIANT RULES [--games N] [--every K] [--depth D] \
-         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet] [--piles A] [--symmetric]"
+         [--nodes M] [--seed S] [--max-ply P] [--walk L] [--quiet] [--piles A] [--symmetric] [--exchange]"
     );
     std::process::exit(2)
 }
@@ -74,6 +77,7 @@ fn parse_args() -> Args {
         walk: 0,
         piles: 0,
         symmetric: false,
+        exchange: false,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
@@ -83,6 +87,10 @@ fn parse_args() -> Args {
         }
         if flag == "--symmetric" {
             a.symmetric = true;
+            continue;
+        }
+        if flag == "--exchange" {
+            a.exchange = true;
             continue;
         }
         let value = it.next().unwrap_or_else(|| usage());
@@ -414,6 +422,59 @@ fn constructed_root(
     finish_root(rules, &rings)
 }
 
+/// A constructed mtaji root (kiswahili, kete) built for an exchange of captures: South has a
+/// capture move (a pile of 2 to 15 seeds whose first lap ends on an occupied front pit facing
+/// an occupied pit of North, KIS-5.2), and North has one that takes from South's front row,
+/// preferably from the kichwa side where South's captured seeds enter (KIS-6.5). The other
+/// seeds lie at random, front pits twice as likely as back pits, sometimes with a large back
+/// pile on one side. A cycle with captures needs each capture to be answered by one that takes
+/// the seeds back: this is where such answers are most likely.
+fn exchange_root(rules: &Rules, rng: &mut Rng) -> Option<Position> {
+    let mut rings = [[0u8; 16]; 2];
+    let mut left = 64i32;
+    fn put(rings: &mut [[u8; 16]; 2], left: &mut i32, s: usize, i: usize, n: i32) -> Option<()> {
+        if n > *left {
+            return None;
+        }
+        rings[s][i] += n as u8;
+        *left -= n;
+        Some(())
+    }
+    for s in 0..2 {
+        // Side s captures at its front pit c from the other side's pit 7 - c.
+        let c = if s == 1 && rng.below(2) == 0 {
+            // North takes from South's kimbi, where South's captured seeds enter.
+            [7, 6, 1, 0][rng.below(4)]
+        } else {
+            rng.below(8)
+        };
+        let n = 2 + rng.below(14) as i32;
+        let d: i32 = if rng.below(2) == 0 { 1 } else { -1 };
+        let r = (c as i32 - n * d).rem_euclid(16) as usize;
+        if rings[s][r] != 0 || r == c {
+            return None;
+        }
+        put(&mut rings, &mut left, s, r, n)?;
+        put(&mut rings, &mut left, s, c, 1 + rng.below(3) as i32)?;
+        put(&mut rings, &mut left, 1 - s, 7 - c, 1 + rng.below(8) as i32)?;
+    }
+    if rng.below(3) == 0 && left > 16 {
+        let s = rng.below(2);
+        let pile = 16 + rng.below((left - 15) as usize) as i32;
+        put(&mut rings, &mut left, s, 8 + rng.below(8), pile)?;
+    }
+    while left > 0 {
+        let s = rng.below(2);
+        let i = if rng.below(3) < 2 {
+            rng.below(8)
+        } else {
+            8 + rng.below(8)
+        };
+        put(&mut rings, &mut left, s, i, 1)?;
+    }
+    finish_root(rules, &rings)
+}
+
 /// The mtaji position with these rings, South to move, no flags, if valid and not over.
 fn finish_root(rules: &Rules, rings: &[[u8; 16]; 2]) -> Option<Position> {
     let list =
@@ -540,7 +601,12 @@ fn constructed(args: &Args, rules: &Rules) {
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
     let mut depth_sum = 0u64;
     for _ in 0..args.games {
-        let Some(root) = constructed_root(rules, &mut rng, args.piles, args.symmetric) else {
+        let root = if args.exchange {
+            exchange_root(rules, &mut rng)
+        } else {
+            constructed_root(rules, &mut rng, args.piles, args.symmetric)
+        };
+        let Some(root) = root else {
             continue;
         };
         let g = explore(root, rules, args.depth, args.nodes);
@@ -585,7 +651,9 @@ fn constructed(args: &Args, rules: &Rules) {
         "{} {} constructed roots ({}) {roots} nodes {nodes} mean-full-depth {:.1} cycles {cycles} cpu {}",
         args.variant,
         if args.rules.is_empty() { "-" } else { &args.rules },
-        if args.symmetric {
+        if args.exchange {
+            "exchange".to_string()
+        } else if args.symmetric {
             "symmetric, 32 seeds a side".to_string()
         } else {
             format!("piles, {} active seeds", args.piles)
@@ -601,7 +669,7 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    if args.piles > 0 || args.symmetric {
+    if args.piles > 0 || args.symmetric || args.exchange {
         constructed(&args, &rules);
         return;
     }
