@@ -5,7 +5,7 @@
 
 use crate::eval::{self, Weights};
 use crate::search::{Limits, Searcher};
-use bao_rules::{legal_moves, status, LegalMove, Position, Rng, Rules, Variant};
+use bao_rules::{legal_moves, LegalMove, Position, Rng, Rules, Variant};
 
 /// A playing level: a search budget and a style.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,20 +158,4 @@ pub fn greedy_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove
         .collect();
     let mut rng = Rng::new(seed ^ pos.repetition_key());
     Some(*top[rng.below(top.len())])
-}
-
-/// The move the computer plays at `level` in `pos`; see [`crate::choose_move`].
-pub fn choose_at_level(
-    pos: &Position,
-    rules: &Rules,
-    level: u8,
-    seed: u64,
-    history: &[Position],
-) -> Option<LegalMove> {
-    if status(pos, rules).is_over() {
-        return None;
-    }
-    let l = Level::get(level);
-    let mut s = l.searcher(rules);
-    l.choose(&mut s, pos, history, seed)
 }

@@ -49,7 +49,7 @@ pub const MAX_LEVEL: u8 = 8;
 /// give the same move. Takes a few tenths of a second at most (a fixed node budget); callers
 /// in async code run it on a blocking thread.
 pub fn choose_move(pos: &Position, rules: &Rules, level: u8, seed: u64) -> Option<LegalMove> {
-    level::choose_at_level(pos, rules, level, seed, &[])
+    choose_move_in_game(pos, rules, level, seed, &[])
 }
 
 /// [`choose_move`] in a game whose earlier positions are `history` (oldest first, `pos`
@@ -73,5 +73,10 @@ pub fn choose_move_in_game(
     seed: u64,
     history: &[Position],
 ) -> Option<LegalMove> {
-    level::choose_at_level(pos, rules, level, seed, history)
+    if bao_rules::status(pos, rules).is_over() {
+        return None;
+    }
+    let l = Level::get(level);
+    let mut s = l.searcher(rules);
+    l.choose(&mut s, pos, history, seed)
 }

@@ -170,14 +170,19 @@ struct Search {
 type CleanMove = ([i8; 16], [u8; 8], [u8; 8], String);
 
 impl Search {
-    /// Every move of the mover: each pit, both directions, each start value.
-    /// A search with the same rules, bound on pit values and nothing found yet.
-    fn clone_settings(&self) -> Search {
+    /// A search with these settings and nothing found yet.
+    fn new(
+        mode: Mode,
+        rules: Rules,
+        (max_laps, max_pit): (u32, i32),
+        (gains, takes): ([u8; 8], [u8; 8]),
+        prune: bool,
+    ) -> Search {
         Search {
-            mode: self.mode,
-            rules: self.rules,
-            max_laps: self.max_laps,
-            max_pit: self.max_pit,
+            mode,
+            rules,
+            max_laps,
+            max_pit,
             nodes: 0,
             closed: 0,
             checked: 0,
@@ -185,12 +190,25 @@ impl Search {
             forced: None,
             results: Vec::new(),
             clean: Vec::new(),
-            gains: self.gains,
-            takes: self.takes,
-            prune: self.prune,
+            gains,
+            takes,
+            prune,
         }
     }
 
+    /// A search with the same rules, bound on pit values and nothing found yet.
+    fn clone_settings(&self) -> Search {
+        let bounds = (self.max_laps, self.max_pit);
+        Search::new(
+            self.mode,
+            self.rules,
+            bounds,
+            (self.gains, self.takes),
+            self.prune,
+        )
+    }
+
+    /// Every move of the mover: each pit, both directions, each start value.
     fn run(&mut self) {
         for r in 0..16 {
             for d in [1, -1] {
@@ -679,20 +697,8 @@ fn check(rules: Rules, samples: u64, seed: u64) {
             })
             .collect();
         let mut search = Search {
-            mode: Mode::Mirror,
-            rules,
-            max_laps: 300,
-            max_pit: 64,
-            nodes: 0,
-            closed: 0,
-            checked: 0,
-            found: Vec::new(),
             forced: Some((s, n)),
-            results: Vec::new(),
-            clean: Vec::new(),
-            gains: [0; 8],
-            takes: [0; 8],
-            prune: true,
+            ..Search::new(Mode::Mirror, rules, (300, 64), ([0; 8], [0; 8]), true)
         };
         for r in 0..16 {
             for d in [1, -1] {
@@ -765,22 +771,14 @@ fn main() {
     let variant = Variant::from_id(argv[0]).expect("a variant");
     let max_laps: u32 = argv[1].parse().expect("MAX_LAPS");
     let max_pit: i32 = argv.get(2).map_or(32, |s| s.parse().expect("MAX_PIT"));
-    let mut search = Search {
+    let prune = !flags.iter().any(|f| f.as_str() == "--no-prune");
+    let mut search = Search::new(
         mode,
-        rules: Rules::new(variant),
-        max_laps,
-        max_pit,
-        nodes: 0,
-        closed: 0,
-        checked: 0,
-        found: Vec::new(),
-        forced: None,
-        results: Vec::new(),
-        clean: Vec::new(),
-        gains,
-        takes,
-        prune: !flags.iter().any(|f| f.as_str() == "--no-prune"),
-    };
+        Rules::new(variant),
+        (max_laps, max_pit),
+        (gains, takes),
+        prune,
+    );
     search.run();
     if mode == Mode::Clean {
         // A two-ply cycle is two clean moves, each taking what the other gains; a mirror
