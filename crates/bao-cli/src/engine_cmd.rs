@@ -1,7 +1,9 @@
 //! `bao bestmove`, `bao analyse`, `bao engine` and `bao match`: thin glue over bao-engine.
 
 use crate::common::{load, out, variant_rules, CliError};
-use bao_engine::arena::{run_match, ForfeitReason, MatchConfig, PlayerSpec, TimeControl};
+use bao_engine::arena::{
+    run_match, ForfeitReason, MatchConfig, PlayerSpec, SearchTally, TimeControl,
+};
 use bao_engine::search::{Limits, Score, Searcher};
 use bao_engine::stats::{fmt_elo, Wdl};
 use bao_engine::{protocol, Weights};
@@ -262,7 +264,11 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     };
     let mut write_err = None;
     let mut forfeits: BTreeMap<ForfeitReason, usize> = BTreeMap::new();
+    let mut searches = [SearchTally::default(); 2];
     let res = run_match(&cfg, |g, wdl| {
+        for (t, gt) in searches.iter_mut().zip(&g.searches) {
+            t.merge(gt);
+        }
         if let Some((side, f)) = &g.forfeit {
             *forfeits.entry(f.reason).or_default() += 1;
             let who = if (*side == Side::South) == g.a_south {
@@ -314,6 +320,16 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
         line.push_str(&format!(", {r} {n}"));
     }
     writeln!(o, "{line}")?;
+    // How deep each built-in engine searched: at equal time, the depth its speed buys.
+    for (who, t) in [&cfg.a, &cfg.b].into_iter().zip(&searches) {
+        if let (Some(d), Some(n)) = (t.mean_depth(), t.mean_nodes()) {
+            writeln!(
+                o,
+                "search {who}: mean depth {d:.2}, {:.0} nodes a move, over {} moves with a choice",
+                n, t.searches
+            )?;
+        }
+    }
     o.flush()?;
     Ok(())
 }

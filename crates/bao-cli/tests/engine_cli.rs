@@ -123,6 +123,61 @@ fn match_drives_an_external_engine_and_saves_records() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The summary says how deep each built-in engine searched: a depth limit is the ceiling of
+/// its mean, a deeper limit gives a deeper mean, and a player that does not search
+/// (`random`) has no line.
+#[test]
+fn match_reports_how_deep_each_engine_searched() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("bao-match-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("games.txt");
+    let records = records.to_str().unwrap();
+    let mean = |out: &str, who: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("search {who}: mean depth ")))
+            .unwrap_or_else(|| panic!("no search line for {who}:\n{out}"));
+        line.split_whitespace()
+            .nth(4)
+            .unwrap()
+            .trim_end_matches(',')
+            .parse()
+            .unwrap()
+    };
+    let (code, out, err) = run(&[
+        "match",
+        "depth:2",
+        "depth:4",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--records",
+        records,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (d2, d4) = (mean(&out, "depth:2"), mean(&out, "depth:4"));
+    assert!(d2 > 1.0 && d2 <= 2.0, "{out}");
+    assert!(d4 > d2 && d4 <= 4.0, "{out}");
+    assert!(out.contains(" nodes a move, over "), "{out}");
+    let (code, out, err) = run(&[
+        "match",
+        "random",
+        "depth:2",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--records",
+        records,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("search random"), "{out}");
+    assert!(mean(&out, "depth:2") <= 2.0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn match_rejects_bad_players() {
     let (code, _, err) = run(&["match", "level:2", "grandmaster", "--games", "2"]);

@@ -5,7 +5,7 @@
 //! and played twice with the sides swapped, so neither player profits from a lucky start.
 
 use crate::clock::Clock;
-use crate::level::{greedy_move, random_move, Level};
+use crate::level::{greedy_move, random_move, Level, Searched};
 use crate::record::today;
 use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
@@ -260,11 +260,51 @@ pub trait Player {
     fn new_game(&mut self) -> Result<(), Forfeit> {
         Ok(())
     }
+    /// How far the search for the last move chosen went, for players that search and had a
+    /// choice (a forced move is not a search worth counting).
+    fn last_search(&self) -> Option<Searched> {
+        None
+    }
+}
+
+/// The searches of one player over games: how deep they went in the time or budget given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchTally {
+    /// Searches counted (moves chosen among two or more).
+    pub searches: u64,
+    /// Sum of their completed depths.
+    pub depth: u64,
+    /// Sum of their nodes.
+    pub nodes: u64,
+}
+
+impl SearchTally {
+    /// Counts one search.
+    pub fn add(&mut self, s: Searched) {
+        self.searches += 1;
+        self.depth += u64::from(s.depth);
+        self.nodes += s.nodes;
+    }
+    /// Adds another tally to this one.
+    pub fn merge(&mut self, o: &SearchTally) {
+        self.searches += o.searches;
+        self.depth += o.depth;
+        self.nodes += o.nodes;
+    }
+    /// Mean completed depth, `None` before any search.
+    pub fn mean_depth(&self) -> Option<f64> {
+        (self.searches > 0).then(|| self.depth as f64 / self.searches as f64)
+    }
+    /// Mean nodes a search, `None` before any search.
+    pub fn mean_nodes(&self) -> Option<f64> {
+        (self.searches > 0).then(|| self.nodes as f64 / self.searches as f64)
+    }
 }
 
 struct Builtin {
     spec: PlayerSpec,
     searcher: Option<(Searcher, Level)>,
+    last: Option<Searched>,
 }
 
 impl Builtin {
@@ -312,7 +352,11 @@ impl Builtin {
                 _ => threads,
             });
         }
-        Builtin { spec, searcher }
+        Builtin {
+            spec,
+            searcher,
+            last: None,
+        }
     }
 }
 
@@ -325,6 +369,7 @@ impl Player for Builtin {
     ) -> Result<LegalMove, Forfeit> {
         let pos = game.position();
         let rules = game.rules();
+        self.last = None;
         let m = match (&self.spec, &mut self.searcher) {
             (PlayerSpec::Random, _) => random_move(pos, rules, seed),
             (PlayerSpec::Greedy, _) => greedy_move(pos, rules, seed),
@@ -334,7 +379,11 @@ impl Player for Builtin {
                 if let Some(c) = clocks {
                     limits = c.clock(pos.side()).limit(limits);
                 }
-                l.choose_with(s, pos, &p[..p.len() - 1], seed, limits)
+                let (m, searched) = l.choose_searched(s, pos, &p[..p.len() - 1], seed, limits);
+                if game.legal_moves().len() > 1 {
+                    self.last = Some(searched);
+                }
+                m
             }
             _ => None,
         };
@@ -345,6 +394,9 @@ impl Player for Builtin {
             s.clear();
         }
         Ok(())
+    }
+    fn last_search(&self) -> Option<Searched> {
+        self.last
     }
 }
 
@@ -642,6 +694,8 @@ pub struct GameResult {
     pub why: String,
     /// The forfeit that ended it, with the side that forfeited.
     pub forfeit: Option<(Side, Forfeit)>,
+    /// The searches of player a and of player b in this game (built-in engines only).
+    pub searches: [SearchTally; 2],
 }
 
 /// The random opening of pair `pair`: `plies` random legal moves that neither end the game
@@ -701,6 +755,7 @@ pub fn play_game(
         forfeit.get_or_insert((a_side.other(), f));
     }
     let mut clocks = cfg.tc.map(Clocks::start);
+    let mut searches = [SearchTally::default(); 2];
     let mut n = 0u64;
     while forfeit.is_none()
         && !game.outcome().is_over()
@@ -716,6 +771,14 @@ pub fn play_game(
         } else {
             b.choose(&game, seed, clocks.as_ref())
         };
+        let searched = if a_moves {
+            a.last_search()
+        } else {
+            b.last_search()
+        };
+        if let Some(s) = searched {
+            searches[usize::from(!a_moves)].add(s);
+        }
         // The mover is charged the wall time from asking to answer.
         let used = t0.elapsed();
         let flagged = clocks.as_mut().and_then(|c| {
@@ -786,6 +849,7 @@ pub fn play_game(
         record,
         why,
         forfeit,
+        searches,
     }
 }
 

@@ -108,12 +108,39 @@ impl Level {
         seed: u64,
         limits: Limits,
     ) -> Option<LegalMove> {
+        self.choose_searched(searcher, pos, history, seed, limits).0
+    }
+
+    /// [`Self::choose_with`], also telling how far the search went (for `bao match`'s
+    /// summary: how deep each player searches in the same time).
+    ///
+    /// ```
+    /// use bao_engine::{Level, Limits};
+    /// use bao_rules::{Position, Rules, Variant};
+    ///
+    /// let rules = Rules::new(Variant::Kiswahili);
+    /// let level = Level::get(8);
+    /// let mut searcher = level.searcher(&rules);
+    /// let start = Position::start(&rules);
+    /// let (m, searched) = level.choose_searched(&mut searcher, &start, &[], 1, Limits::depth(3));
+    /// assert!(m.is_some());
+    /// assert_eq!(searched.depth, 3);
+    /// assert!(searched.nodes > 0);
+    /// ```
+    pub fn choose_searched(
+        &self,
+        searcher: &mut Searcher,
+        pos: &Position,
+        history: &[Position],
+        seed: u64,
+        limits: Limits,
+    ) -> (Option<LegalMove>, Searched) {
         searcher.set_history(history);
         if self.noise > 0 {
-            let (scored, _, _) = searcher.analyse(pos, limits);
+            let (scored, depth, nodes) = searcher.analyse(pos, limits);
             let mut rng = Rng::new(seed ^ pos.repetition_key());
             let span = (2 * self.noise + 1) as usize;
-            return scored
+            let m = scored
                 .into_iter()
                 .map(|(m, s)| {
                     let r = rng.below(span) as i32 - self.noise;
@@ -131,9 +158,26 @@ impl Level {
                 // Ties go to the first move in canonical order.
                 .max_by(|a, b| a.1 .1.cmp(&b.1 .1).then(b.0.cmp(&a.0)))
                 .map(|(_, (m, _))| m);
+            return (m, Searched { depth, nodes });
         }
-        searcher.search_root(pos, limits, &mut |_| {}).best
+        let r = searcher.search_root(pos, limits, &mut |_| {});
+        (
+            r.best,
+            Searched {
+                depth: r.depth,
+                nodes: r.nodes,
+            },
+        )
     }
+}
+
+/// How far one search went: the depth it completed and the nodes it searched (all threads).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
 }
 
 /// A uniformly random legal move.

@@ -36,7 +36,7 @@ use bao_rules::{LegalMove, Position, Rules};
 
 pub use clock::{choose_move_clocked, Clock};
 pub use eval::Weights;
-pub use level::{Level, LEVELS};
+pub use level::{Level, Searched, LEVELS};
 pub use search::{Info, Limits, Score, SearchResult, Searcher};
 
 /// The lowest playing level.
