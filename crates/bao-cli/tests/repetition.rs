@@ -114,3 +114,33 @@ fn not_6_4_record_claiming_another_result_after_the_draw_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("draw"), "{err}");
 }
+
+#[test]
+fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
+    // A game from the start position (no Start tag) that ends in a repetition draw:
+    // crates/bao-rules/tests/data/kimasai-game-to-repetition.txt.
+    let moves: Vec<&str> =
+        include_str!("../../bao-rules/tests/data/kimasai-game-to-repetition.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect();
+    let mut text = String::from(
+        "[Variant \"kimasai\"]\n[Rules \"-\"]\n[South \"?\"]\n[North \"?\"]\n\
+         [Date \"2026.11.30\"]\n[Result \"draw\"]\n\n",
+    );
+    for (i, pair) in moves.chunks(2).enumerate() {
+        text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
+    }
+    text.push_str("draw\n");
+    let (code, out, err) = validate("game.txt", &text);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("record 1: valid"), "{out}");
+    assert!(out.contains(&format!("{} moves", moves.len())), "{out}");
+    // One move more is refused: the game was over.
+    let more = text.replace("\ndraw\n", &format!(" {}\n-\n", moves[moves.len() - 672]));
+    let more = more.replace("[Result \"draw\"]", "[Result \"-\"]");
+    let (code, _, err) = validate("more.txt", &more);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("move {}", moves.len() + 1)), "{err}");
+}

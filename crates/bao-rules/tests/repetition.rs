@@ -145,3 +145,50 @@ fn brd_7_5_repetition_none_plays_on() {
     assert_eq!(game.outcome(), Outcome::Ongoing);
     assert_eq!(game.moves().len(), 192);
 }
+
+/// A whole kimasai game from the start position under the default options, read from
+/// tests/data/kimasai-game-to-repetition.txt (found by examples/repetition_policy.rs).
+fn game_to_repetition() -> Vec<&'static str> {
+    include_str!("data/kimasai-game-to-repetition.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect()
+}
+
+#[test]
+fn brd_7_5_a_kimasai_game_from_the_start_draws_by_repetition() {
+    // Repetition is reachable in kimasai: this game starts from the start position (KIM-2),
+    // every move is legal, and only its last move ends it, by the third occurrence of a
+    // position (BRD-7.5).
+    let r = rules(Variant::Kimasai, "-");
+    let moves = game_to_repetition();
+    let mut game = Game::new(Position::start(&r), r);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(game.outcome(), Outcome::Ongoing, "before move {}", i + 1);
+        game.play_text(m)
+            .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
+    }
+    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+    let last = *game.position();
+    assert_eq!(status(&last, &r), Outcome::Ongoing);
+    // The last position has occurred exactly three times, both hands empty each time, and
+    // the plies between its occurrences are equal: a cycle played twice.
+    let at: Vec<usize> = game
+        .positions()
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.same_as(&last))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(at.len(), 3, "occurrences at {at:?}");
+    assert_eq!(at[2] - at[1], at[1] - at[0]);
+    assert_eq!(last.hand(Side::South) + last.hand(Side::North), 0);
+    // Under repetition=none the same moves leave the game going.
+    let none = rules(Variant::Kimasai, "repetition=none");
+    let mut game = Game::new(Position::start(&none), none);
+    for m in &moves {
+        game.play_text(m).unwrap();
+    }
+    assert_eq!(game.outcome(), Outcome::Ongoing);
+}
