@@ -29,3 +29,12 @@ for v in kiswahili kete kimasai; do
   nice target/release/examples/selfplay_repetition "$v" - 200 2 | tail -n 1
   nice target/release/examples/selfplay_repetition "$v" - 40 4 | tail -n 1
 done
+# Walks that follow a fixed policy (repetition_policy.rs): kimasai comes back to a position;
+# the first run finds the 2,301-move game of tests/data/kimasai-game-to-repetition.txt.
+cargo build --release -q -p bao-rules --example repetition_policy
+policy() { nice target/release/examples/repetition_policy "$@" | grep -v '^[AaBb][1-8] '; }
+policy kimasai - --games 300 --policy low --walk 30000 --seed 4 --feed 2
+for p in balance top low hash; do
+  policy kiswahili - --games 300 --every 4 --policy "$p" --walk 20000 --seed 1
+  policy kete - --games 300 --every 4 --policy "$p" --walk 20000 --seed 1
+done
