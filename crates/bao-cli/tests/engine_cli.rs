@@ -145,33 +145,26 @@ fn match_reports_how_deep_each_engine_searched() {
             .parse()
             .unwrap()
     };
-    let (code, out, err) = run(&[
-        "match",
-        "depth:2",
-        "depth:4",
-        "--games",
-        "2",
-        "--concurrency",
-        "1",
-        "--records",
-        records,
-    ]);
+    let play = |a: &str, b: &str| {
+        run(&[
+            "match",
+            a,
+            b,
+            "--games",
+            "2",
+            "--concurrency",
+            "1",
+            "--records",
+            records,
+        ])
+    };
+    let (code, out, err) = play("depth:2", "depth:4");
     assert_eq!(code, 0, "{out}{err}");
     let (d2, d4) = (mean(&out, "depth:2"), mean(&out, "depth:4"));
     assert!(d2 > 1.0 && d2 <= 2.0, "{out}");
     assert!(d4 > d2 && d4 <= 4.0, "{out}");
     assert!(out.contains(" nodes a move, over "), "{out}");
-    let (code, out, err) = run(&[
-        "match",
-        "random",
-        "depth:2",
-        "--games",
-        "2",
-        "--concurrency",
-        "1",
-        "--records",
-        records,
-    ]);
+    let (code, out, err) = play("random", "depth:2");
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.contains("search random"), "{out}");
     assert!(mean(&out, "depth:2") <= 2.0, "{out}");
