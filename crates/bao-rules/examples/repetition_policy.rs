@@ -33,10 +33,12 @@
 //! staircases, one that holds many as one staircase (see docs/spec-notes.md).
 
 use bao_rules::{
-    legal_moves, Dir, DrawReason, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side,
-    Variant,
+    legal_moves, Dir, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
 };
 use std::collections::HashMap;
+
+#[path = "common/line.rs"]
+mod line;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -226,14 +228,6 @@ fn walk(
     }
 }
 
-fn line_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn main() {
     let args = parse_args();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
@@ -260,37 +254,14 @@ fn main() {
                 walked += path.len();
                 match end {
                     WalkEnd::Stuck => stuck += 1,
-                    WalkEnd::Long => {
-                        long += 1;
-                        if std::env::var_os("SHOW").is_some() {
-                            let mut q = p;
-                            for (k, m) in path.iter().enumerate() {
-                                q = legal_moves(&q, &rules)
-                                    .find(&m.to_string())
-                                    .expect("replays")
-                                    .next;
-                                if k + 40 >= path.len() {
-                                    println!("  {m} {q}");
-                                }
-                            }
-                        }
-                    }
+                    WalkEnd::Long => long += 1,
                     WalkEnd::Cycle { at } => {
                         cycles += 1;
                         lengths.push(path.len() - at);
                         let mut line = game.moves().to_vec();
                         line.extend_from_slice(&path);
                         line.extend_from_slice(&path[at..]);
-                        let mut g = Game::new(Position::start(&rules), rules);
-                        for (i, m) in line.iter().enumerate() {
-                            g.play_text(&m.to_string())
-                                .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
-                        }
-                        assert_eq!(
-                            g.outcome(),
-                            Outcome::Draw(DrawReason::Repetition),
-                            "the line must draw by repetition"
-                        );
+                        line::assert_draws_by_repetition(&rules, &line);
                         println!(
                             "cycle of {} plies, reached after {} moves of a random game and {} of the policy",
                             path.len() - at,
@@ -337,6 +308,6 @@ fn main() {
     );
     if let Some(line) = best {
         println!("shortest game drawn by repetition, {} moves:", line.len());
-        println!("{}", line_text(&line));
+        println!("{}", line::text(&line));
     }
 }

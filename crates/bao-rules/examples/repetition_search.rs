@@ -34,6 +34,9 @@ use bao_rules::{
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
+#[path = "common/line.rs"]
+mod line;
+
 struct Args {
     variant: Variant,
     rules: String,
@@ -640,11 +643,7 @@ fn constructed(args: &Args, rules: &Rules) {
             "cycle of {} plies from {}: {}",
             cycle.len(),
             g.nodes[s as usize],
-            cycle
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+            line::text(&cycle)
         );
     }
     println!(
@@ -693,19 +692,11 @@ fn main() {
         if let Some((a, b)) = twice {
             let mut line: Vec<Move> = played[..b].to_vec();
             line.extend_from_slice(&played[a..b]);
-            let mut game = Game::new(Position::start(&rules), rules);
-            for m in &line {
-                game.play_text(&m.to_string()).expect("the cycle replays");
-            }
-            assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+            line::assert_draws_by_repetition(&rules, &line);
             println!(
                 "random game repeated a position: cycle of {} plies at ply {a}: {}",
                 b - a,
-                played[a..b]
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                line::text(&played[a..b])
             );
             twice_found += 1;
         }
@@ -716,11 +707,7 @@ fn main() {
                 println!(
                     "random game drawn by repetition after {} moves: {}",
                     played.len(),
-                    played
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    line::text(&played)
                 );
             }
             Outcome::Ongoing => ended[3] += 1,
@@ -746,19 +733,11 @@ fn main() {
                     let mut line: Vec<Move> = played[..at].to_vec();
                     line.extend(way);
                     line.extend(cycle.iter().chain(cycle.iter()));
-                    let mut game = Game::new(Position::start(&rules), rules);
-                    for m in &line {
-                        game.play_text(&m.to_string()).expect("the walk replays");
-                    }
-                    assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
+                    line::assert_draws_by_repetition(&rules, &line);
                     println!(
                         "quiet walk cycle of {} plies: {}",
                         cycle.len(),
-                        cycle
-                            .iter()
-                            .map(|m| m.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        line::text(&cycle)
                     );
                 }
                 continue;
@@ -787,26 +766,13 @@ fn main() {
             let mut line: Vec<Move> = played[..at].to_vec();
             line.extend(path_to(&g, s));
             line.extend(cycle.iter().chain(cycle.iter()));
-            let mut game = Game::new(Position::start(&rules), rules);
-            for (i, m) in line.iter().enumerate() {
-                game.play_text(&m.to_string())
-                    .unwrap_or_else(|e| panic!("move {} ({m}) of the line: {e}", i + 1));
-            }
-            assert_eq!(
-                game.outcome(),
-                Outcome::Draw(DrawReason::Repetition),
-                "the line must draw by repetition"
-            );
+            line::assert_draws_by_repetition(&rules, &line);
             println!(
                 "cycle of {} plies at ply {} (root ply {}): {}",
                 cycle.len(),
                 at + path_to(&g, s).len(),
                 root.ply(),
-                cycle
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                line::text(&cycle)
             );
             println!("  position: {}", g.nodes[s as usize]);
             best = Some((line, cycle.len()));
@@ -838,12 +804,6 @@ fn main() {
             "shortest cycle {len} plies; game drawn by repetition after {} moves:",
             line.len()
         );
-        println!(
-            "{}",
-            line.iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        println!("{}", line::text(&line));
     }
 }

@@ -1,0 +1,33 @@
+//! Whole games found by the repetition examples (issue 14, BRD-7.5): each is replayed from the
+//! start position through [`Game`], the rules' own path for a move, and must end in a
+//! repetition draw, so that what an example prints is a game anyone can check with `bao apply`.
+//! Included with `#[path = "common/line.rs"] mod line;`.
+
+// Each example uses only part of this file.
+#![allow(dead_code)]
+
+use bao_rules::{DrawReason, Game, Move, Outcome, Position, Rules};
+
+/// Plays `line` from the start position; panics, naming the move, unless every move is legal
+/// and the game ends in a draw by repetition at its last move.
+pub fn assert_draws_by_repetition(rules: &Rules, line: &[Move]) {
+    let mut game = Game::new(Position::start(rules), *rules);
+    for (i, m) in line.iter().enumerate() {
+        game.play_text(&m.to_string())
+            .unwrap_or_else(|e| panic!("move {} ({m}) of the line: {e}", i + 1));
+    }
+    assert_eq!(
+        game.outcome(),
+        Outcome::Draw(DrawReason::Repetition),
+        "the line must draw by repetition"
+    );
+}
+
+/// The moves as text, space separated.
+pub fn text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
