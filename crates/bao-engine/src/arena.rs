@@ -10,7 +10,9 @@ use crate::record::today;
 use crate::search::{Limits, Searcher};
 use crate::stats::Wdl;
 use crate::Weights;
-use bao_rules::{find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side};
+use bao_rules::{
+    count_legal_moves, find_move, printable, Game, LegalMove, Outcome, Position, Rng, Rules, Side,
+};
 use bao_rules::{Record, RecordResult, Termination};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -380,7 +382,7 @@ impl Player for Builtin {
                     limits = c.clock(pos.side()).limit(limits);
                 }
                 let (m, searched) = l.choose_searched(s, pos, &p[..p.len() - 1], seed, limits);
-                if game.legal_moves().len() > 1 {
+                if count_legal_moves(pos, rules) > 1 {
                     self.last = Some(searched);
                 }
                 m
