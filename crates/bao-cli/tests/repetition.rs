@@ -115,19 +115,33 @@ fn not_6_4_record_claiming_another_result_after_the_draw_is_refused() {
     assert!(err.contains("draw"), "{err}");
 }
 
-#[test]
-fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
-    // A game from the start position (no Start tag) that ends in a repetition draw:
-    // crates/bao-rules/tests/data/kimasai-game-to-repetition.txt.
-    let moves: Vec<&str> =
-        include_str!("../../bao-rules/tests/data/kimasai-game-to-repetition.txt")
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .flat_map(str::split_whitespace)
-            .collect();
-    let mut text = String::from(
-        "[Variant \"kimasai\"]\n[Rules \"-\"]\n[South \"?\"]\n[North \"?\"]\n\
-         [Date \"2026.11.30\"]\n[Result \"draw\"]\n\n",
+/// The moves of a whole game from the start position drawn by repetition:
+/// crates/bao-rules/tests/data/VARIANT-game-to-repetition.txt.
+fn whole_game(text: &'static str) -> Vec<&'static str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect()
+}
+
+fn kimasai_game() -> Vec<&'static str> {
+    whole_game(include_str!(
+        "../../bao-rules/tests/data/kimasai-game-to-repetition.txt"
+    ))
+}
+
+fn kiswahili_game() -> Vec<&'static str> {
+    whole_game(include_str!(
+        "../../bao-rules/tests/data/kiswahili-game-to-repetition.txt"
+    ))
+}
+
+/// `bao record validate` accepts the game (no Start tag: from the start position) as a
+/// draw, and refuses it with the cycle's next move played after the end.
+fn assert_whole_game_record(variant: &str, moves: &[&str], cycle: usize) {
+    let mut text = format!(
+        "[Variant \"{variant}\"]\n[Rules \"-\"]\n[South \"?\"]\n[North \"?\"]\n\
+         [Date \"2026.12.01\"]\n[Result \"draw\"]\n\n"
     );
     for (i, pair) in moves.chunks(2).enumerate() {
         text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
@@ -138,9 +152,49 @@ fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
     assert!(out.starts_with("record 1: valid"), "{out}");
     assert!(out.contains(&format!("{} moves", moves.len())), "{out}");
     // One move more is refused: the game was over.
-    let more = text.replace("\ndraw\n", &format!(" {}\n-\n", moves[moves.len() - 672]));
+    let more = text.replace("\ndraw\n", &format!(" {}\n-\n", moves[moves.len() - cycle]));
     let more = more.replace("[Result \"draw\"]", "[Result \"-\"]");
     let (code, _, err) = validate("more.txt", &more);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("move {}", moves.len() + 1)), "{err}");
+}
+
+#[test]
+fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
+    assert_whole_game_record("kimasai", &kimasai_game(), 672);
+}
+
+#[test]
+fn not_6_4_a_whole_kiswahili_game_drawn_by_repetition_is_valid() {
+    assert_whole_game_record("kiswahili", &kiswahili_game(), 48);
+}
+
+#[test]
+fn cli_3_apply_draws_a_kiswahili_game_on_the_third_occurrence() {
+    // The cycle's first position, after 2,727 moves (the data file's header names it).
+    let moves = kiswahili_game();
+    let first =
+        "kiswahili 1,16,8,1,0,1,14,7/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/0,0,1,0,1,1,2,1 N 0/0 -";
+    let run = |n: usize| {
+        let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
+        args.extend(moves[..n].iter().map(|m| m.to_string()));
+        bao(&args)
+    };
+    let n = moves.len();
+    for (plies, result) in [(n - 96, "-"), (n - 48, "-"), (n - 1, "-"), (n, "draw")] {
+        let (code, out, err) = run(plies);
+        assert_eq!(code, 0, "{err}");
+        if plies % 48 == n % 48 {
+            assert_eq!(out, format!("{first} {plies}\n{result}\n"));
+        } else {
+            assert!(out.ends_with(&format!("\n{result}\n")), "{out}");
+        }
+    }
+    // A move after the draw is refused, named by its number.
+    let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
+    args.extend(moves.iter().map(|m| m.to_string()));
+    args.push(moves[n - 48].to_string());
+    let (code, out, err) = bao(&args);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains(&format!("{}", n + 1)), "{err}");
 }

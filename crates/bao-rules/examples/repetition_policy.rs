@@ -28,6 +28,9 @@
 //!   kete, where captures are compulsory, the gentlest capture); ties in canonical order.
 //! * `hash`: a move picked by a hash of the position (a random but fixed function).
 //!
+//! `--survive K`: only moves after which some line keeps the game going K plies more (a
+//! depth-first look ahead), where there are such moves.
+//!
 //! `--feed T`: while North holds more than T seeds, South plays the move that leaves him the
 //! most seeds (the biggest capture) instead: a ring that holds few seeds can go round as
 //! staircases, one that holds many as one staircase (see docs/spec-notes.md).
@@ -59,12 +62,13 @@ struct Args {
     quiet: bool,
     every: u32,
     feed: i32,
+    survive: u32,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_policy VARIANT RULES [--games N] [--policy top|low|balance|hash] \
-         [--walk L] [--seed S] [--every K] [--feed T] [--quiet]"
+         [--walk L] [--seed S] [--every K] [--feed T] [--survive K] [--quiet]"
     );
     std::process::exit(2)
 }
@@ -84,6 +88,7 @@ fn parse_args() -> Args {
         quiet: false,
         every: 0,
         feed: 0,
+        survive: 0,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
@@ -98,6 +103,7 @@ fn parse_args() -> Args {
             "--seed" => a.seed = v.parse().unwrap_or_else(|_| usage()),
             "--every" => a.every = v.parse().unwrap_or_else(|_| usage()),
             "--feed" => a.feed = v.parse().unwrap_or_else(|_| usage()),
+            "--survive" => a.survive = v.parse().unwrap_or_else(|_| usage()),
             "--policy" => {
                 a.policy = match v.as_str() {
                     "top" => Policy::Top,
@@ -177,6 +183,15 @@ fn ongoing(p: &Position, rules: &Rules) -> Vec<LegalMove> {
         .collect()
 }
 
+/// Whether some line keeps the game going `plies` more plies from `p` (depth first; the first
+/// line found is enough, and one almost always is).
+fn survives(p: &Position, rules: &Rules, plies: u32) -> bool {
+    plies == 0
+        || ongoing(p, rules)
+            .iter()
+            .any(|m| survives(&m.next, rules, plies - 1))
+}
+
 enum WalkEnd {
     /// Back at the position first seen after `at` moves of the walk: the cycle is the moves
     /// from there on.
@@ -192,6 +207,7 @@ fn walk(
     rules: &Rules,
     policy: Policy,
     feed: i32,
+    survive: u32,
     len: usize,
 ) -> (Vec<Move>, WalkEnd) {
     let mut seen: HashMap<Position, usize> = HashMap::new();
@@ -205,7 +221,19 @@ fn walk(
             return (path, WalkEnd::Long);
         }
         seen.insert(p.with_ply(0), path.len());
-        let moves = ongoing(&p, rules);
+        let mut moves = ongoing(&p, rules);
+        if survive > 0 {
+            // Only moves after which the game can go on `survive` plies more: a policy
+            // blind to the future ends kiswahili and kete games within a hundred plies.
+            let lasting: Vec<LegalMove> = moves
+                .iter()
+                .filter(|m| survives(&m.next, rules, survive))
+                .copied()
+                .collect();
+            if !lasting.is_empty() {
+                moves = lasting;
+            }
+        }
         if moves.is_empty() {
             return (path, WalkEnd::Stuck);
         }
@@ -250,7 +278,7 @@ fn main() {
             if second && next_root.is_none_or(|n| args.every > 0 && p.ply() >= n) {
                 next_root = Some(p.ply() + args.every.max(1));
                 roots += 1;
-                let (path, end) = walk(p, &rules, args.policy, args.feed, args.walk);
+                let (path, end) = walk(p, &rules, args.policy, args.feed, args.survive, args.walk);
                 walked += path.len();
                 match end {
                     WalkEnd::Stuck => stuck += 1,

@@ -146,23 +146,27 @@ fn brd_7_5_repetition_none_plays_on() {
     assert_eq!(game.moves().len(), 192);
 }
 
-/// A whole kimasai game from the start position under the default options, read from
-/// tests/data/kimasai-game-to-repetition.txt (found by examples/repetition_policy.rs).
-fn game_to_repetition() -> Vec<&'static str> {
-    include_str!("data/kimasai-game-to-repetition.txt")
-        .lines()
+/// A whole game from the start position under the default options, read from
+/// tests/data/VARIANT-game-to-repetition.txt (found by examples/repetition_policy.rs for
+/// kimasai and examples/repetition_beam.rs for kiswahili).
+fn game_to_repetition(variant: Variant) -> Vec<&'static str> {
+    let text = match variant {
+        Variant::Kimasai => include_str!("data/kimasai-game-to-repetition.txt"),
+        Variant::Kiswahili => include_str!("data/kiswahili-game-to-repetition.txt"),
+        Variant::Kete => unreachable!("no kete game drawn by repetition is known"),
+    };
+    text.lines()
         .filter(|l| !l.starts_with('#'))
         .flat_map(str::split_whitespace)
         .collect()
 }
 
-#[test]
-fn brd_7_5_a_kimasai_game_from_the_start_draws_by_repetition() {
-    // Repetition is reachable in kimasai: this game starts from the start position (KIM-2),
-    // every move is legal, and only its last move ends it, by the third occurrence of a
-    // position (BRD-7.5).
-    let r = rules(Variant::Kimasai, "-");
-    let moves = game_to_repetition();
+/// Plays the game of `variant`'s data file: every move legal, only the last one ends the
+/// game, by the third occurrence of a position (BRD-7.5) `cycle` plies apart; under
+/// repetition=none the same moves leave the game going.
+fn assert_game_draws_by_repetition(variant: Variant, cycle: usize) {
+    let r = rules(variant, "-");
+    let moves = game_to_repetition(variant);
     let mut game = Game::new(Position::start(&r), r);
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(game.outcome(), Outcome::Ongoing, "before move {}", i + 1);
@@ -182,13 +186,32 @@ fn brd_7_5_a_kimasai_game_from_the_start_draws_by_repetition() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(at.len(), 3, "occurrences at {at:?}");
-    assert_eq!(at[2] - at[1], at[1] - at[0]);
+    assert_eq!(at[2] - at[1], cycle);
+    assert_eq!(at[1] - at[0], cycle);
     assert_eq!(last.hand(Side::South) + last.hand(Side::North), 0);
-    // Under repetition=none the same moves leave the game going.
-    let none = rules(Variant::Kimasai, "repetition=none");
+    let none = rules(variant, "repetition=none");
     let mut game = Game::new(Position::start(&none), none);
     for m in &moves {
         game.play_text(m).unwrap();
     }
     assert_eq!(game.outcome(), Outcome::Ongoing);
+}
+
+#[test]
+fn brd_7_5_a_kimasai_game_from_the_start_draws_by_repetition() {
+    // Repetition is reachable in kimasai: the game starts from the start position (KIM-2).
+    assert_game_draws_by_repetition(Variant::Kimasai, 672);
+}
+
+#[test]
+fn brd_7_5_a_kiswahili_game_from_the_start_draws_by_repetition() {
+    // Repetition is reachable in kiswahili too, through captures (KIS-6): of the cycle's 48
+    // plies, 36 capture, and North holds 57 seeds to South's 7 when it closes.
+    assert_game_draws_by_repetition(Variant::Kiswahili, 48);
+    let moves = game_to_repetition(Variant::Kiswahili);
+    let captures = moves[moves.len() - 48..]
+        .iter()
+        .filter(|m| m.ends_with('*'))
+        .count();
+    assert_eq!(captures, 36);
 }

@@ -3,7 +3,9 @@
 //! The line is the kimasai staircase cycle of crates/bao-rules/tests/repetition.rs: South's
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the start position recurs after 64 plies. Two people
-//! play it over HTTP twice round; the 128th move draws.
+//! play it over HTTP twice round; the 128th move draws. The same for the kiswahili cycle of
+//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt: 48 plies, most of them
+//! captures, from its first position (North to move).
 
 mod common;
 use bao_rules::{parse_records, Outcome, RecordResult};
@@ -13,16 +15,26 @@ use serde_json::json;
 #[path = "../../bao-rules/tests/data/staircase.rs"]
 mod staircase;
 
-#[tokio::test]
-async fn a_game_ends_drawn_by_threefold_repetition() {
-    let s = start(&sqlite_url("repetition")).await;
+/// Two people play `line` (the cycle twice, then one move more) over HTTP from `start`,
+/// whose side to move is `first`; the game must end drawn by repetition at the end of the
+/// second round and refuse the move after it.
+async fn plays_to_a_repetition_draw(
+    db: &str,
+    variant: &str,
+    start_pos: &str,
+    first: &str,
+    line: &[String],
+) {
+    let plies = line.len() - 1;
+    let cycle = plies / 2;
+    let s = start(&sqlite_url(db)).await;
     let c = Client::new(&s);
     let a = c
         .post(
             "/api/games",
             None,
-            json!({"variant": "kimasai", "rules": "-", "opponent": {"kind": "human"},
-                   "side": "S", "match": "single_game", "start": staircase::start(), "name": "Asha"}),
+            json!({"variant": variant, "rules": "-", "opponent": {"kind": "human"},
+                   "side": "S", "match": "single_game", "start": start_pos, "name": "Asha"}),
         )
         .await;
     assert_eq!(a.status, 201, "{}", a.text);
@@ -30,21 +42,32 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     let south = a.json["token"].as_str().unwrap().to_string();
     let invite = a.json["invite"].as_str().unwrap().to_string();
     let north = c.join(&id, &invite).await;
+    let (first_token, second_token) = if first == "S" {
+        (&south, &north)
+    } else {
+        (&north, &south)
+    };
 
-    let line: Vec<String> = staircase::round().into_iter().cycle().take(129).collect();
-    for (ply, mv) in line[..128].iter().enumerate() {
-        let token = if ply % 2 == 0 { &south } else { &north };
+    for (ply, mv) in line[..plies].iter().enumerate() {
+        let token = if ply % 2 == 0 {
+            first_token
+        } else {
+            second_token
+        };
         let r = c.play(&id, token, mv, ply as u64).await;
         assert_eq!(r.status, 200, "ply {} ({mv}): {}", ply + 1, r.text);
-        if ply == 63 || ply == 126 {
-            // Second occurrence (ply 64) and one ply before the third: the game goes on.
+        if ply + 1 == cycle || ply + 2 == plies {
+            // Second occurrence and one ply before the third: the game goes on.
             let st = c.state(&id, None).await;
             assert_eq!(st["result"], "-", "after ply {}", ply + 1);
         }
     }
     let st = c.state(&id, None).await;
-    assert_eq!(st["ply"], 128);
-    assert_eq!(st["position"], staircase::start().replace(" - 0", " - 128"));
+    assert_eq!(st["ply"], plies);
+    assert_eq!(
+        st["position"],
+        start_pos.replace(" - 0", &format!(" - {plies}"))
+    );
     assert_eq!(st["result"], "draw");
     let text = st["result_text"].as_str().unwrap_or_default();
     assert!(text.contains("three times"), "{st}");
@@ -53,7 +76,7 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     assert_eq!(st["match"]["winner"], "draw");
 
     // No move after the draw.
-    let r = c.play(&id, &south, &line[128], 128).await;
+    let r = c.play(&id, first_token, &line[plies], plies as u64).await;
     assert_eq!(
         (r.status, r.json["error"].as_str()),
         (409, Some("game_over")),
@@ -68,7 +91,35 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].result, RecordResult::Draw);
     let g = recs[0].validate().expect("the record replays");
-    assert_eq!(g.moves().len(), 128);
+    assert_eq!(g.moves().len(), plies);
     assert!(matches!(g.outcome(), Outcome::Draw(_)));
     s.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_ends_drawn_by_threefold_repetition() {
+    let line: Vec<String> = staircase::round().into_iter().cycle().take(129).collect();
+    plays_to_a_repetition_draw("repetition", "kimasai", staircase::start(), "S", &line).await;
+}
+
+#[tokio::test]
+async fn a_kiswahili_game_ends_drawn_by_threefold_repetition() {
+    // The last 48 moves of the data file are the cycle; its first position is named in the
+    // file's header (here with the ply counter from 0).
+    let moves: Vec<&str> =
+        include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .collect();
+    let cycle = &moves[moves.len() - 48..];
+    let line: Vec<String> = cycle
+        .iter()
+        .cycle()
+        .take(97)
+        .map(|m| m.to_string())
+        .collect();
+    let first =
+        "kiswahili 1,16,8,1,0,1,14,7/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/0,0,1,0,1,1,2,1 N 0/0 - 0";
+    plays_to_a_repetition_draw("repetition-kiswahili", "kiswahili", first, "N", &line).await;
 }
