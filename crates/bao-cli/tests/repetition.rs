@@ -147,14 +147,14 @@ fn assert_whole_game_record(variant: &str, moves: &[&str], cycle: usize) {
         text.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
     }
     text.push_str("draw\n");
-    let (code, out, err) = validate("game.txt", &text);
+    let (code, out, err) = validate(&format!("{variant}-game.txt"), &text);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("record 1: valid"), "{out}");
     assert!(out.contains(&format!("{} moves", moves.len())), "{out}");
     // One move more is refused: the game was over.
     let more = text.replace("\ndraw\n", &format!(" {}\n-\n", moves[moves.len() - cycle]));
     let more = more.replace("[Result \"draw\"]", "[Result \"-\"]");
-    let (code, _, err) = validate("more.txt", &more);
+    let (code, _, err) = validate(&format!("{variant}-more.txt"), &more);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(&format!("move {}", moves.len() + 1)), "{err}");
 }
@@ -166,25 +166,25 @@ fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
 
 #[test]
 fn not_6_4_a_whole_kiswahili_game_drawn_by_repetition_is_valid() {
-    assert_whole_game_record("kiswahili", &kiswahili_game(), 48);
+    assert_whole_game_record("kiswahili", &kiswahili_game(), 24);
 }
 
 #[test]
 fn cli_3_apply_draws_a_kiswahili_game_on_the_third_occurrence() {
-    // The cycle's first position, after 2,727 moves (the data file's header names it).
+    // The cycle's first position, after 493 moves (the data file's header names it).
     let moves = kiswahili_game();
     let first =
-        "kiswahili 1,16,8,1,0,1,14,7/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/0,0,1,0,1,1,2,1 N 0/0 -";
+        "kiswahili 1,12,8,1,0,2,15,9/1,3,0,1,0,1,1,1/1,0,0,0,0,0,0,1/0,1,1,2,0,1,1,0 N 0/0 -";
     let run = |n: usize| {
         let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
         args.extend(moves[..n].iter().map(|m| m.to_string()));
         bao(&args)
     };
     let n = moves.len();
-    for (plies, result) in [(n - 96, "-"), (n - 48, "-"), (n - 1, "-"), (n, "draw")] {
+    for (plies, result) in [(n - 48, "-"), (n - 24, "-"), (n - 1, "-"), (n, "draw")] {
         let (code, out, err) = run(plies);
         assert_eq!(code, 0, "{err}");
-        if plies % 48 == n % 48 {
+        if plies % 24 == n % 24 {
             assert_eq!(out, format!("{first} {plies}\n{result}\n"));
         } else {
             assert!(out.ends_with(&format!("\n{result}\n")), "{out}");
@@ -193,7 +193,7 @@ fn cli_3_apply_draws_a_kiswahili_game_on_the_third_occurrence() {
     // A move after the draw is refused, named by its number.
     let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
     args.extend(moves.iter().map(|m| m.to_string()));
-    args.push(moves[n - 48].to_string());
+    args.push(moves[n - 24].to_string());
     let (code, out, err) = bao(&args);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains(&format!("{}", n + 1)), "{err}");

@@ -91,8 +91,8 @@ fn brd_7_5_engine_under_repetition_none_sees_no_draw() {
 }
 
 /// The kiswahili game of crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt, one
-/// ply before its end: South, 7 seeds against 57, to play the move that makes the third
-/// occurrence of a position (a cycle of 48 plies, most of them captures).
+/// ply before its end: South, 8 seeds against 56, to play the move that makes the third
+/// occurrence of a position (a cycle of 24 plies, most of them captures).
 fn kiswahili_before_third() -> (Rules, Game, String) {
     let rules = Rules::parse(Variant::Kiswahili, "-").unwrap();
     let moves: Vec<&str> =
@@ -123,7 +123,7 @@ fn brd_7_5_engine_scores_a_kiswahili_repetition_as_a_draw_and_takes_it() {
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
     assert_eq!(score, 0, "the repeating move {last} is a draw");
 
-    // Without the history it is a move of a side 50 seeds down.
+    // Without the history it is a move of a side 48 seeds down.
     let mut fresh = Searcher::new(rules, weights.clone(), 16);
     let (scored, _, _) = fresh.analyse(&root, Limits::depth(2));
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;

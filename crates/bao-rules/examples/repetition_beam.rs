@@ -32,9 +32,14 @@
 //! `--chase N`: a move to a position X seen before on another line (from a position Y) is a
 //! cycle if X leads back to Y; for the N such moves with the widest gap between the two
 //! sights of X, a second beam from X steers to Y (`home` with Y as the target).
+//! `--target POSITION --cycle MOVES`: steer (`home`) to the positions of a known cycle
+//! instead of the root, the nearest counting, and stop when one is reached (a cycle found in
+//! one variant, tried from the start of another).
 //! `--show`: print the line to the last position kept, with its captures.
 
-use bao_rules::{legal_moves, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant};
+use bao_rules::{
+    find_move, legal_moves, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
+};
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
@@ -71,13 +76,17 @@ struct Args {
     chase_depth: usize,
     /// Print the line to the last position kept, every eighth of the way.
     show: bool,
+    /// A known cycle to steer to instead of the root: its first position and its moves.
+    target: Option<String>,
+    cycle: Option<String>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: repetition_beam VARIANT RULES [--roots N] [--width W] [--depth D] \
          [--score balance|front|random|sparse|home|lopsided] [--seed S] [--skip K] \
-         [--chase N] [--chase-width W] [--chase-depth D] [--show]"
+         [--chase N] [--chase-width W] [--chase-depth D] [--show] \
+         [--target POSITION --cycle MOVES]"
     );
     std::process::exit(2)
 }
@@ -100,6 +109,8 @@ fn parse_args() -> Args {
         chase_width: 20_000,
         chase_depth: 40,
         show: false,
+        target: None,
+        cycle: None,
     };
     let mut it = argv[2..].iter();
     while let Some(flag) = it.next() {
@@ -110,6 +121,8 @@ fn parse_args() -> Args {
         let v = it.next().unwrap_or_else(|| usage());
         let n = || v.parse::<u64>().unwrap_or_else(|_| usage());
         match flag.as_str() {
+            "--target" => a.target = Some(v.clone()),
+            "--cycle" => a.cycle = Some(v.clone()),
             "--roots" => a.roots = n() as usize,
             "--width" => a.width = n().max(1) as usize,
             "--depth" => a.depth = n() as usize,
@@ -152,7 +165,22 @@ fn front(p: &Position, s: Side) -> i64 {
     p.ring(s)[..8].iter().map(|&x| i64::from(x)).sum()
 }
 
-fn liveliness(p: &Position, root: &Position, score: Score) -> i64 {
+/// Seeds that would have to move to turn `p` into `t`, pit by pit (counted twice: once
+/// where they are, once where they should be).
+fn distance(p: &Position, t: &Position) -> i64 {
+    [Side::South, Side::North]
+        .iter()
+        .map(|&s| {
+            p.ring(s)
+                .iter()
+                .zip(t.ring(s))
+                .map(|(&a, &b)| (i64::from(a) - i64::from(b)).abs())
+                .sum::<i64>()
+        })
+        .sum()
+}
+
+fn liveliness(p: &Position, targets: &[Position], score: Score) -> i64 {
     let total = seeds(p, Side::South).min(seeds(p, Side::North));
     let fr = front(p, Side::South).min(front(p, Side::North));
     match score {
@@ -167,21 +195,11 @@ fn liveliness(p: &Position, root: &Position, score: Score) -> i64 {
                 .sum::<i64>();
             -occupied
         }
-        Score::Home => {
-            // Seeds that would have to move to get back to the root, the same side to move
-            // counted as closer.
-            let far: i64 = [Side::South, Side::North]
-                .iter()
-                .map(|&s| {
-                    p.ring(s)
-                        .iter()
-                        .zip(root.ring(s))
-                        .map(|(&a, &b)| (i64::from(a) - i64::from(b)).abs())
-                        .sum::<i64>()
-                })
-                .sum();
-            -2 * far - i64::from(p.side() != root.side())
-        }
+        Score::Home => targets
+            .iter()
+            .map(|t| -2 * distance(p, t) - i64::from(p.side() != t.side()))
+            .max()
+            .unwrap_or(0),
     }
 }
 
@@ -197,8 +215,8 @@ struct Explored {
     /// Moves to a position seen before on another line, as (from, to, plies between the two
     /// sights of `to`): leads for a cycle, if `to` can come back to `from`.
     cross: Vec<(u32, u32, u32)>,
-    /// The node of the target, once found.
-    reached: Option<u32>,
+    /// The node of a target, once found, and which target.
+    reached: Option<(u32, usize)>,
 }
 
 /// What one beam looks for.
@@ -206,8 +224,9 @@ struct Shape {
     width: usize,
     depth: usize,
     score: Score,
-    /// The position `home` steers to; the search stops when it finds it.
-    target: Position,
+    /// The positions `home` steers to (the nearest counts); the search stops when it finds
+    /// one.
+    targets: Vec<Position>,
 }
 
 fn beam(root: Position, rules: &Rules, shape: &Shape, rng: &mut Rng) -> Explored {
@@ -221,7 +240,12 @@ fn beam(root: Position, rules: &Rules, shape: &Shape, rng: &mut Rng) -> Explored
         cross: Vec::new(),
         reached: None,
     };
-    let goal = shape.target.with_ply(0);
+    let goals: HashMap<Position, usize> = shape
+        .targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.with_ply(0), i))
+        .collect();
     index.insert(root.with_ply(0), 0);
     let mut frontier: Vec<u32> = vec![0];
     let mut depth_of: Vec<u32> = vec![0];
@@ -243,10 +267,10 @@ fn beam(root: Position, rules: &Rules, shape: &Shape, rng: &mut Rng) -> Explored
                         g.nodes.push(m.next);
                         g.parent.push(Some((u, m.mv)));
                         g.edges.push(Vec::new());
-                        let score = liveliness(&m.next, &shape.target, shape.score);
+                        let score = liveliness(&m.next, &shape.targets, shape.score);
                         fresh.push((score, rng.next_u64(), v));
-                        if key == goal {
-                            g.reached = Some(v);
+                        if let Some(&i) = goals.get(&key) {
+                            g.reached = Some((v, i));
                         }
                         v
                     }
@@ -318,6 +342,31 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    // A known cycle: the positions along it, each a target; the moves from each.
+    let known: Option<(Vec<Position>, Vec<Move>)> = args.target.as_ref().map(|text| {
+        let first = Position::parse(text, &rules).unwrap_or_else(|e| {
+            eprintln!("--target: {e}");
+            std::process::exit(2)
+        });
+        let mut at = first;
+        let mut positions = Vec::new();
+        let mut moves = Vec::new();
+        for m in args.cycle.as_deref().unwrap_or("").split_whitespace() {
+            let lm = find_move(&at, &rules, m).unwrap_or_else(|e| {
+                eprintln!("--cycle: {m}: {e}");
+                std::process::exit(2)
+            });
+            positions.push(at);
+            moves.push(lm.mv);
+            at = lm.next;
+        }
+        if moves.is_empty() || !at.same_as(&first) {
+            eprintln!("--cycle must lead from --target back to it");
+            std::process::exit(2)
+        }
+        (positions, moves)
+    });
+    let cycle_targets = known.as_ref().map(|k| k.0.clone());
     let started = Instant::now();
     let mut rng = Rng::new(args.seed);
     let (mut roots, mut nodes, mut cycles) = (0usize, 0usize, 0usize);
@@ -352,7 +401,7 @@ fn main() {
             width: args.width,
             depth: args.depth,
             score: args.score,
-            target: root,
+            targets: cycle_targets.clone().unwrap_or_else(|| vec![root]),
         };
         let g = beam(root, &rules, &shape, &mut rng);
         nodes += g.nodes.len();
@@ -376,6 +425,12 @@ fn main() {
                 }
             },
         );
+        if let (Some((v, i)), Some((_, moves))) = (g.reached, known.as_ref()) {
+            // Reached the known cycle at its i-th position: from there it goes round.
+            let mut cycle = moves[i..].to_vec();
+            cycle.extend_from_slice(&moves[..i]);
+            found = Some((v, cycle));
+        }
         println!(
             "root {roots} (ply {}): beam alive {} plies, {} positions, best score from ply 4 {:?}{}",
             root.ply(),
@@ -430,7 +485,7 @@ fn main() {
                 width: args.chase_width,
                 depth: args.chase_depth,
                 score: Score::Home,
-                target: g.nodes[y as usize],
+                targets: vec![g.nodes[y as usize]],
             };
             let h = beam(g.nodes[x as usize], &rules, &shape, &mut rng);
             // Where the two lines to X part: their common start.
@@ -447,7 +502,7 @@ fn main() {
                 h.best_late.map(|b| -b),
                 if h.reached.is_some() { ", back" } else { "" }
             );
-            let Some(r) = h.reached else { continue };
+            let Some((r, _)) = h.reached else { continue };
             let back = g.edges[y as usize]
                 .iter()
                 .find(|e| e.0 == x)
@@ -464,6 +519,7 @@ fn main() {
             let mut line = game.moves().to_vec();
             line.extend(path_to(&g, s));
             line.extend(cycle.iter().chain(cycle.iter()));
+            let line = line::to_the_end(&rules, &line);
             line::assert_draws_by_repetition(&rules, &line);
             println!("  cycle: {}", line::text(&cycle));
             println!("  position: {}", g.nodes[s as usize]);

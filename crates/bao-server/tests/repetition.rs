@@ -4,7 +4,7 @@
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the start position recurs after 64 plies. Two people
 //! play it over HTTP twice round; the 128th move draws. The same for the kiswahili cycle of
-//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt: 48 plies, most of them
+//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt: 24 plies, most of them
 //! captures, from its first position (North to move).
 
 mod common;
@@ -104,7 +104,7 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
 
 #[tokio::test]
 async fn a_kiswahili_game_ends_drawn_by_threefold_repetition() {
-    // The last 48 moves of the data file are the cycle; its first position is named in the
+    // The last 24 moves of the data file are the cycle; its first position is named in the
     // file's header (here with the ply counter from 0).
     let moves: Vec<&str> =
         include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt")
@@ -112,14 +112,14 @@ async fn a_kiswahili_game_ends_drawn_by_threefold_repetition() {
             .filter(|l| !l.starts_with('#'))
             .flat_map(str::split_whitespace)
             .collect();
-    let cycle = &moves[moves.len() - 48..];
+    let cycle = &moves[moves.len() - 24..];
     let line: Vec<String> = cycle
         .iter()
         .cycle()
-        .take(97)
+        .take(49)
         .map(|m| m.to_string())
         .collect();
     let first =
-        "kiswahili 1,16,8,1,0,1,14,7/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/0,0,1,0,1,1,2,1 N 0/0 - 0";
+        "kiswahili 1,12,8,1,0,2,15,9/1,3,0,1,0,1,1,1/1,0,0,0,0,0,0,1/0,1,1,2,0,1,1,0 N 0/0 - 0";
     plays_to_a_repetition_draw("repetition-kiswahili", "kiswahili", first, "N", &line).await;
 }

@@ -31,3 +31,17 @@ pub fn text(moves: &[Move]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// `line` up to the move that ends the game: a line built from a way into a cycle and the
+/// cycle twice may pass a position of the cycle on the way in, and then it is drawn earlier.
+pub fn to_the_end(rules: &Rules, line: &[Move]) -> Vec<Move> {
+    let mut game = Game::new(Position::start(rules), *rules);
+    for (i, m) in line.iter().enumerate() {
+        if game.outcome().is_over() {
+            return line[..i].to_vec();
+        }
+        game.play_text(&m.to_string())
+            .unwrap_or_else(|e| panic!("move {} ({m}) of the line: {e}", i + 1));
+    }
+    line.to_vec()
+}
