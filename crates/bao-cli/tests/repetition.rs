@@ -165,6 +165,14 @@ fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
 }
 
 #[test]
+fn not_6_4_a_whole_kete_game_drawn_by_repetition_is_valid() {
+    let moves = whole_game(include_str!(
+        "../../bao-rules/tests/data/kete-game-to-repetition.txt"
+    ));
+    assert_whole_game_record("kete", &moves, 48);
+}
+
+#[test]
 fn not_6_4_a_whole_kiswahili_game_drawn_by_repetition_is_valid() {
     assert_whole_game_record("kiswahili", &kiswahili_game(), 24);
 }

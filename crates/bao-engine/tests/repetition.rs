@@ -90,17 +90,17 @@ fn brd_7_5_engine_under_repetition_none_sees_no_draw() {
     assert!(score < 0, "under repetition=none {last} scores {score}");
 }
 
-/// The kiswahili game of crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt, one
-/// ply before its end: South, 8 seeds against 56, to play the move that makes the third
-/// occurrence of a position (a cycle of 24 plies, most of them captures).
-fn kiswahili_before_third() -> (Rules, Game, String) {
-    let rules = Rules::parse(Variant::Kiswahili, "-").unwrap();
-    let moves: Vec<&str> =
-        include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt")
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .flat_map(str::split_whitespace)
-            .collect();
+/// The game of crates/bao-rules/tests/data/VARIANT-game-to-repetition.txt (`text`), one ply
+/// before its end: South, far behind (kiswahili 8 seeds against 56, kete 9 against 55), to
+/// play the move that makes the third occurrence of a position (a cycle made mostly of
+/// captures).
+fn game_before_third(variant: Variant, text: &str) -> (Rules, Game, String) {
+    let rules = Rules::parse(variant, "-").unwrap();
+    let moves: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
     let mut game = Game::new(Position::start(&rules), rules);
     for m in &moves[..moves.len() - 1] {
         game.play_text(m).unwrap();
@@ -109,12 +109,13 @@ fn kiswahili_before_third() -> (Rules, Game, String) {
     (rules, game, moves[moves.len() - 1].to_string())
 }
 
-#[test]
-fn brd_7_5_engine_scores_a_kiswahili_repetition_as_a_draw_and_takes_it() {
-    let (rules, game, last) = kiswahili_before_third();
+/// With the game's history the repeating move scores 0 and South, far behind, takes it;
+/// without the history it is a move of a side far behind.
+fn assert_takes_the_repetition(variant: Variant, text: &str) {
+    let (rules, game, last) = game_before_third(variant, text);
     let root = *game.position();
     let history = &game.positions()[..game.positions().len() - 1];
-    let weights = Weights::for_variant(Variant::Kiswahili);
+    let weights = Weights::for_variant(variant);
     let rep = find_move(&root, &rules, &last).unwrap();
 
     let mut s = Searcher::new(rules, weights.clone(), 16);
@@ -123,16 +124,30 @@ fn brd_7_5_engine_scores_a_kiswahili_repetition_as_a_draw_and_takes_it() {
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
     assert_eq!(score, 0, "the repeating move {last} is a draw");
 
-    // Without the history it is a move of a side 48 seeds down.
     let mut fresh = Searcher::new(rules, weights.clone(), 16);
     let (scored, _, _) = fresh.analyse(&root, Limits::depth(2));
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
     assert!(score < 0, "without history {last} scores {score}");
 
-    // With it, South takes the draw.
     let mut s = Searcher::new(rules, weights, 16);
     s.set_history(history);
     let r = s.search_root(&root, Limits::depth(4), &mut |_| {});
     assert_eq!(r.best.expect("South has moves").mv.to_string(), last);
     assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn brd_7_5_engine_scores_a_kiswahili_repetition_as_a_draw_and_takes_it() {
+    assert_takes_the_repetition(
+        Variant::Kiswahili,
+        include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt"),
+    );
+}
+
+#[test]
+fn brd_7_5_engine_scores_a_kete_repetition_as_a_draw_and_takes_it() {
+    assert_takes_the_repetition(
+        Variant::Kete,
+        include_str!("../../bao-rules/tests/data/kete-game-to-repetition.txt"),
+    );
 }

@@ -148,12 +148,12 @@ fn brd_7_5_repetition_none_plays_on() {
 
 /// A whole game from the start position under the default options, read from
 /// tests/data/VARIANT-game-to-repetition.txt (found by examples/repetition_policy.rs for
-/// kimasai and examples/repetition_beam.rs for kiswahili).
+/// kimasai and examples/repetition_beam.rs for kiswahili and kete).
 fn game_to_repetition(variant: Variant) -> Vec<&'static str> {
     let text = match variant {
         Variant::Kimasai => include_str!("data/kimasai-game-to-repetition.txt"),
         Variant::Kiswahili => include_str!("data/kiswahili-game-to-repetition.txt"),
-        Variant::Kete => unreachable!("no kete game drawn by repetition is known"),
+        Variant::Kete => include_str!("data/kete-game-to-repetition.txt"),
     };
     text.lines()
         .filter(|l| !l.starts_with('#'))
@@ -214,4 +214,17 @@ fn brd_7_5_a_kiswahili_game_from_the_start_draws_by_repetition() {
         .filter(|m| m.ends_with('*'))
         .count();
     assert_eq!(captures, 19);
+}
+
+#[test]
+fn brd_7_5_a_kete_game_from_the_start_draws_by_repetition() {
+    // And in kete (KET-6 captures): a cycle of 48 plies, 36 of them captures, North 55 seeds
+    // to South's 9, North's back row never moving.
+    assert_game_draws_by_repetition(Variant::Kete, 48);
+    let moves = game_to_repetition(Variant::Kete);
+    let captures = moves[moves.len() - 48..]
+        .iter()
+        .filter(|m| m.ends_with('*'))
+        .count();
+    assert_eq!(captures, 36);
 }

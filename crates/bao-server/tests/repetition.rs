@@ -4,8 +4,9 @@
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the start position recurs after 64 plies. Two people
 //! play it over HTTP twice round; the 128th move draws. The same for the kiswahili cycle of
-//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt: 24 plies, most of them
-//! captures, from its first position (North to move).
+//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt (24 plies, most of them
+//! captures) and the kete cycle of kete-game-to-repetition.txt (48 plies), each from its
+//! first position (North to move).
 
 mod common;
 use bao_rules::{parse_records, Outcome, RecordResult};
@@ -102,24 +103,40 @@ async fn a_game_ends_drawn_by_threefold_repetition() {
     plays_to_a_repetition_draw("repetition", "kimasai", staircase::start(), "S", &line).await;
 }
 
-#[tokio::test]
-async fn a_kiswahili_game_ends_drawn_by_threefold_repetition() {
-    // The last 24 moves of the data file are the cycle; its first position is named in the
-    // file's header (here with the ply counter from 0).
-    let moves: Vec<&str> =
-        include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt")
-            .lines()
-            .filter(|l| !l.starts_with('#'))
-            .flat_map(str::split_whitespace)
-            .collect();
-    let cycle = &moves[moves.len() - 24..];
-    let line: Vec<String> = cycle
+/// The cycle at the end of a data file (its last `len` moves) twice and one move more.
+fn cycle_of(text: &str, len: usize) -> Vec<String> {
+    let moves: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
+    moves[moves.len() - len..]
         .iter()
         .cycle()
-        .take(49)
+        .take(2 * len + 1)
         .map(|m| m.to_string())
-        .collect();
+        .collect()
+}
+
+#[tokio::test]
+async fn a_kiswahili_game_ends_drawn_by_threefold_repetition() {
+    // The cycle's first position is named in the data file's header (here with the ply
+    // counter from 0).
+    let line = cycle_of(
+        include_str!("../../bao-rules/tests/data/kiswahili-game-to-repetition.txt"),
+        24,
+    );
     let first =
         "kiswahili 1,12,8,1,0,2,15,9/1,3,0,1,0,1,1,1/1,0,0,0,0,0,0,1/0,1,1,2,0,1,1,0 N 0/0 - 0";
     plays_to_a_repetition_draw("repetition-kiswahili", "kiswahili", first, "N", &line).await;
+}
+
+#[tokio::test]
+async fn a_kete_game_ends_drawn_by_threefold_repetition() {
+    let line = cycle_of(
+        include_str!("../../bao-rules/tests/data/kete-game-to-repetition.txt"),
+        48,
+    );
+    let first = "kete 1,16,4,1,2,0,14,8/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/1,2,1,0,1,0,2,1 N 0/0 - 0";
+    plays_to_a_repetition_draw("repetition-kete", "kete", first, "N", &line).await;
 }
