@@ -38,3 +38,25 @@ for p in balance top low hash; do
   policy kiswahili - --games 300 --every 4 --policy "$p" --walk 20000 --seed 1
   policy kete - --games 300 --every 4 --policy "$p" --walk 20000 --seed 1
 done
+# Beams that keep the game going (repetition_beam.rs): kiswahili and kete lines of 3,000
+# plies; steering back to the root finds the first kiswahili cycle (48 plies, second root),
+# and steering to that cycle finds cycles from every root, the games of
+# tests/data/kiswahili-game-to-repetition.txt (fourth root) and kete-game-to-repetition.txt
+# (sixth root). A few minutes of one core each.
+cargo build --release -q -p bao-rules --example repetition_beam
+beam() { nice target/release/examples/repetition_beam "$@" | grep -v '^  \(game\|moves to\)'; }
+beam kiswahili - --roots 10 --width 1000 --depth 3000 --score balance --seed 1
+beam kete - --roots 10 --width 1000 --depth 3000 --score balance --seed 1
+beam kiswahili - --roots 10 --width 1000 --depth 3000 --score home --seed 1
+cycle="a7L* B7R a6L B8R a5L* A8L a4R* A6L* a7L A5L a8L* A7L* a7L A3R* a6L* A8R* a5L* A6R* \
+a4L B7R a3R* A8R* a5L* B5R* a4R* B6L* a6L* B8R* a5L A8R* a3R* A7R* a7L B3L* a5R* B2L* a6L* \
+B7L* a4R B6L* a3R* B1R* a6R* B5R* a4R* B6R* a5L* B2R*"
+first="1,16,8,1,0,1,14,7/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/0,0,1,0,1,1,2,1 N 0/0 - 0"
+for v in kiswahili kete; do
+  beam "$v" - --roots 10 --width 1000 --depth 1500 --score home --seed 1 \
+    --target "$v $first" --cycle "$cycle"
+done
+# Policy walks that look ahead to keep the game going.
+for p in balance low top hash; do
+  policy kiswahili - --games 5 --policy "$p" --walk 20000 --survive 24 --seed 1
+done

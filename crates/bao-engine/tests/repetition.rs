@@ -118,13 +118,13 @@ fn assert_takes_the_repetition(variant: Variant, text: &str) {
     let weights = Weights::for_variant(variant);
     let rep = find_move(&root, &rules, &last).unwrap();
 
-    let mut s = Searcher::new(rules, weights.clone(), 16);
+    let mut s = Searcher::new(rules, weights, 16);
     s.set_history(history);
     let (scored, _, _) = s.analyse(&root, Limits::depth(2));
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
     assert_eq!(score, 0, "the repeating move {last} is a draw");
 
-    let mut fresh = Searcher::new(rules, weights.clone(), 16);
+    let mut fresh = Searcher::new(rules, weights, 16);
     let (scored, _, _) = fresh.analyse(&root, Limits::depth(2));
     let score = scored.iter().find(|(m, _)| m.mv == rep.mv).unwrap().1;
     assert!(score < 0, "without history {last} scores {score}");

@@ -523,6 +523,11 @@ fn main() {
             line::assert_draws_by_repetition(&rules, &line);
             println!("  cycle: {}", line::text(&cycle));
             println!("  position: {}", g.nodes[s as usize]);
+            println!(
+                "  game drawn by repetition, {} moves: {}",
+                line.len(),
+                line::text(&line)
+            );
             if best.as_ref().is_none_or(|b| line.len() < b.len()) {
                 best = Some(line);
             }
