@@ -130,6 +130,12 @@ fn kimasai_game() -> Vec<&'static str> {
     ))
 }
 
+fn kete_game() -> Vec<&'static str> {
+    whole_game(include_str!(
+        "../../bao-rules/tests/data/kete-game-to-repetition.txt"
+    ))
+}
+
 fn kiswahili_game() -> Vec<&'static str> {
     whole_game(include_str!(
         "../../bao-rules/tests/data/kiswahili-game-to-repetition.txt"
@@ -166,10 +172,7 @@ fn not_6_4_a_whole_kimasai_game_drawn_by_repetition_is_valid() {
 
 #[test]
 fn not_6_4_a_whole_kete_game_drawn_by_repetition_is_valid() {
-    let moves = whole_game(include_str!(
-        "../../bao-rules/tests/data/kete-game-to-repetition.txt"
-    ));
-    assert_whole_game_record("kete", &moves, 48);
+    assert_whole_game_record("kete", &kete_game(), 48);
 }
 
 #[test]
@@ -177,32 +180,54 @@ fn not_6_4_a_whole_kiswahili_game_drawn_by_repetition_is_valid() {
     assert_whole_game_record("kiswahili", &kiswahili_game(), 24);
 }
 
-#[test]
-fn cli_3_apply_draws_a_kiswahili_game_on_the_third_occurrence() {
-    // The cycle's first position, after 493 moves (the data file's header names it).
-    let moves = kiswahili_game();
-    let first =
-        "kiswahili 1,12,8,1,0,2,15,9/1,3,0,1,0,1,1,1/1,0,0,0,0,0,0,1/0,1,1,2,0,1,1,0 N 0/0 -";
-    let run = |n: usize| {
-        let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
+/// `bao apply VARIANT <the game>`: the cycle's first position (`first`, without its ply
+/// counter) at its three occurrences, the game going on until the third, drawn there, and a
+/// move after the draw refused, named by its number.
+fn assert_apply_draws(variant: &str, moves: &[&str], first: &str, cycle: usize) {
+    let run = |n: usize, extra: Option<&str>| {
+        let mut args: Vec<String> = vec!["apply".into(), variant.into()];
         args.extend(moves[..n].iter().map(|m| m.to_string()));
+        args.extend(extra.map(str::to_string));
         bao(&args)
     };
     let n = moves.len();
-    for (plies, result) in [(n - 48, "-"), (n - 24, "-"), (n - 1, "-"), (n, "draw")] {
-        let (code, out, err) = run(plies);
+    for (plies, result) in [
+        (n - 2 * cycle, "-"),
+        (n - cycle, "-"),
+        (n - 1, "-"),
+        (n, "draw"),
+    ] {
+        let (code, out, err) = run(plies, None);
         assert_eq!(code, 0, "{err}");
-        if plies % 24 == n % 24 {
+        if plies % cycle == n % cycle {
             assert_eq!(out, format!("{first} {plies}\n{result}\n"));
         } else {
             assert!(out.ends_with(&format!("\n{result}\n")), "{out}");
         }
     }
-    // A move after the draw is refused, named by its number.
-    let mut args: Vec<String> = vec!["apply".into(), "kiswahili".into()];
-    args.extend(moves.iter().map(|m| m.to_string()));
-    args.push(moves[n - 24].to_string());
-    let (code, out, err) = bao(&args);
+    let (code, out, err) = run(n, Some(moves[n - cycle]));
     assert_eq!(code, 2, "{out}");
     assert!(err.contains(&format!("{}", n + 1)), "{err}");
+}
+
+#[test]
+fn cli_3_apply_draws_a_kiswahili_game_on_the_third_occurrence() {
+    // The cycle's first position, after 493 moves (the data file's header names it).
+    assert_apply_draws(
+        "kiswahili",
+        &kiswahili_game(),
+        "kiswahili 1,12,8,1,0,2,15,9/1,3,0,1,0,1,1,1/1,0,0,0,0,0,0,1/0,1,1,2,0,1,1,0 N 0/0 -",
+        24,
+    );
+}
+
+#[test]
+fn cli_3_apply_draws_a_kete_game_on_the_third_occurrence() {
+    // The cycle's first position, after 257 moves.
+    assert_apply_draws(
+        "kete",
+        &kete_game(),
+        "kete 1,16,4,1,2,0,14,8/1,4,1,0,1,1,1,0/0,0,0,0,0,0,0,1/1,2,1,0,1,0,2,1 N 0/0 -",
+        48,
+    );
 }
