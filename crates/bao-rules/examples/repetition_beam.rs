@@ -25,9 +25,11 @@
 //! * `front`: the smaller side's front-row seeds, then the smaller side's seed count;
 //! * `random`: none (a random subset: the widest spread of the beam);
 //! * `sparse`: the fewest occupied pits (a small part of the graph, more likely to close);
-//! * `home`: the closest to the root, pit by pit (a beam that tries to come back);
-//! * `lopsided`: the widest gap between the two sides' seed counts (the first kiswahili
-//!   cycle found has 57 seeds against 7).
+//! * `home`: the closest to the root, pit by pit (a beam that tries to come back; with
+//!   `--target`, to the nearest position of a known cycle);
+//! * `lopsided`: a gap between the two sides' seed counts as near 50 as possible (the first
+//!   kiswahili cycle found has 57 seeds against 7). Tried, and the beams die within some 50
+//!   plies (kiswahili, 5 roots) or live without coming back: not how the cycles were found.
 //!
 //! `--chase N`: a move to a position X seen before on another line (from a position Y) is a
 //! cycle if X leads back to Y; for the N such moves with the widest gap between the two
@@ -187,7 +189,10 @@ fn liveliness(p: &Position, targets: &[Position], score: Score) -> i64 {
         Score::Balance => total * 100 + fr,
         Score::Front => fr * 100 + total,
         Score::Random => 0,
-        Score::Lopsided => -((seeds(p, Side::South) - seeds(p, Side::North)).abs() - 50).abs(),
+        Score::Lopsided => {
+            // 50: wide, but leaving the smaller side enough seeds to keep moving.
+            -((seeds(p, Side::South) - seeds(p, Side::North)).abs() - 50).abs()
+        }
         Score::Sparse => {
             let occupied = [Side::South, Side::North]
                 .iter()
