@@ -28,8 +28,9 @@
 //! * `home`: the closest to the root, pit by pit (a beam that tries to come back; with
 //!   `--target`, to the nearest position of a known cycle);
 //! * `lopsided`: a gap between the two sides' seed counts as near 50 as possible (the first
-//!   kiswahili cycle found has 57 seeds against 7). Tried, and the beams die within some 50
-//!   plies (kiswahili, 5 roots) or live without coming back: not how the cycles were found.
+//!   kiswahili cycle found has 57 seeds against 7). Steering to the widest gap killed the
+//!   beams within 33-56 plies (kiswahili, 5 roots); a gap near 50 kept them alive for 600
+//!   plies (3 roots) but they did not come back: not how the cycles were found.
 //!
 //! `--chase N`: a move to a position X seen before on another line (from a position Y) is a
 //! cycle if X leads back to Y; for the N such moves with the widest gap between the two
