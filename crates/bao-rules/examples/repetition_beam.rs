@@ -40,9 +40,7 @@
 //! one variant, tried from the start of another).
 //! `--show`: print the line to the last position kept, with its captures.
 
-use bao_rules::{
-    find_move, legal_moves, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
-};
+use bao_rules::{find_move, legal_moves, Game, Move, Position, Rng, Rules, Side, Variant};
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
@@ -52,7 +50,8 @@ mod line;
 mod scc;
 use scc::{Dense, Scc};
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// What a beam keeps (see the head of the file).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 enum Score {
     Balance,
     Front,
@@ -62,102 +61,52 @@ enum Score {
     Lopsided,
 }
 
+/// Beams that try to keep a Bao game going and to come back to a position (BRD-7.5).
+#[derive(clap::Parser)]
 struct Args {
+    /// kiswahili, kete or kimasai.
+    #[arg(value_parser = parse_variant)]
     variant: Variant,
+    /// Rule options (name=value,...), or - for the defaults.
     rules: String,
+    /// Roots: random games from the start up to their first second-stage position.
+    #[arg(long, default_value_t = 10)]
     roots: usize,
-    width: usize,
+    /// Positions kept a ply.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    width: u64,
+    /// Plies at most.
+    #[arg(long, default_value_t = 3000)]
     depth: usize,
+    #[arg(long, value_enum, default_value_t = Score::Balance)]
     score: Score,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Plies of the random game past its first second-stage position before the root.
+    #[arg(long, default_value_t = 0)]
     skip: u32,
-    /// How many moves to a position seen before to chase (the widest gaps first), and the
-    /// width and depth of each chase.
+    /// How many moves to a position seen before to chase (the widest gaps first).
+    #[arg(long, default_value_t = 0)]
     chase: usize,
-    chase_width: usize,
+    /// Width of each chase.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    chase_width: u64,
+    /// Depth of each chase.
+    #[arg(long, default_value_t = 40)]
     chase_depth: usize,
     /// Print the line to the last position kept, every eighth of the way.
+    #[arg(long)]
     show: bool,
-    /// A known cycle to steer to instead of the root: its first position and its moves.
+    /// A known cycle's first position, to steer to instead of the root (with --cycle).
+    #[arg(long, requires = "cycle")]
     target: Option<String>,
+    /// The known cycle's moves, from --target back to it.
+    #[arg(long, requires = "target")]
     cycle: Option<String>,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: repetition_beam VARIANT RULES [--roots N] [--width W] [--depth D] \
-         [--score balance|front|random|sparse|home|lopsided] [--seed S] [--skip K] \
-         [--chase N] [--chase-width W] [--chase-depth D] [--show] \
-         [--target POSITION --cycle MOVES]"
-    );
-    std::process::exit(2)
-}
-
-fn parse_args() -> Args {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    if argv.len() < 2 {
-        usage();
-    }
-    let mut a = Args {
-        variant: Variant::from_id(&argv[0]).unwrap_or_else(|| usage()),
-        rules: argv[1].clone(),
-        roots: 10,
-        width: 2000,
-        depth: 3000,
-        score: Score::Balance,
-        seed: 1,
-        skip: 0,
-        chase: 0,
-        chase_width: 20_000,
-        chase_depth: 40,
-        show: false,
-        target: None,
-        cycle: None,
-    };
-    let mut it = argv[2..].iter();
-    while let Some(flag) = it.next() {
-        if flag == "--show" {
-            a.show = true;
-            continue;
-        }
-        let v = it.next().unwrap_or_else(|| usage());
-        let n = || v.parse::<u64>().unwrap_or_else(|_| usage());
-        match flag.as_str() {
-            "--target" => a.target = Some(v.clone()),
-            "--cycle" => a.cycle = Some(v.clone()),
-            "--roots" => a.roots = n() as usize,
-            "--width" => a.width = n().max(1) as usize,
-            "--depth" => a.depth = n() as usize,
-            "--seed" => a.seed = n(),
-            "--skip" => a.skip = n() as u32,
-            "--chase" => a.chase = n() as usize,
-            "--chase-width" => a.chase_width = n().max(1) as usize,
-            "--chase-depth" => a.chase_depth = n() as usize,
-            "--score" => {
-                a.score = match v.as_str() {
-                    "balance" => Score::Balance,
-                    "front" => Score::Front,
-                    "random" => Score::Random,
-                    "sparse" => Score::Sparse,
-                    "home" => Score::Home,
-                    "lopsided" => Score::Lopsided,
-                    _ => usage(),
-                }
-            }
-            _ => usage(),
-        }
-    }
-    a
-}
-
-/// The moves that keep the game going (a move that ends it cannot be part of a cycle).
-fn ongoing(p: &Position, rules: &Rules) -> Vec<LegalMove> {
-    legal_moves(p, rules)
-        .iter()
-        .filter(|m| !m.is_never_ending() && m.outcome(rules) == Outcome::Ongoing)
-        .copied()
-        .collect()
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::from_id(s).ok_or_else(|| format!("unknown variant '{s}': kiswahili, kete or kimasai"))
 }
 
 fn seeds(p: &Position, s: Side) -> i64 {
@@ -259,7 +208,7 @@ fn beam(root: Position, rules: &Rules, shape: &Shape, rng: &mut Rng) -> Explored
         let mut fresh: Vec<(i64, u64, u32)> = Vec::new();
         for &u in &frontier {
             let here = g.nodes[u as usize];
-            for m in ongoing(&here, rules) {
+            for m in line::ongoing(&here, rules) {
                 let key = m.next.with_ply(0);
                 let v = match index.get(&key) {
                     Some(&v) => {
@@ -343,7 +292,7 @@ fn path_to(g: &Explored, mut v: u32) -> Vec<Move> {
 }
 
 fn main() {
-    let args = parse_args();
+    let args = <Args as clap::Parser>::parse();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -404,7 +353,7 @@ fn main() {
         let Some(root) = root else { continue };
         roots += 1;
         let shape = Shape {
-            width: args.width,
+            width: args.width as usize,
             depth: args.depth,
             score: args.score,
             targets: cycle_targets.clone().unwrap_or_else(|| vec![root]),
@@ -488,7 +437,7 @@ fn main() {
         leads.truncate(args.chase);
         for (y, x, gap) in leads {
             let shape = Shape {
-                width: args.chase_width,
+                width: args.chase_width as usize,
                 depth: args.chase_depth,
                 score: Score::Home,
                 targets: vec![g.nodes[y as usize]],

@@ -35,9 +35,7 @@
 //! most seeds (the biggest capture) instead: a ring that holds few seeds can go round as
 //! staircases, one that holds many as one staircase (see docs/spec-notes.md).
 
-use bao_rules::{
-    legal_moves, Dir, Game, LegalMove, Move, Outcome, Position, Rng, Rules, Side, Variant,
-};
+use bao_rules::{Dir, Game, LegalMove, Move, Position, Rng, Rules, Side, Variant};
 use std::collections::HashMap;
 
 #[path = "common/line.rs"]
@@ -174,20 +172,11 @@ fn choose(p: &Position, moves: &[LegalMove], policy: Policy) -> LegalMove {
     }
 }
 
-/// The moves that keep the game going.
-fn ongoing(p: &Position, rules: &Rules) -> Vec<LegalMove> {
-    legal_moves(p, rules)
-        .iter()
-        .filter(|m| !m.is_never_ending() && m.outcome(rules) == Outcome::Ongoing)
-        .copied()
-        .collect()
-}
-
 /// Whether some line keeps the game going `plies` more plies from `p` (depth first; the first
 /// line found is enough, and one almost always is).
 fn survives(p: &Position, rules: &Rules, plies: u32) -> bool {
     plies == 0
-        || ongoing(p, rules)
+        || line::ongoing(p, rules)
             .iter()
             .any(|m| survives(&m.next, rules, plies - 1))
 }
@@ -221,7 +210,7 @@ fn walk(
             return (path, WalkEnd::Long);
         }
         seen.insert(p.with_ply(0), path.len());
-        let mut moves = ongoing(&p, rules);
+        let mut moves = line::ongoing(&p, rules);
         if survive > 0 {
             // Only moves after which the game can go on `survive` plies more: a policy
             // blind to the future ends kiswahili and kete games within a hundred plies.

@@ -6,7 +6,7 @@
 // Each example uses only part of this file.
 #![allow(dead_code)]
 
-use bao_rules::{DrawReason, Game, Move, Outcome, Position, Rules};
+use bao_rules::{legal_moves, DrawReason, Game, LegalMove, Move, Outcome, Position, Rules};
 
 /// Plays `line` from the start position; panics, naming the move, unless every move is legal
 /// and the game ends in a draw by repetition at its last move.
@@ -44,4 +44,14 @@ pub fn to_the_end(rules: &Rules, line: &[Move]) -> Vec<Move> {
             .unwrap_or_else(|e| panic!("move {} ({m}) of the line: {e}", i + 1));
     }
     line.to_vec()
+}
+
+/// The moves that keep the game going: a move that ends it (BRD-7.4, a decided result) cannot
+/// be part of a cycle.
+pub fn ongoing(p: &Position, rules: &Rules) -> Vec<LegalMove> {
+    legal_moves(p, rules)
+        .iter()
+        .filter(|m| !m.is_never_ending() && m.outcome(rules) == Outcome::Ongoing)
+        .copied()
+        .collect()
 }
