@@ -92,8 +92,8 @@ fn brd_7_5_engine_under_repetition_none_sees_no_draw() {
 
 /// The game of crates/bao-rules/tests/data/VARIANT-game-to-repetition.txt (`text`), one ply
 /// before its end: South, far behind (kiswahili 8 seeds against 56, kete 9 against 55), to
-/// play the move that makes the third occurrence of a position (a cycle made mostly of
-/// captures).
+/// play the move that makes the third occurrence of a position (a cycle of takasa moves and
+/// a few captures).
 fn game_before_third(variant: Variant, text: &str) -> (Rules, Game, String) {
     let rules = Rules::parse(variant, "-").unwrap();
     let moves: Vec<&str> = text

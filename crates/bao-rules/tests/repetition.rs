@@ -17,7 +17,7 @@
 //! and no flags; a second round makes it occur for the third time.
 
 mod common;
-use bao_rules::{status, DrawReason, Game, Outcome, Position, Rules, Side, Variant};
+use bao_rules::{find_move, status, DrawReason, Game, Outcome, Position, Rules, Side, Variant};
 use common::*;
 
 #[path = "data/staircase.rs"]
@@ -167,17 +167,19 @@ fn game_to_repetition(variant: Variant) -> Vec<&'static str> {
 fn assert_game_draws_by_repetition(variant: Variant, cycle: usize, captures: usize) {
     let r = rules(variant, "-");
     let moves = game_to_repetition(variant);
-    let captured = moves[moves.len() - cycle..]
-        .iter()
-        .filter(|m| m.ends_with('*'))
-        .count();
-    assert_eq!(captured, captures);
     let mut game = Game::new(Position::start(&r), r);
+    let mut captured = 0;
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(game.outcome(), Outcome::Ongoing, "before move {}", i + 1);
-        game.play_text(m)
+        // Captures counted by the rules, not by the notation (kimasai writes no `*`).
+        let lm = find_move(game.position(), &r, m)
             .unwrap_or_else(|e| panic!("move {} ({m}): {e}", i + 1));
+        if i >= moves.len() - cycle && lm.captured_pits() > 0 {
+            captured += 1;
+        }
+        game.play(&lm);
     }
+    assert_eq!(captured, captures, "capture moves in the cycle");
     assert_eq!(game.outcome(), Outcome::Draw(DrawReason::Repetition));
     let last = *game.position();
     assert_eq!(status(&last, &r), Outcome::Ongoing);
@@ -211,14 +213,15 @@ fn brd_7_5_a_kimasai_game_from_the_start_draws_by_repetition() {
 
 #[test]
 fn brd_7_5_a_kiswahili_game_from_the_start_draws_by_repetition() {
-    // Repetition is reachable in kiswahili too, through captures (KIS-6): of the cycle's 24
-    // plies, 19 capture, and North holds 56 seeds to South's 8 when it closes.
-    assert_game_draws_by_repetition(Variant::Kiswahili, 24, 19);
+    // Repetition is reachable in kiswahili too, with captures (KIS-6): of the cycle's 24
+    // plies 5 capture and 19 are takasa moves, and North holds 56 seeds to South's 8 when
+    // it closes.
+    assert_game_draws_by_repetition(Variant::Kiswahili, 24, 5);
 }
 
 #[test]
 fn brd_7_5_a_kete_game_from_the_start_draws_by_repetition() {
-    // And in kete (KET-6 captures): a cycle of 48 plies, 36 of them captures, North 55 seeds
+    // And in kete (KET-6 captures): a cycle of 48 plies, 12 of them captures, North 55 seeds
     // to South's 9, North's back row never moving.
-    assert_game_draws_by_repetition(Variant::Kete, 48, 36);
+    assert_game_draws_by_repetition(Variant::Kete, 48, 12);
 }

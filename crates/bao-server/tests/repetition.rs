@@ -4,7 +4,7 @@
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one
 //! pit per move without capturing, and the start position recurs after 64 plies. Two people
 //! play it over HTTP twice round; the 128th move draws. The same for the kiswahili cycle of
-//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt (24 plies, most of them
+//! crates/bao-rules/tests/data/kiswahili-game-to-repetition.txt (24 plies, 5 of them
 //! captures) and the kete cycle of kete-game-to-repetition.txt (48 plies), each from its
 //! first position (North to move).
 
