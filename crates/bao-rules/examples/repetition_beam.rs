@@ -1,8 +1,9 @@
 //! Repetition by a beam that tries to keep the game alive (BRD-7.5, issue 14).
 //!
-//! In kiswahili and kete every line searched so far ends the game: random games, games by a
-//! fixed policy and engine self-play end within some hundred plies, and breadth-first
-//! searches reach only 11 or 12 plies. A cycle is a line that never ends, so this search
+//! Before this search, every kiswahili and kete line looked at ended the game: random games,
+//! games by a fixed policy and engine self-play end within some hundred plies, and
+//! breadth-first searches reach only 11 or 12 plies. This search found the first kiswahili
+//! and kete cycles (docs/spec-notes.md, tests/data/). A cycle is a line that never ends, so it
 //! asks the question the other way round: how long can the game be kept going at all? From
 //! a second-stage root of a random game it keeps, ply after ply, the `width` positions (never
 //! one seen before) that look most alive, and expands them all. In a finite graph a line that
@@ -21,7 +22,7 @@
 //!
 //! Scores (higher is kept; ties broken at random):
 //! * `balance`: the smaller side's seed count, then the smaller side's front-row seeds (a side
-//!   with an empty front row has lost, KIS-9);
+//!   with an empty front row has lost, KIS-9.1);
 //! * `front`: the smaller side's front-row seeds, then the smaller side's seed count;
 //! * `random`: none (a random subset: the widest spread of the beam);
 //! * `sparse`: the fewest occupied pits (a small part of the graph, more likely to close);
