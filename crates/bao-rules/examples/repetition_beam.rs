@@ -282,16 +282,6 @@ fn cycle_in(g: &Explored, members: &[u32]) -> (u32, Vec<Move>) {
     unreachable!("a strongly connected component with a cycle leads back to each member")
 }
 
-fn path_to(g: &Explored, mut v: u32) -> Vec<Move> {
-    let mut moves = Vec::new();
-    while let Some((u, m)) = g.parent[v as usize] {
-        moves.push(m);
-        v = u;
-    }
-    moves.reverse();
-    moves
-}
-
 fn main() {
     let args = <Args as clap::Parser>::parse();
     let rules = Rules::parse(args.variant, &args.rules).unwrap_or_else(|e| {
@@ -400,7 +390,7 @@ fn main() {
         if args.show {
             // The line to the last position kept: how its plies went.
             let last = (g.nodes.len() - 1) as u32;
-            let way = path_to(&g, last);
+            let way = line::path_to(&g.parent, last);
             let mut p = root;
             let mut captures = 0;
             for (i, mv) in way.iter().enumerate() {
@@ -445,7 +435,7 @@ fn main() {
             };
             let h = beam(g.nodes[x as usize], &rules, &shape, &mut rng);
             // Where the two lines to X part: their common start.
-            let (to_x, to_y) = (path_to(&g, x), path_to(&g, y));
+            let (to_x, to_y) = (line::path_to(&g.parent, x), line::path_to(&g.parent, y));
             let common = to_x.iter().zip(&to_y).take_while(|(a, b)| a == b).count();
             println!(
                 "  chase of a lead with gap {gap} (X at ply {}, Y at ply {}, lines part at ply {common}: {} / {} + the move): \
@@ -464,7 +454,7 @@ fn main() {
                 .find(|e| e.0 == x)
                 .expect("the lead's move")
                 .1;
-            let mut cycle = path_to(&h, r);
+            let mut cycle = line::path_to(&h.parent, r);
             cycle.push(back);
             if found.as_ref().is_none_or(|f| cycle.len() < f.1.len()) {
                 found = Some((x, cycle));
@@ -473,7 +463,7 @@ fn main() {
         if let Some((s, cycle)) = found {
             cycles += 1;
             let mut line = game.moves().to_vec();
-            line.extend(path_to(&g, s));
+            line.extend(line::path_to(&g.parent, s));
             line.extend(cycle.iter().chain(cycle.iter()));
             let line = line::to_the_end(&rules, &line);
             line::assert_draws_by_repetition(&rules, &line);

@@ -355,16 +355,6 @@ fn shortest_cycle(g: &Graph) -> Option<(u32, Vec<Move>)> {
     best
 }
 
-fn path_to(g: &Graph, mut v: u32) -> Vec<Move> {
-    let mut moves = Vec::new();
-    while let Some((u, m)) = g.parent[v as usize] {
-        moves.push(m);
-        v = u;
-    }
-    moves.reverse();
-    moves
-}
-
 /// CPU time of this process (Linux `/proc`), which unlike wall time does not depend on
 /// what else the shared machine is doing.
 fn cpu_seconds() -> Option<f64> {
@@ -630,7 +620,7 @@ fn constructed(args: &Args, rules: &Rules) {
         cycles += 1;
         // Replayed through Game from the root: the way to the cycle, the cycle twice.
         let mut game = Game::new(root, *rules);
-        let line: Vec<Move> = path_to(&g, s)
+        let line: Vec<Move> = line::path_to(&g.parent, s)
             .into_iter()
             .chain(cycle.iter().copied())
             .chain(cycle.iter().copied())
@@ -764,13 +754,13 @@ fn main() {
             // The whole game: the random game up to the root, the way to the cycle, the
             // cycle twice. Replayed through Game: the last move must draw by repetition.
             let mut line: Vec<Move> = played[..at].to_vec();
-            line.extend(path_to(&g, s));
+            line.extend(line::path_to(&g.parent, s));
             line.extend(cycle.iter().chain(cycle.iter()));
             line::assert_draws_by_repetition(&rules, &line);
             println!(
                 "cycle of {} plies at ply {} (root ply {}): {}",
                 cycle.len(),
-                at + path_to(&g, s).len(),
+                at + line::path_to(&g.parent, s).len(),
                 root.ply(),
                 line::text(&cycle)
             );

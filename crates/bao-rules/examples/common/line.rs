@@ -55,3 +55,15 @@ pub fn ongoing(p: &Position, rules: &Rules) -> Vec<LegalMove> {
         .copied()
         .collect()
 }
+
+/// The moves from the root of an explored graph to node `v`, by each node's parent (the node
+/// it was first reached from and the move).
+pub fn path_to(parent: &[Option<(u32, Move)>], mut v: u32) -> Vec<Move> {
+    let mut moves = Vec::new();
+    while let Some((u, m)) = parent[v as usize] {
+        moves.push(m);
+        v = u;
+    }
+    moves.reverse();
+    moves
+}
