@@ -1,0 +1,201 @@
+//! Time to a fixed depth with one thread and with N threads (issue 13): the measure to
+//! compare split-search designs with before a match. Positions come from self-play (random
+//! first plies, then a fixed-depth one-thread search), and each thread count searches them
+//! in game order with one warm searcher, as in a match (the table and heuristics are kept
+//! between the moves of a game, and cleared between games).
+//!
+//! Run on idle cores (two threads need both):
+//!
+//! ```text
+//! cargo run --release -p bao-engine --example time_to_depth -- kiswahili --depth 13
+//! ```
+//!
+//! Each round searches every position with one thread, then with N (the order alternates
+//! between rounds, so that a slow spell of the machine falls on both); the summary gives the
+//! time and node ratios of each round and of all rounds together.
+
+use bao_engine::search::{Limits, Searcher};
+use bao_engine::Weights;
+use bao_rules::{legal_moves, Position, Rng, Rules, Variant};
+use clap::Parser;
+use std::time::Instant;
+
+#[derive(Parser)]
+struct Args {
+    /// kiswahili, kete or kimasai.
+    variant: String,
+    /// The depth every search goes to.
+    #[arg(long, default_value_t = 13)]
+    depth: u32,
+    /// Threads of the multi-threaded searches.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Games of self-play the positions come from.
+    #[arg(long, default_value_t = 6)]
+    games: usize,
+    /// Positions searched per game (every other ply, one side's moves, from ply 10).
+    #[arg(long, default_value_t = 8)]
+    per_game: usize,
+    /// Rounds (each searches all positions with 1 and with N threads).
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Instead of a depth, search each position for this many milliseconds and report the
+    /// mean depth completed: with one thread, with N, and with one thread for twice the time
+    /// (what the threads buy against what a doubling buys).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Table size, 2^bits entries.
+    #[arg(long, default_value_t = 22)]
+    tt_bits: u32,
+}
+
+/// Games as lists of positions (the ones to search).
+fn positions(rules: &Rules, a: &Args) -> Vec<Vec<Position>> {
+    let mut rng = Rng::new(a.seed);
+    let mut games = Vec::new();
+    let mut chooser = Searcher::new(*rules, Weights::for_variant(rules.variant), 18);
+    while games.len() < a.games {
+        let mut p = Position::start(rules);
+        let mut picked = Vec::new();
+        let mut ply = 0;
+        chooser.clear();
+        while picked.len() < a.per_game {
+            let moves = legal_moves(&p, rules);
+            if moves.is_empty() || p.front_row_empty(p.side()) {
+                break;
+            }
+            if ply >= 10 && ply % 2 == 0 {
+                picked.push(p);
+            }
+            let m = if ply < 6 {
+                moves.as_slice()[rng.below(moves.len())]
+            } else {
+                match chooser.search_root(&p, Limits::depth(6), &mut |_| {}).best {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m.is_never_ending() {
+                break;
+            }
+            p = m.next;
+            ply += 1;
+        }
+        if picked.len() == a.per_game {
+            games.push(picked);
+        }
+    }
+    games
+}
+
+/// Searches every position for `ms` milliseconds; returns the mean depth completed and the
+/// mean time used, in milliseconds.
+fn timed(rules: &Rules, a: &Args, threads: usize, ms: u64, games: &[Vec<Position>]) -> (f64, f64) {
+    let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
+    s.set_threads(threads);
+    let (mut depth, mut n, mut used) = (0, 0, 0.0);
+    for g in games {
+        s.clear();
+        for p in g {
+            let r = s.search_root(p, Limits::time(ms), &mut |_| {});
+            depth += r.depth;
+            used += r.time.as_secs_f64() * 1e3;
+            n += 1;
+        }
+    }
+    (depth as f64 / n as f64, used / n as f64)
+}
+
+/// Searches every position to the depth; returns (seconds, nodes).
+fn run(rules: &Rules, a: &Args, threads: usize, games: &[Vec<Position>]) -> (f64, u64) {
+    let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
+    s.set_threads(threads);
+    let (mut secs, mut nodes) = (0.0, 0);
+    for g in games {
+        s.clear();
+        for p in g {
+            let t = Instant::now();
+            let r = s.search_root(p, Limits::depth(a.depth), &mut |_| {});
+            secs += t.elapsed().as_secs_f64();
+            nodes += r.nodes;
+        }
+    }
+    (secs, nodes)
+}
+
+fn main() {
+    let a = Args::parse();
+    let Some(variant) = Variant::from_id(&a.variant) else {
+        eprintln!(
+            "unknown variant {:?} (kiswahili, kete or kimasai)",
+            a.variant
+        );
+        std::process::exit(2);
+    };
+    let rules = Rules::new(variant);
+    let games = positions(&rules, &a);
+    let n = a.threads;
+    if let Some(ms) = a.movetime {
+        let (mut d1, mut dn, mut d2) = (0.0, 0.0, 0.0);
+        for round in 0..a.rounds {
+            let one = timed(&rules, &a, 1, ms, &games);
+            let many = timed(&rules, &a, n, ms, &games);
+            let double = timed(&rules, &a, 1, 2 * ms, &games);
+            println!(
+                "round {round}: mean depth (time used) at {ms} ms: 1 thread {:.2} ({:.0} ms), \
+                 {n} threads {:.2} ({:.0} ms); 1 thread at {} ms {:.2} ({:.0} ms)",
+                one.0,
+                one.1,
+                many.0,
+                many.1,
+                2 * ms,
+                double.0,
+                double.1
+            );
+            (d1, dn, d2) = (d1 + one.0, dn + many.0, d2 + double.0);
+        }
+        let r = a.rounds as f64;
+        println!(
+            "all rounds: {n} threads +{:.2} plies, twice the time +{:.2} plies (share {:.0} %)",
+            (dn - d1) / r,
+            (d2 - d1) / r,
+            100.0 * (dn - d1) / (d2 - d1)
+        );
+        return;
+    }
+    println!(
+        "{variant}: {} positions from {} games, depth {}, 1 vs {n} threads, {} rounds",
+        games.iter().map(Vec::len).sum::<usize>(),
+        games.len(),
+        a.depth,
+        a.rounds
+    );
+    let (mut t1, mut tn, mut n1, mut nn) = (0.0, 0.0, 0, 0);
+    for round in 0..a.rounds {
+        let (one, many) = if round % 2 == 0 {
+            let one = run(&rules, &a, 1, &games);
+            (one, run(&rules, &a, n, &games))
+        } else {
+            let many = run(&rules, &a, n, &games);
+            (run(&rules, &a, 1, &games), many)
+        };
+        println!(
+            "round {round}: 1 thread {:.2} s {} nodes; {n} threads {:.2} s {} nodes; speed-up {:.2}, nodes {:.2}",
+            one.0,
+            one.1,
+            many.0,
+            many.1,
+            one.0 / many.0,
+            many.1 as f64 / one.1 as f64
+        );
+        (t1, n1, tn, nn) = (t1 + one.0, n1 + one.1, tn + many.0, nn + many.1);
+    }
+    println!(
+        "all rounds: speed-up {:.2} (time to depth, 1 thread / {n}), nodes {:.2} ({n} / 1)",
+        t1 / tn,
+        nn as f64 / n1 as f64
+    );
+}
