@@ -94,8 +94,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Maximum time (the hard limit: the search stops at once).
     pub time: Option<Duration>,
-    /// No new iteration starts after this time (the soft limit); by default half of `time`
-    /// (a new iteration started later is mostly wasted). Ignored with a depth limit.
+    /// No new iteration starts after this time (the soft limit). By default none for
+    /// [`Searcher::search_root`], which uses a fixed time to the end (the unfinished last
+    /// iteration counts once its first move is searched), and half of `time` for
+    /// [`Searcher::analyse`] (whose unfinished iteration counts for nothing). Ignored with a
+    /// depth limit.
     pub soft_time: Option<Duration>,
 }
 
@@ -874,7 +877,7 @@ impl Searcher {
             }
             scores = iter;
             done_depth = depth;
-            if scores.iter().all(|&s| s.abs() >= WIN_BOUND) || self.limits_reached_soft() {
+            if scores.iter().all(|&s| s.abs() >= WIN_BOUND) || self.limits_reached_soft(2) {
                 break;
             }
         }
@@ -905,10 +908,13 @@ impl Searcher {
         }
     }
 
-    /// With a time limit, starting a new iteration after the soft limit (by default half
-    /// the time) is mostly wasted.
-    fn limits_reached_soft(&self) -> bool {
-        let soft = self.limits.soft_time.or(self.limits.time.map(|t| t / 2));
+    /// Whether the soft limit is past, so that no new iteration starts; without one set, it
+    /// is the time limit divided by `share` (see [`Limits::soft_time`]).
+    fn limits_reached_soft(&self, share: u32) -> bool {
+        let soft = self
+            .limits
+            .soft_time
+            .or(self.limits.time.map(|t| t / share));
         soft.is_some_and(|t| self.start.elapsed() >= t) && self.limits.depth.is_none()
     }
 
@@ -1086,7 +1092,7 @@ impl Searcher {
                 pv: result.pv.clone(),
             });
             let proven = best.abs() >= WIN_BOUND && (WIN - best.abs()) as u32 <= depth;
-            if moves.len() == 1 && limits.depth.is_none() || proven || self.limits_reached_soft() {
+            if moves.len() == 1 && limits.depth.is_none() || proven || self.limits_reached_soft(1) {
                 break;
             }
         }
