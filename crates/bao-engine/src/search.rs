@@ -1163,4 +1163,29 @@ mod tests {
         assert!(exact.as_slice().contains(&best));
         assert_eq!(r.depth, 3);
     }
+
+    /// A fixed time per move is used to the end (docs/levels.md, "A fixed time per move"):
+    /// the search keeps starting iterations until the time is spent, on one thread and on
+    /// two. Under the old rule (no new iteration after half the time) it usually returned
+    /// early. A busy machine only makes the search slower, never shorter than its time.
+    #[test]
+    fn a_time_limit_without_a_clock_is_used_to_the_end() {
+        let rules = Rules::new(Variant::Kiswahili);
+        let pos = Position::start(&rules);
+        for threads in [1, 2] {
+            let mut s = Searcher::new(rules, Weights::for_variant(Variant::Kiswahili), 16);
+            s.set_threads(threads);
+            for _ in 0..3 {
+                let r = s.search_root(&pos, Limits::time(80), &mut |_| {});
+                assert!(r.best.is_some());
+                assert!(r.depth < 64, "the depth cap must not end the search here");
+                assert!(
+                    r.time >= Duration::from_millis(80),
+                    "{threads} thread(s): stopped after {:?} of 80 ms at depth {}",
+                    r.time,
+                    r.depth
+                );
+            }
+        }
+    }
 }
