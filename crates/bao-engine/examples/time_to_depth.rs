@@ -10,8 +10,8 @@
 //! cargo run --release -p bao-engine --example time_to_depth -- kiswahili --depth 13
 //! ```
 //!
-//! Each round searches every position with one thread, then with N (the order alternates
-//! between rounds, so that a slow spell of the machine falls on both); the summary gives the
+//! Each round searches every position with one thread and with N back to back (the order
+//! alternating), so that a slow spell of the machine falls on both; the summary gives the
 //! time and node ratios of each round and of all rounds together.
 
 use bao_engine::search::{Limits, Searcher};
@@ -109,21 +109,36 @@ fn timed(rules: &Rules, a: &Args, threads: usize, ms: u64, games: &[Vec<Position
     (depth as f64 / n as f64, used / n as f64)
 }
 
-/// Searches every position to the depth; returns (seconds, nodes).
-fn run(rules: &Rules, a: &Args, threads: usize, games: &[Vec<Position>]) -> (f64, u64) {
-    let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
-    s.set_threads(threads);
-    let (mut secs, mut nodes) = (0.0, 0);
+/// Searches every position to the depth with one thread and with `n`, back to back (which
+/// goes first alternates), so that a change in the machine's speed, which on a shared
+/// machine can reach a quarter within minutes, falls on both alike. Each thread count keeps
+/// one warm searcher through a game. Returns (seconds, nodes) of one thread and of `n`.
+fn run(rules: &Rules, a: &Args, n: usize, games: &[Vec<Position>]) -> [(f64, u64); 2] {
+    let mut ss: Vec<Searcher> = [1, n]
+        .iter()
+        .map(|&t| {
+            let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
+            s.set_threads(t);
+            s
+        })
+        .collect();
+    let mut tot = [(0.0, 0); 2];
+    let mut turn = 0;
     for g in games {
-        s.clear();
+        for s in &mut ss {
+            s.clear();
+        }
         for p in g {
-            let t = Instant::now();
-            let r = s.search_root(p, Limits::depth(a.depth), &mut |_| {});
-            secs += t.elapsed().as_secs_f64();
-            nodes += r.nodes;
+            for k in [turn % 2, 1 - turn % 2] {
+                let t = Instant::now();
+                let r = ss[k].search_root(p, Limits::depth(a.depth), &mut |_| {});
+                tot[k].0 += t.elapsed().as_secs_f64();
+                tot[k].1 += r.nodes;
+            }
+            turn += 1;
         }
     }
-    (secs, nodes)
+    tot
 }
 
 fn main() {
@@ -175,13 +190,7 @@ fn main() {
     );
     let (mut t1, mut tn, mut n1, mut nn) = (0.0, 0.0, 0, 0);
     for round in 0..a.rounds {
-        let (one, many) = if round % 2 == 0 {
-            let one = run(&rules, &a, 1, &games);
-            (one, run(&rules, &a, n, &games))
-        } else {
-            let many = run(&rules, &a, n, &games);
-            (run(&rules, &a, 1, &games), many)
-        };
+        let [one, many] = run(&rules, &a, n, &games);
         println!(
             "round {round}: 1 thread {:.2} s {} nodes; {n} threads {:.2} s {} nodes; speed-up {:.2}, nodes {:.2}",
             one.0,

@@ -10,7 +10,9 @@
 //! evaluation cache. Each iteration of [`Searcher::search_root`] is split at the root: the
 //! calling thread searches the first move (the previous best, which sets alpha) while the
 //! helpers try to refute the other moves against the last score of the same depth parity,
-//! then search the first move a ply or two deeper for the next iteration; then all threads
+//! then search the first move a ply or two deeper for the next iteration; once the first
+//! reply to the first move is searched, the helpers share that move's other replies with
+//! the calling thread before going back to their refutations; then all threads
 //! take the moves still open one at a time against the best score so far. A helper's work on
 //! a move is used only when that move was searched to the end. [`Searcher::analyse`] uses the
 //! helpers as plain Lazy SMP searchers that only fill the table. The result is not

@@ -3,14 +3,17 @@
 //!
 //! The calling (main) thread never waits for a helper. It searches the first root move (the
 //! previous best, which sets alpha) while the helpers try to refute the other moves against
-//! a guess; then every thread takes the moves still open, and when none is left to take, the
-//! main thread searches itself any move a helper is still busy with. So a helper that the
+//! a guess; once the first reply to that move is searched, the helpers share the other
+//! replies with it instead (their bounds are then exact, not guessed), and go back to the
+//! refutations when none is left. Then every thread takes the root moves still open, and
+//! when none is left to take, the main thread searches itself any move a helper is still
+//! busy with (at the root and at the first move's node alike). So a helper that the
 //! operating system leaves waiting (a busy machine) costs the main thread nothing but the
 //! help; it drops its work as soon as the main thread moves on (the epoch changes). Helpers
 //! with nothing to do search the first move a ply or two deeper, for the next iteration.
 
-use super::{Searcher, INF};
-use bao_rules::LegalMove;
+use super::{terminal, to_tt, zobrist, Entry, Searcher, EXACT, INF};
+use bao_rules::{LegalMove, Position};
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -41,8 +44,25 @@ pub(super) enum Task {
         open: Arc<Vec<usize>>,
         next: Arc<AtomicUsize>,
     },
+    /// Search the replies `replies[1..]` at the first root move's node `node` (ply 1, `d`
+    /// plies to go) against the best score there so far, taking them one at a time with
+    /// `next` and recording them under `id`; then go on with the refutations of `refute`
+    /// (a `Refute` task).
+    Node {
+        node: Arc<Position>,
+        d: i32,
+        replies: Arc<Vec<LegalMove>>,
+        next: Arc<AtomicUsize>,
+        id: u64,
+        refute: Box<Task>,
+    },
     Quit,
 }
+
+/// The first root move's node is split with the helpers when it has at least this many
+/// plies to go: below it, a reply is too cheap to share (measured in time to depth; 2 and 4
+/// did no better).
+const NODE_SPLIT_DEPTH: i32 = 3;
 
 /// Results of the current iteration, by index into its root order.
 struct Board {
@@ -60,6 +80,12 @@ pub(super) struct Shared {
     board: Mutex<Board>,
     /// The best exact score so far (alpha of the open moves).
     alpha: AtomicI32,
+    /// Results at the first root move's node, by index into its replies, with the id of the
+    /// `Node` task they belong to (results of an older one are ignored).
+    node: Mutex<(u64, Board)>,
+    /// The best exact score so far at the first root move's node.
+    node_alpha: AtomicI32,
+    ids: AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -77,6 +103,15 @@ impl Shared {
                 best: (-INF, 0),
             }),
             alpha: AtomicI32::new(-INF),
+            node: Mutex::new((
+                0,
+                Board {
+                    known: Vec::new(),
+                    best: (-INF, 0),
+                },
+            )),
+            node_alpha: AtomicI32::new(-INF),
+            ids: AtomicU64::new(1),
         }
     }
 
@@ -97,6 +132,14 @@ impl Shared {
         Self::put(&mut b, k, r, &self.alpha);
     }
 
+    /// Records a result of reply `k` at the first move's node, for the `Node` task `id`.
+    fn record_reply(&self, id: u64, k: usize, r: Known) {
+        let mut b = lock(&self.node);
+        if b.0 == id {
+            Self::put(&mut b.1, k, r, &self.node_alpha);
+        }
+    }
+
     fn put(b: &mut Board, k: usize, r: Known, alpha: &AtomicI32) {
         if let Known::Exact(v) = r {
             // Equal scores keep the earlier move in the order, as one thread does.
@@ -110,6 +153,16 @@ impl Shared {
             (Some(Known::AtMost(a)), Known::AtMost(c)) if a <= c => {}
             _ => b.known[k] = Some(r),
         }
+    }
+}
+
+/// What a null-window search at `a` that returned `v` showed (`v` is exact when above `a`:
+/// a fail-high is searched again with the window open above).
+fn known(v: i32, a: i32) -> Known {
+    if v > a {
+        Known::Exact(v)
+    } else {
+        Known::AtMost(a)
     }
 }
 
@@ -139,6 +192,32 @@ impl Searcher {
             };
             seen = epoch;
             self.watch = Some((shared.epoch.clone(), epoch));
+            let task = match task {
+                Task::Node {
+                    node,
+                    d,
+                    replies,
+                    next,
+                    id,
+                    refute,
+                } => {
+                    self.path.push(Self::entry(&node));
+                    while !self.aborted {
+                        let j = 1 + next.fetch_add(1, Ordering::SeqCst);
+                        let Some(r) = replies.get(j) else {
+                            break;
+                        };
+                        let a = shared.node_alpha.load(Ordering::SeqCst);
+                        let v = self.reply(r, d - 1, a);
+                        if !self.aborted {
+                            shared.record_reply(id, j, known(v, a));
+                        }
+                    }
+                    self.path.pop();
+                    *refute
+                }
+                t => t,
+            };
             let (depth, order, next, open, guess) = match task {
                 Task::Quit => break,
                 Task::Idle => continue,
@@ -161,6 +240,7 @@ impl Searcher {
                     open,
                     next,
                 } => (depth, order, next, open.to_vec(), None),
+                Task::Node { .. } => unreachable!("a Node task is taken apart above"),
             };
             while !self.aborted {
                 let Some(&j) = open.get(next.fetch_add(1, Ordering::SeqCst)) else {
@@ -169,12 +249,7 @@ impl Searcher {
                 let a = guess.unwrap_or_else(|| shared.alpha.load(Ordering::SeqCst));
                 let v = self.root_move(&moves[order[j]], depth, a, false);
                 if !self.aborted {
-                    let r = if v > a {
-                        Known::Exact(v)
-                    } else {
-                        Known::AtMost(a)
-                    };
-                    shared.record(epoch, j, r);
+                    shared.record(epoch, j, known(v, a));
                 }
             }
             if !self.aborted {
@@ -206,13 +281,14 @@ impl Searcher {
             b.best = (-INF, 0);
             shared.alpha.store(-INF, Ordering::SeqCst);
         }
-        shared.publish(Task::Refute {
+        let refute = Task::Refute {
             depth,
             guess,
             order: order_arc.clone(),
             next: Arc::new(AtomicUsize::new(0)),
-        });
-        let s0 = self.root_move(&moves[order[0]], depth, -INF, true);
+        };
+        shared.publish(refute.clone());
+        let s0 = self.first_move(shared, &moves[order[0]], depth, &refute);
         if self.aborted {
             shared.publish(Task::Idle);
             return (None, -INF);
@@ -253,15 +329,196 @@ impl Searcher {
             if self.aborted {
                 break;
             }
-            let r = if v > a {
-                Known::Exact(v)
-            } else {
-                Known::AtMost(a)
-            };
-            shared.record(u64::MAX, j, r);
+            shared.record(u64::MAX, j, known(v, a));
         }
         shared.publish(Task::Idle);
         let (b, j) = lock(&shared.board).best;
         (Some(order[j]), b)
+    }
+}
+
+impl Searcher {
+    /// The first root move `m` searched to `depth` with a full window, like
+    /// [`Searcher::root_move`], but with its node split with the helpers once its first
+    /// reply is searched (when deep enough); the helpers go back to `refute` afterwards.
+    fn first_move(&mut self, shared: &Shared, m: &LegalMove, depth: u32, refute: &Task) -> i32 {
+        let d = depth as i32 - 1;
+        if d < NODE_SPLIT_DEPTH {
+            return self.root_move(m, depth, -INF, true);
+        }
+        if let Some(t) = terminal(m, &self.rules, 0) {
+            return t;
+        }
+        if self.repeats(&m.next) {
+            return 0;
+        }
+        self.path.push(Self::entry(&m.next));
+        let s = -self.node_split(shared, &m.next, d, refute);
+        self.path.pop();
+        s
+    }
+
+    /// The score of reply `r` at the first root move's node (ply 1), `d` plies below it: a
+    /// null window at `a`, searched again with the window open above when it fails high.
+    fn reply(&mut self, r: &LegalMove, d: i32, a: i32) -> i32 {
+        if let Some(t) = terminal(r, &self.rules, 1) {
+            return t;
+        }
+        if self.repeats(&r.next) {
+            return 0;
+        }
+        self.path.push(Self::entry(&r.next));
+        let mut s = -self.search(&r.next, d, -a - 1, -a, 2);
+        if s > a && !self.aborted {
+            s = -self.search(&r.next, d, -INF, -a, 2);
+        }
+        self.path.pop();
+        s
+    }
+
+    /// The first root move's node `pos` (ply 1, `d` plies to go, full window), searched as
+    /// [`Searcher::search`] does, but with its replies after the first shared with the
+    /// helpers. Whatever the split cannot handle (a table hit, a single reply, an unresolved
+    /// position, the ply cap, the end of the budget) goes to the plain search.
+    fn node_split(&mut self, shared: &Shared, pos: &Position, d: i32, refute: &Task) -> i32 {
+        let key = zobrist::key_with_ply(pos, self.with_ply);
+        let mut hash = None;
+        if let Some(e) = self.tt.probe(key) {
+            if e.mv != 0 {
+                hash = Some(e.mv as usize - 1);
+            }
+            if e.depth as i32 >= d && e.bound == EXACT {
+                return self.search(pos, d, -INF, INF, 1);
+            }
+        }
+        let moves = match self.gen(pos) {
+            Some(v) if v.len() >= 2 && self.rules.max_plies.is_none_or(|m| pos.ply() < m) => v,
+            _ => return self.search(pos, d, -INF, INF, 1),
+        };
+        if self.out_of_budget() {
+            return self.search(pos, d, -INF, INF, 1);
+        }
+        let hash = hash.filter(|&i| i < moves.len());
+        let order: Vec<usize> = self
+            .order(pos, &moves, hash, 1)
+            .into_iter()
+            .map(|x| x.1)
+            .collect();
+        let replies: Vec<LegalMove> = order.iter().map(|&i| moves[i]).collect();
+        let r0 = &replies[0];
+        let s0 = if let Some(t) = terminal(r0, &self.rules, 1) {
+            t
+        } else if self.repeats(&r0.next) {
+            0
+        } else {
+            self.path.push(Self::entry(&r0.next));
+            let s = -self.search(&r0.next, d - 1, -INF, INF, 2);
+            self.path.pop();
+            s
+        };
+        if self.aborted {
+            return s0;
+        }
+        let id = shared.ids.fetch_add(1, Ordering::SeqCst);
+        {
+            let mut b = lock(&shared.node);
+            b.0 = id;
+            b.1.known = vec![None; replies.len()];
+            b.1.best = (-INF, 0);
+            shared.node_alpha.store(-INF, Ordering::SeqCst);
+            Shared::put(&mut b.1, 0, Known::Exact(s0), &shared.node_alpha);
+        }
+        let replies = Arc::new(replies);
+        let next = Arc::new(AtomicUsize::new(0));
+        shared.publish(Task::Node {
+            node: Arc::new(*pos),
+            d,
+            replies: replies.clone(),
+            next: next.clone(),
+            id,
+            refute: Box::new(refute.clone()),
+        });
+        loop {
+            // The next reply nobody took, else one a helper is still searching.
+            let j = match 1 + next.fetch_add(1, Ordering::SeqCst) {
+                j if j < replies.len() => j,
+                _ => {
+                    let b = lock(&shared.node);
+                    match (1..replies.len()).find(|&j| !settled(b.1.known[j], b.1.best.0)) {
+                        Some(j) => j,
+                        None => break,
+                    }
+                }
+            };
+            let a = shared.node_alpha.load(Ordering::SeqCst);
+            if settled(lock(&shared.node).1.known[j], a) {
+                continue;
+            }
+            let v = self.reply(&replies[j], d - 1, a);
+            if self.aborted {
+                break;
+            }
+            shared.record_reply(id, j, known(v, a));
+        }
+        let (best, j) = lock(&shared.node).1.best;
+        if !self.aborted {
+            // A full window at ply 1 never cuts off: the score is exact, as the plain
+            // search would store it.
+            self.tt.store(Entry {
+                key,
+                score: to_tt(best, 1),
+                depth: d.min(i16::MAX as i32) as i16,
+                bound: EXACT,
+                mv: order[j] as u8 + 1,
+            });
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+    use crate::Weights;
+    use bao_rules::{Game, Rules, Variant};
+
+    /// With no helper to take replies, the split first move is searched exactly as the plain
+    /// one: the same score and the same nodes (same order, windows and table stores).
+    #[test]
+    fn a_split_node_alone_searches_as_the_plain_search() {
+        for var in Variant::ALL {
+            let rules = Rules::new(var);
+            let mut g = Game::new(Position::start(&rules), rules);
+            let mut tried = 0;
+            for ply in 0..16 {
+                let ms = g.legal_moves();
+                if ms.is_empty() || g.outcome().is_over() {
+                    break;
+                }
+                if ply % 3 == 0 {
+                    let pos = *g.position();
+                    for depth in [4, 6] {
+                        let run = |split: bool| {
+                            let mut s = Searcher::new(rules, Weights::for_variant(var), 16);
+                            s.begin(Limits::depth(depth));
+                            s.path.push(Searcher::entry(&pos));
+                            let moves = s.gen_exact(&pos);
+                            let v = if split {
+                                s.first_move(&Shared::new(), &moves[0], depth, &Task::Idle)
+                            } else {
+                                s.root_move(&moves[0], depth, -INF, true)
+                            };
+                            (v, s.nodes)
+                        };
+                        assert_eq!(run(true), run(false), "{pos} depth {depth}");
+                        tried += 1;
+                    }
+                }
+                let m = ms.as_slice()[ms.len() / 2];
+                g.play(&m);
+            }
+            assert!(tried >= 4, "{var:?}: only {tried} searches compared");
+        }
     }
 }
