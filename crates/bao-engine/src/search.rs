@@ -1101,28 +1101,45 @@ impl Searcher {
         order
     }
 
-    /// The score of root move `m` searched to `depth` plies: with a full window for the
-    /// first move, else with a null window at `alpha` and a full re-search when it fails high
-    /// (principal variation search).
+    /// The score of root move `m` searched to `depth` plies (see [`Searcher::child`]).
     fn root_move(&mut self, m: &LegalMove, depth: u32, alpha: i32, first: bool) -> i32 {
-        if let Some(t) = terminal(m, &self.rules, 0) {
+        self.child(m, 0, depth as i32 - 1, alpha, first)
+    }
+
+    /// The score of move `m`, played at ply `ply`, searched `d` plies below it: with a full
+    /// window under `alpha` when it is the `first` move, else with a null window at `alpha`
+    /// and a full re-search when it fails high (principal variation search).
+    fn child(&mut self, m: &LegalMove, ply: usize, d: i32, alpha: i32, first: bool) -> i32 {
+        self.after(m, ply, |s, next| {
+            if first {
+                return -s.search(next, d, -INF, -alpha, ply + 1);
+            }
+            let v = -s.search(next, d, -alpha - 1, -alpha, ply + 1);
+            if v > alpha && !s.aborted {
+                -s.search(next, d, -INF, -alpha, ply + 1)
+            } else {
+                v
+            }
+        })
+    }
+
+    /// The score of move `m` played at ply `ply`: its own when it ends the game or repeats a
+    /// position, else `score` of the position it leads to, searched with that position on
+    /// the path.
+    fn after(
+        &mut self,
+        m: &LegalMove,
+        ply: usize,
+        score: impl FnOnce(&mut Self, &Position) -> i32,
+    ) -> i32 {
+        if let Some(t) = terminal(m, &self.rules, ply) {
             return t;
         }
         if self.repeats(&m.next) {
             return 0;
         }
         self.path.push(Self::entry(&m.next));
-        let d = depth as i32 - 1;
-        let s = if first {
-            -self.search(&m.next, d, -INF, -alpha, 1)
-        } else {
-            let s = -self.search(&m.next, d, -alpha - 1, -alpha, 1);
-            if s > alpha && !self.aborted {
-                -self.search(&m.next, d, -INF, -alpha, 1)
-            } else {
-                s
-            }
-        };
+        let s = score(self, &m.next);
         self.path.pop();
         s
     }

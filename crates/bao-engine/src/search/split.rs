@@ -12,7 +12,7 @@
 //! help; it drops its work as soon as the main thread moves on (the epoch changes). Helpers
 //! with nothing to do search the first move a ply or two deeper, for the next iteration.
 
-use super::{terminal, to_tt, zobrist, Entry, Searcher, EXACT, INF};
+use super::{to_tt, zobrist, Entry, Searcher, EXACT, INF};
 use bao_rules::{LegalMove, Position};
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -208,7 +208,7 @@ impl Searcher {
                             break;
                         };
                         let a = shared.node_alpha.load(Ordering::SeqCst);
-                        let v = self.reply(r, d - 1, a);
+                        let v = self.child(r, 1, d - 1, a, false);
                         if !self.aborted {
                             shared.record_reply(id, j, known(v, a));
                         }
@@ -346,34 +346,7 @@ impl Searcher {
         if d < NODE_SPLIT_DEPTH {
             return self.root_move(m, depth, -INF, true);
         }
-        if let Some(t) = terminal(m, &self.rules, 0) {
-            return t;
-        }
-        if self.repeats(&m.next) {
-            return 0;
-        }
-        self.path.push(Self::entry(&m.next));
-        let s = -self.node_split(shared, &m.next, d, refute);
-        self.path.pop();
-        s
-    }
-
-    /// The score of reply `r` at the first root move's node (ply 1), `d` plies below it: a
-    /// null window at `a`, searched again with the window open above when it fails high.
-    fn reply(&mut self, r: &LegalMove, d: i32, a: i32) -> i32 {
-        if let Some(t) = terminal(r, &self.rules, 1) {
-            return t;
-        }
-        if self.repeats(&r.next) {
-            return 0;
-        }
-        self.path.push(Self::entry(&r.next));
-        let mut s = -self.search(&r.next, d, -a - 1, -a, 2);
-        if s > a && !self.aborted {
-            s = -self.search(&r.next, d, -INF, -a, 2);
-        }
-        self.path.pop();
-        s
+        self.after(m, 0, |s, next| -s.node_split(shared, next, d, refute))
     }
 
     /// The first root move's node `pos` (ply 1, `d` plies to go, full window), searched as
@@ -405,17 +378,7 @@ impl Searcher {
             .map(|x| x.1)
             .collect();
         let replies: Vec<LegalMove> = order.iter().map(|&i| moves[i]).collect();
-        let r0 = &replies[0];
-        let s0 = if let Some(t) = terminal(r0, &self.rules, 1) {
-            t
-        } else if self.repeats(&r0.next) {
-            0
-        } else {
-            self.path.push(Self::entry(&r0.next));
-            let s = -self.search(&r0.next, d - 1, -INF, INF, 2);
-            self.path.pop();
-            s
-        };
+        let s0 = self.child(&replies[0], 1, d - 1, -INF, true);
         if self.aborted {
             return s0;
         }
@@ -454,7 +417,7 @@ impl Searcher {
             if settled(lock(&shared.node).1.known[j], a) {
                 continue;
             }
-            let v = self.reply(&replies[j], d - 1, a);
+            let v = self.child(&replies[j], 1, d - 1, a, false);
             if self.aborted {
                 break;
             }
