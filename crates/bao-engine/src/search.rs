@@ -303,6 +303,9 @@ pub struct Searcher {
     /// A helper of a split search: the shared epoch and the one its task belongs to; the
     /// task is dropped when they differ (search/split.rs).
     watch: Option<(Arc<AtomicU64>, u64)>,
+    /// Set while the first root move of a split iteration is searched: its node (ply 1) is
+    /// split with the helpers once its first reply is searched (search/split.rs).
+    split_node: Option<split::NodeSplit>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 2]>,
     nodes: u64,
@@ -370,6 +373,7 @@ impl Searcher {
             flushed: 0,
             helper: false,
             watch: None,
+            split_node: None,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 2]),
             nodes: 0,
@@ -781,25 +785,18 @@ impl Searcher {
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
         for (n, &(_, i)) in order.iter().enumerate() {
             let m = &moves[i];
-            let s = if let Some(t) = terminal(m, &self.rules, ply) {
-                t
-            } else if self.repeats(&m.next) {
-                0
-            } else {
-                self.path.push(Self::entry(&m.next));
-                let s = if n == 0 {
-                    -self.search(&m.next, next_depth, -beta, -alpha, ply + 1)
-                } else {
-                    let s = -self.search(&m.next, next_depth, -alpha - 1, -alpha, ply + 1);
-                    if s > alpha && s < beta && !self.aborted {
-                        -self.search(&m.next, next_depth, -beta, -alpha, ply + 1)
-                    } else {
-                        s
+            // Only the first root move's node (ply 1, full window) is ever split, after its
+            // first reply; the full window never cuts off, so the best found is exact.
+            if n == 1 && ply == 1 {
+                if let Some((s, j)) = self.split_rest(pos, &moves, &order, next_depth, best) {
+                    if self.aborted {
+                        return s;
                     }
-                };
-                self.path.pop();
-                s
-            };
+                    (best, best_i) = (s, j);
+                    break;
+                }
+            }
+            let s = self.child(m, ply, next_depth, alpha, beta, n == 0);
             if self.aborted {
                 return if best == -INF { s } else { best };
             }
@@ -985,7 +982,7 @@ impl Searcher {
         let order = if helpers.is_empty() {
             self.deepen(pos, &moves, limits, start, None, &mut result, info)
         } else {
-            let shared = split::Shared::new();
+            let shared = Arc::new(split::Shared::new());
             std::thread::scope(|sc| {
                 for (k, h) in helpers.iter_mut().enumerate() {
                     let (shared, moves) = (&shared, &moves[..]);
@@ -1024,7 +1021,7 @@ impl Searcher {
         moves: &[LegalMove],
         limits: Limits,
         start: u32,
-        shared: Option<&split::Shared>,
+        shared: Option<&Arc<split::Shared>>,
         result: &mut SearchResult,
         info: &mut dyn FnMut(&Info),
     ) -> Vec<usize> {
@@ -1103,34 +1100,22 @@ impl Searcher {
 
     /// The score of root move `m` searched to `depth` plies (see [`Searcher::child`]).
     fn root_move(&mut self, m: &LegalMove, depth: u32, alpha: i32, first: bool) -> i32 {
-        self.child(m, 0, depth as i32 - 1, alpha, first)
+        self.child(m, 0, depth as i32 - 1, alpha, INF, first)
     }
 
-    /// The score of move `m`, played at ply `ply`, searched `d` plies below it: with a full
-    /// window under `alpha` when it is the `first` move, else with a null window at `alpha`
-    /// and a full re-search when it fails high (principal variation search).
-    fn child(&mut self, m: &LegalMove, ply: usize, d: i32, alpha: i32, first: bool) -> i32 {
-        self.after(m, ply, |s, next| {
-            if first {
-                return -s.search(next, d, -INF, -alpha, ply + 1);
-            }
-            let v = -s.search(next, d, -alpha - 1, -alpha, ply + 1);
-            if v > alpha && !s.aborted {
-                -s.search(next, d, -INF, -alpha, ply + 1)
-            } else {
-                v
-            }
-        })
-    }
-
-    /// The score of move `m` played at ply `ply`: its own when it ends the game or repeats a
-    /// position, else `score` of the position it leads to, searched with that position on
-    /// the path.
-    fn after(
+    /// The score of move `m`, played at ply `ply`, searched `d` plies below it within
+    /// (`alpha`, `beta`): its own when it ends the game or repeats a position; else with the
+    /// whole window when it is the `first` move, or with a null window at `alpha` and the
+    /// whole window again when it fails high (principal variation search).
+    #[inline]
+    fn child(
         &mut self,
         m: &LegalMove,
         ply: usize,
-        score: impl FnOnce(&mut Self, &Position) -> i32,
+        d: i32,
+        alpha: i32,
+        beta: i32,
+        first: bool,
     ) -> i32 {
         if let Some(t) = terminal(m, &self.rules, ply) {
             return t;
@@ -1139,7 +1124,16 @@ impl Searcher {
             return 0;
         }
         self.path.push(Self::entry(&m.next));
-        let s = score(self, &m.next);
+        let s = if first {
+            -self.search(&m.next, d, -beta, -alpha, ply + 1)
+        } else {
+            let s = -self.search(&m.next, d, -alpha - 1, -alpha, ply + 1);
+            if s > alpha && s < beta && !self.aborted {
+                -self.search(&m.next, d, -beta, -alpha, ply + 1)
+            } else {
+                s
+            }
+        };
         self.path.pop();
         s
     }

@@ -12,7 +12,7 @@
 //! help; it drops its work as soon as the main thread moves on (the epoch changes). Helpers
 //! with nothing to do search the first move a ply or two deeper, for the next iteration.
 
-use super::{to_tt, zobrist, Entry, Searcher, EXACT, INF};
+use super::{Searcher, INF};
 use bao_rules::{LegalMove, Position};
 use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -44,8 +44,8 @@ pub(super) enum Task {
         open: Arc<Vec<usize>>,
         next: Arc<AtomicUsize>,
     },
-    /// Search the replies `replies[1..]` at the first root move's node `node` (ply 1, `d`
-    /// plies to go) against the best score there so far, taking them one at a time with
+    /// Search the replies `replies[1..]` at the first root move's node `node` (ply 1), `d`
+    /// plies below each, against the best score there so far, taking them one at a time with
     /// `next` and recording them under `id`; then go on with the refutations of `refute`
     /// (a `Refute` task).
     Node {
@@ -208,7 +208,7 @@ impl Searcher {
                             break;
                         };
                         let a = shared.node_alpha.load(Ordering::SeqCst);
-                        let v = self.child(r, 1, d - 1, a, false);
+                        let v = self.child(r, 1, d, a, INF, false);
                         if !self.aborted {
                             shared.record_reply(id, j, known(v, a));
                         }
@@ -268,7 +268,7 @@ impl Searcher {
     /// when the iteration was not finished.
     pub(super) fn root_split(
         &mut self,
-        shared: &Shared,
+        shared: &Arc<Shared>,
         moves: &[LegalMove],
         order: &[usize],
         depth: u32,
@@ -337,51 +337,58 @@ impl Searcher {
     }
 }
 
+/// The first root move's node to split, handed to [`Searcher::search`] (which splits it
+/// after its first reply): what the helpers share, and the refutations they go back to.
+pub(super) struct NodeSplit {
+    shared: Arc<Shared>,
+    refute: Task,
+}
+
 impl Searcher {
     /// The first root move `m` searched to `depth` with a full window, like
     /// [`Searcher::root_move`], but with its node split with the helpers once its first
     /// reply is searched (when deep enough); the helpers go back to `refute` afterwards.
-    fn first_move(&mut self, shared: &Shared, m: &LegalMove, depth: u32, refute: &Task) -> i32 {
-        let d = depth as i32 - 1;
-        if d < NODE_SPLIT_DEPTH {
-            return self.root_move(m, depth, -INF, true);
+    fn first_move(
+        &mut self,
+        shared: &Arc<Shared>,
+        m: &LegalMove,
+        depth: u32,
+        refute: &Task,
+    ) -> i32 {
+        // The node has `depth - 1` plies to go.
+        if depth as i32 > NODE_SPLIT_DEPTH {
+            self.split_node = Some(NodeSplit {
+                shared: shared.clone(),
+                refute: refute.clone(),
+            });
         }
-        self.after(m, 0, |s, next| -s.node_split(shared, next, d, refute))
+        let s = self.root_move(m, depth, -INF, true);
+        // Unused when the node did not get as far as its second reply (a table hit, a
+        // forced move, the end of the game or of the budget).
+        self.split_node = None;
+        s
     }
 
-    /// The first root move's node `pos` (ply 1, `d` plies to go, full window), searched as
-    /// [`Searcher::search`] does, but with its replies after the first shared with the
-    /// helpers. Whatever the split cannot handle (a table hit, a single reply, an unresolved
-    /// position, the ply cap, the end of the budget) goes to the plain search.
-    fn node_split(&mut self, shared: &Shared, pos: &Position, d: i32, refute: &Task) -> i32 {
-        let key = zobrist::key_with_ply(pos, self.with_ply);
-        let mut hash = None;
-        if let Some(e) = self.tt.probe(key) {
-            if e.mv != 0 {
-                hash = Some(e.mv as usize - 1);
-            }
-            if e.depth as i32 >= d && e.bound == EXACT {
-                return self.search(pos, d, -INF, INF, 1);
-            }
-        }
-        let moves = match self.gen(pos) {
-            Some(v) if v.len() >= 2 && self.rules.max_plies.is_none_or(|m| pos.ply() < m) => v,
-            _ => return self.search(pos, d, -INF, INF, 1),
-        };
-        if self.out_of_budget() {
-            return self.search(pos, d, -INF, INF, 1);
-        }
-        let hash = hash.filter(|&i| i < moves.len());
-        let order: Vec<usize> = self
-            .order(pos, &moves, hash, 1)
-            .into_iter()
-            .map(|x| x.1)
-            .collect();
-        let replies: Vec<LegalMove> = order.iter().map(|&i| moves[i]).collect();
-        let s0 = self.child(&replies[0], 1, d - 1, -INF, true);
-        if self.aborted {
-            return s0;
-        }
+    /// The rest of the first root move's node `pos` (ply 1), when [`Searcher::first_move`]
+    /// asked for its split (else `None`): its `moves` are searched in `order` to `d` plies
+    /// below each, the first scored `s0`, the others shared with the helpers with exact
+    /// bounds. Returns the node's best score and its move (an index into `moves`); when the
+    /// search is stopped meanwhile, the best score among the replies searched to the end.
+    // Out of line: `search` calls it once per iteration, and its locals must not weigh on
+    // every other node.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn split_rest(
+        &mut self,
+        pos: &Position,
+        moves: &[LegalMove],
+        order: &[(i32, usize)],
+        d: i32,
+        s0: i32,
+    ) -> Option<(i32, usize)> {
+        let sp = self.split_node.take()?;
+        let shared = &*sp.shared;
+        let replies: Arc<Vec<LegalMove>> = Arc::new(order.iter().map(|x| moves[x.1]).collect());
         let id = shared.ids.fetch_add(1, Ordering::SeqCst);
         {
             let mut b = lock(&shared.node);
@@ -391,7 +398,6 @@ impl Searcher {
             shared.node_alpha.store(-INF, Ordering::SeqCst);
             Shared::put(&mut b.1, 0, Known::Exact(s0), &shared.node_alpha);
         }
-        let replies = Arc::new(replies);
         let next = Arc::new(AtomicUsize::new(0));
         shared.publish(Task::Node {
             node: Arc::new(*pos),
@@ -399,7 +405,7 @@ impl Searcher {
             replies: replies.clone(),
             next: next.clone(),
             id,
-            refute: Box::new(refute.clone()),
+            refute: Box::new(sp.refute.clone()),
         });
         loop {
             // The next reply nobody took, else one a helper is still searching.
@@ -417,25 +423,14 @@ impl Searcher {
             if settled(lock(&shared.node).1.known[j], a) {
                 continue;
             }
-            let v = self.child(&replies[j], 1, d - 1, a, false);
+            let v = self.child(&replies[j], 1, d, a, INF, false);
             if self.aborted {
                 break;
             }
             shared.record_reply(id, j, known(v, a));
         }
         let (best, j) = lock(&shared.node).1.best;
-        if !self.aborted {
-            // A full window at ply 1 never cuts off: the score is exact, as the plain
-            // search would store it.
-            self.tt.store(Entry {
-                key,
-                score: to_tt(best, 1),
-                depth: d.min(i16::MAX as i32) as i16,
-                bound: EXACT,
-                mv: order[j] as u8 + 1,
-            });
-        }
-        best
+        Some((best, order[j].1))
     }
 }
 
@@ -468,7 +463,12 @@ mod tests {
                             s.path.push(Searcher::entry(&pos));
                             let moves = s.gen_exact(&pos);
                             let v = if split {
-                                s.first_move(&Shared::new(), &moves[0], depth, &Task::Idle)
+                                s.first_move(
+                                    &Arc::new(Shared::new()),
+                                    &moves[0],
+                                    depth,
+                                    &Task::Idle,
+                                )
                             } else {
                                 s.root_move(&moves[0], depth, -INF, true)
                             };
