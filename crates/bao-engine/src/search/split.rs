@@ -405,7 +405,7 @@ impl Searcher {
             replies: replies.clone(),
             next: next.clone(),
             id,
-            refute: Box::new(sp.refute.clone()),
+            refute: Box::new(sp.refute),
         });
         loop {
             // The next reply nobody took, else one a helper is still searching.
