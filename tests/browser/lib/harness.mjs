@@ -45,6 +45,10 @@ export async function launch() {
  */
 export async function openPage(browser, { viewport = { width: 1280, height: 900 } } = {}) {
   const context = await browser.newContext({ viewport, baseURL: BASE });
+  // Every wait is for a state; this is only how long a state may take before the test fails.
+  // Playwright's 30 s was too short for a page load with two CPU-bound processes beside the
+  // suite (36-turn-alert's waitForURL, 2026-12-02).
+  context.setDefaultTimeout(90000);
   const page = await context.newPage();
   const problems = { pageErrors: [], consoleErrors: [], external: [] };
   page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
