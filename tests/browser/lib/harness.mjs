@@ -18,6 +18,11 @@ export const ARTIFACTS = path.join(ROOT, 'artifacts/browser');
 
 if (!BASE) throw new Error('BAO_URL is not set: run the tests with tests/browser/run.sh');
 
+/** How long any wait for a state may take before a test fails (Playwright's default is 30 s).
+ * Every wait is for a state, so this is only a ceiling: 30 s was too short for a page load
+ * with two CPU-bound processes beside the suite (36-turn-alert's waitForURL, 2026-12-02). */
+export const STATE_TIMEOUT_MS = 90000;
+
 /** Starts Chromium. Fails (never skips) when it is missing. */
 export async function launch() {
   if (!existsSync(CHROMIUM)) {
@@ -45,10 +50,7 @@ export async function launch() {
  */
 export async function openPage(browser, { viewport = { width: 1280, height: 900 } } = {}) {
   const context = await browser.newContext({ viewport, baseURL: BASE });
-  // Every wait is for a state; this is only how long a state may take before the test fails.
-  // Playwright's 30 s was too short for a page load with two CPU-bound processes beside the
-  // suite (36-turn-alert's waitForURL, 2026-12-02).
-  context.setDefaultTimeout(90000);
+  context.setDefaultTimeout(STATE_TIMEOUT_MS);
   const page = await context.newPage();
   const problems = { pageErrors: [], consoleErrors: [], external: [] };
   page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
@@ -134,7 +136,7 @@ export function bao(...args) {
 }
 
 /** Waits until the game page shows ply `ply` (or later) and no animation is running. */
-export async function waitForPly(page, ply, timeout = 30000) {
+export async function waitForPly(page, ply, timeout = STATE_TIMEOUT_MS) {
   await page.waitForFunction(
     (p) => {
       const b = document.querySelector('#board');
@@ -213,6 +215,5 @@ export function stepIs(page, n) {
       return b.dataset.step === String(k) && !b.classList.contains('animating');
     },
     n,
-    { timeout: 60000 },
   );
 }

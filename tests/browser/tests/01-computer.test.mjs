@@ -41,7 +41,7 @@ test('a game against the computer is started from the home page and played to th
     if (s.result !== '-') break;
     if (s.side_to_move === 'S') {
       // Our turn: the legal pits are highlighted and clickable.
-      await page.waitForSelector('#board g.pit.legal', { timeout: 20000 });
+      await page.waitForSelector('#board g.pit.legal');
       const highlighted = await page.$$eval('#board g.pit.legal', (gs) => gs.map((g) => g.dataset.pit).sort());
       const you = await page.evaluate(() => fetch(`/api/games/${location.pathname.split('/')[2]}`).then((r) => r.json()));
       assert.deepEqual(highlighted, [...new Set(you.legal.map((l) => l.pit))].sort(), 'exactly the legal pits are highlighted');
@@ -92,25 +92,25 @@ test('best of three against the computer: after game 1 the sides change and the 
     const s = await api(`/api/games/${id}`);
     if (s.match.game_no > 1) break;
     if (s.side_to_move === 'S') {
-      await page.waitForSelector('#board g.pit.legal', { timeout: 20000 });
+      await page.waitForSelector('#board g.pit.legal');
       const { ply } = await clickMove(page);
       await page.waitForFunction((p) => {
         const b = document.querySelector('#board');
         return (Number(b.dataset.ply) > p || !b.dataset.position.endsWith(` ${p}`)) && !b.classList.contains('animating');
-      }, ply, { timeout: 30000 });
+      }, ply);
     } else {
       // The computer's turn: wait for its move (or the next game) to reach the page.
       await page.waitForFunction((p) => {
         const b = document.querySelector('#board');
         return Number(b.dataset.ply) > p || /game 2/.test(document.querySelector('#match-tag').textContent);
-      }, s.ply, { timeout: 60000 });
+      }, s.ply);
     }
   }
   const s = await api(`/api/games/${id}`);
   assert.equal(s.match.game_no, 2, 'the second game has begun');
   assert.equal(s.match.games.length, 1);
   // The page follows: game 2, we now sit North, and game 1 is listed with its result.
-  await page.waitForFunction(() => /game 2/.test(document.querySelector('#match-tag').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /game 2/.test(document.querySelector('#match-tag').textContent));
   await page.waitForSelector('#players .player[data-side="N"] .you');
   const listed = await page.textContent('#match-games');
   assert.match(listed, /Game 1 .*(won|drawn)/);

@@ -42,7 +42,7 @@ test('two browsers play each other through an invite link', async () => {
   await b.waitForSelector('#players .player[data-side="N"] .you');
   await b.selectOption('#speed', '90');
   // The invite box disappears for the creator once the seat is taken.
-  await a.waitForSelector('#invite', { state: 'hidden', timeout: 15000 });
+  await a.waitForSelector('#invite', { state: 'hidden' });
   await a.waitForSelector('#players .player[data-side="S"] .you');
 
   // Four plies, alternating; each side sees the other's move arrive live.

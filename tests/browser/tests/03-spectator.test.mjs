@@ -28,11 +28,11 @@ test('a spectator sees the moves of a live game as they are played', async () =>
 
   const { page } = await openPage(browser);
   await page.goto('/');
-  await page.waitForSelector(`#live-games a[href="/g/${created.id}"]`, { timeout: 15000 });
+  await page.waitForSelector(`#live-games a[href="/g/${created.id}"]`);
   await Promise.all([page.waitForURL(new RegExp(`/g/${created.id}$`)), page.click(`#live-games a[href="/g/${created.id}"]`)]);
   await page.selectOption('#speed', '90');
   await waitForPly(page, 1);
-  await page.waitForFunction(() => /Live/.test(document.querySelector('#connection').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /Live/.test(document.querySelector('#connection').textContent));
   assert.match(await page.textContent('#turn-detail'), /watching/);
   assert.equal(await page.locator('#resign').isHidden(), true, 'a spectator cannot resign');
 

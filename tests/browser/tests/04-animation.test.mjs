@@ -72,7 +72,7 @@ test('a move is animated seed by seed and ends on the server position; skip fini
     const length = (m) => bao('trace', s.position, m).length;
     const mv = s.legal.map((l) => l.move).sort((x, y) => length(y) - length(x))[0];
     await api(`/api/games/${created.id}/moves`, { method: 'POST', token: joined.token, body: { move: mv, ply: s.ply } });
-    await page.waitForSelector('#board.animating', { timeout: 10000 });
+    await page.waitForSelector('#board.animating');
     await page.click('#skip');
     // After Skip the remaining events are applied in one go: no further intermediate board
     // is ever drawn (at most the board at the moment of the click, then the final one).

@@ -42,26 +42,25 @@ test('a game played to the end: player and spectator boards follow the lean fram
   const wFrames = recordFrames(w);
   await w.goto(`/g/${created.id}`);
   await w.selectOption('#speed', '0');
-  await w.waitForFunction(() => /Live/.test(document.querySelector('#connection').textContent), null, { timeout: 20000 });
+  await w.waitForFunction(() => /Live/.test(document.querySelector('#connection').textContent));
 
   for (let i = 0; i < 40; i++) {
     // Either our turn (a legal pit to click) or the end of the game.
     await p.waitForFunction(
       () => document.querySelector('#board g.pit.legal') || !document.querySelector('#result').hidden,
       null,
-      { timeout: 60000 },
     );
     if (!(await p.locator('#result').isHidden())) break;
     const { ply } = await clickMove(p);
     // Wait for our move to be shown before looking for the next turn.
-    await p.waitForFunction((q) => Number(document.querySelector('#board').dataset.ply) > q, ply, { timeout: 60000 });
+    await p.waitForFunction((q) => Number(document.querySelector('#board').dataset.ply) > q, ply);
   }
   const end = await api(`/api/games/${created.id}`);
   assert.notEqual(end.result, '-', 'the game has ended');
   // With the game's rules: the ply cap decides that the game is over (no side to move).
   const server = await api(`/api/render/svg?position=${encodeURIComponent(end.position)}&rules=${encodeURIComponent(end.rules)}&last=${encodeURIComponent(end.moves.at(-1).move)}`);
   for (const page of [p, w]) {
-    await page.waitForFunction((pos) => document.querySelector('#board').dataset.position === pos && !document.querySelector('#result').hidden, end.position, { timeout: 60000 });
+    await page.waitForFunction((pos) => document.querySelector('#board').dataset.position === pos && !document.querySelector('#result').hidden, end.position);
     assert.deepEqual(await boardCounts(page), positionCounts(end.position));
     const [mine, theirs] = await page.evaluate((svg) => {
       const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, openPage, assertClean, screenshot, api, clickMove, ROOT } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, clickMove, ROOT, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
 
 // A short game: South can capture at once; North has 7 seeds (the start of test 01).
 const START = 'kiswahili 0,0,1,0,1,0,0,0/1,0,0,1,0,1,2,0/1,7,6,2,4,4,1,2/4,4,2,4,2,3,2,9 S 0/0 - 80';
@@ -57,6 +57,7 @@ after(async () => {
 
 async function newContext(device, lang) {
   const context = await browser.newContext({ ...device, baseURL: process.env.BAO_URL, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
+  context.setDefaultTimeout(STATE_TIMEOUT_MS);
   const page = await context.newPage();
   const problems = { pageErrors: [], consoleErrors: [], external: [] };
   page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
@@ -130,7 +131,7 @@ test('a whole game against the computer in Swahili on a phone: Swahili text only
     }, phrases);
   let shots = 0;
   for (let i = 0; i < 40; i++) {
-    await page.waitForFunction(() => document.querySelector('#board g.pit.legal') || !document.querySelector('#result').hidden, null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('#board g.pit.legal') || !document.querySelector('#result').hidden);
     if (!(await page.locator('#result').isHidden())) break;
     // Each playable pit is a tap target of at least 44 x 44 px.
     const sizes = await page.$$eval('#board g.pit.legal', (gs) => gs.map((g) => g.getBoundingClientRect()).map((r) => [r.width, r.height]));
@@ -139,7 +140,7 @@ test('a whole game against the computer in Swahili on a phone: Swahili text only
     assert.match(await page.textContent('#turn-detail'), /Gusa/, 'a touch screen is told to tap');
     if (shots++ === 0) await screenshot(page, '10-lang-sw-phone-turn');
     const { ply } = await clickMove(page);
-    await page.waitForFunction((q) => Number(document.querySelector('#board').dataset.ply) > q, ply, { timeout: 60000 });
+    await page.waitForFunction((q) => Number(document.querySelector('#board').dataset.ply) > q, ply);
   }
   const id = new URL(page.url()).pathname.split('/')[2];
   const end = await api(`/api/games/${id}`);

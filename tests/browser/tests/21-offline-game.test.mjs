@@ -28,7 +28,6 @@ async function settled(page) {
       return over || mine;
     },
     null,
-    { timeout: 60000 },
   );
 }
 
@@ -73,7 +72,7 @@ for (const [viewport, lang] of [
         const b = page.locator(sel).first();
         if (await b.count()) await b.click();
       }
-      await page.waitForFunction((p) => Number(document.querySelector('#board').dataset.ply) > p, before, { timeout: 60000 });
+      await page.waitForFunction((p) => Number(document.querySelector('#board').dataset.ply) > p, before);
       moves += 1;
       assert.ok(moves < 400, 'the game ends');
     }

@@ -25,7 +25,7 @@ test('a clock runs out: the page shows the loss on time', async () => {
   const first = Number(await page.getAttribute('#clock-S', 'data-ms'));
   await page.waitForFunction((ms) => Number(document.querySelector('#clock-S').dataset.ms) < ms, first);
   await screenshot(page, '25-clock-running-phone');
-  await page.waitForSelector('#play-clock-out:not([hidden])', { timeout: 30000 });
+  await page.waitForSelector('#play-clock-out:not([hidden])');
   assert.match(await page.textContent('#play-clock-out'), /South/);
   await page.waitForSelector('#clock-S.out');
   assert.equal(await page.locator('#clock-S.running').count(), 0, 'no clock runs after the game');

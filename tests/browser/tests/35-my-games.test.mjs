@@ -64,13 +64,13 @@ test('my games: whose move, live updates, newest first, remove finished', async 
   // now it is Asha's move in both.
   const s2 = await api(`/api/games/${g2}`, { token: baraka[g2] });
   await api(`/api/games/${g2}/moves`, { method: 'POST', token: baraka[g2], body: { move: s2.legal[0].move, ply: s2.ply } });
-  await page.waitForSelector(`#my-games li[data-game="${g2}"][data-turn="your"]`, { timeout: 20000 });
+  await page.waitForSelector(`#my-games li[data-game="${g2}"][data-turn="your"]`);
   assert.equal(await row(page, g1).getAttribute('data-turn'), 'your');
 
   // Asha moves in g1: after the update g1 is "their move" and the most recent.
   const s1 = await api(`/api/games/${g1}`, { token: tokens[g1] });
   await api(`/api/games/${g1}/moves`, { method: 'POST', token: tokens[g1], body: { move: s1.legal[0].move, ply: s1.ply } });
-  await page.waitForSelector(`#my-games li[data-game="${g1}"][data-turn="their"]`, { timeout: 20000 });
+  await page.waitForSelector(`#my-games li[data-game="${g1}"][data-turn="their"]`);
   assert.deepEqual(await page.$$eval('#my-games li[data-game]', (xs) => xs.map((x) => x.dataset.game)), [g1, g2]);
 
   for (const [w, h] of [
@@ -84,7 +84,7 @@ test('my games: whose move, live updates, newest first, remove finished', async 
   // Baraka resigns g2: finished, with a Remove button that forgets the seat.
   const s2b = await api(`/api/games/${g2}`, { token: baraka[g2] });
   await api(`/api/games/${g2}/resign`, { method: 'POST', token: baraka[g2], body: { game_no: 1, ply: s2b.ply } });
-  await page.waitForSelector(`#my-games li[data-game="${g2}"][data-turn="over"]`, { timeout: 20000 });
+  await page.waitForSelector(`#my-games li[data-game="${g2}"][data-turn="over"]`);
   await row(page, g2).locator('button.remove').click();
   await row(page, g2).waitFor({ state: 'detached' });
   const left = await page.evaluate(() => JSON.parse(localStorage.getItem('bao.seats')).map((s) => s.id));
@@ -103,7 +103,7 @@ test('my games: whose move, live updates, newest first, remove finished', async 
   // A finished game leaves by itself 3 days after this browser first saw it finished.
   const s1c = await api(`/api/games/${g1}`, { token: tokens[g1] });
   await api(`/api/games/${g1}/resign`, { method: 'POST', token: tokens[g1], body: { game_no: 1, ply: s1c.ply } });
-  await page.waitForSelector(`#my-games li[data-game="${g1}"][data-turn="over"]`, { timeout: 20000 });
+  await page.waitForSelector(`#my-games li[data-game="${g1}"][data-turn="over"]`);
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('bao.seats'))[0].finished > 0);
   await page.evaluate((id) => {
     const s = JSON.parse(localStorage.getItem('bao.seats'));

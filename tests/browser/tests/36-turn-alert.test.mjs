@@ -47,7 +47,7 @@ test('turn alert in a hidden tab: title, favicon, sound, notification', async ()
   await page.evaluate(() => window.__setHidden(true));
   const st = await api(`/api/games/${id}`, { token: baraka });
   await api(`/api/games/${id}/moves`, { method: 'POST', token: baraka, body: { move: st.legal[0].move, ply: st.ply } });
-  await page.waitForFunction(() => document.title.startsWith('(•)'), null, { timeout: 20000 });
+  await page.waitForFunction(() => document.title.startsWith('(•)'));
   assert.match(await page.title(), /^\(•\) .+ – bao$/);
   assert.match(await page.getAttribute('link[rel~="icon"]', 'href'), /^data:image\/svg\+xml,/);
   await page.waitForFunction(() => window.__notes.length === 1);

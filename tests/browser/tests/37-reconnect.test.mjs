@@ -24,13 +24,13 @@ test('game and lobby sockets reconnect after the connection drops', async () => 
   await waitForPly(page, 0);
 
   await context.setOffline(true);
-  await page.waitForSelector('#connection[data-connection="lost"]', { timeout: 20000 });
+  await page.waitForSelector('#connection[data-connection="lost"]');
   await screenshot(page, '37-connection-lost');
   // A move while this browser is offline.
   const s = await api(`/api/games/${id}`, { token: created.token });
   await api(`/api/games/${id}/moves`, { method: 'POST', token: created.token, body: { move: s.legal[0].move, ply: 0 } });
   await context.setOffline(false);
-  await page.waitForSelector('#connection[data-connection="open"]', { timeout: 30000 });
+  await page.waitForSelector('#connection[data-connection="open"]');
   await waitForPly(page, 1);
 
   // And the live feed works again: Baraka's move arrives over the new socket.
@@ -42,9 +42,9 @@ test('game and lobby sockets reconnect after the connection drops', async () => 
   await page.goto('/');
   await page.waitForSelector('#mine-connection[data-connection="open"]', { state: 'attached' });
   await context.setOffline(true);
-  await page.waitForSelector('#mine-connection[data-connection="lost"]', { state: 'attached', timeout: 20000 });
+  await page.waitForSelector('#mine-connection[data-connection="lost"]', { state: 'attached' });
   await context.setOffline(false);
-  await page.waitForSelector('#mine-connection[data-connection="open"]', { state: 'attached', timeout: 30000 });
+  await page.waitForSelector('#mine-connection[data-connection="open"]', { state: 'attached' });
 
   // Back-off: 1 s, 2 s, 4 s ... capped at 30 s, each a random 50-100 % of that.
   const waits = await page.evaluate(async () => {

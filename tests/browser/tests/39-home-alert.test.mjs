@@ -36,7 +36,7 @@ test('home page: turn alert for one of my games while the tab is hidden', async 
   await page.evaluate(() => window.__setHidden(true));
   const st = await api(`/api/games/${seat.id}`, { token: baraka });
   await api(`/api/games/${seat.id}/moves`, { method: 'POST', token: baraka, body: { move: st.legal[0].move, ply: 0 } });
-  await page.waitForSelector(`#my-games li[data-game="${seat.id}"][data-turn="your"]`, { timeout: 20000 });
+  await page.waitForSelector(`#my-games li[data-game="${seat.id}"][data-turn="your"]`);
   await page.waitForFunction(() => document.title.startsWith('(•)'));
   assert.match(await page.getAttribute('link[rel~="icon"]', 'href'), /^data:image\/svg\+xml,/);
   await page.waitForFunction(() => window.__notes.length === 1);

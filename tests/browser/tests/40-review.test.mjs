@@ -87,7 +87,7 @@ test('a finished game is reviewed: graph, marks and the best move on the board',
   await screenshot(page, '40-review-360');
   // Reloading shows the review made without a click.
   await page.reload();
-  await page.waitForSelector('#review-panel[data-state="done"]', { timeout: 60000 });
+  await page.waitForSelector('#review-panel[data-state="done"]');
   assertClean(page);
 });
 

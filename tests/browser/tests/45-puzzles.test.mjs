@@ -28,7 +28,7 @@ async function play(page, move) {
 }
 
 const feedbackIs = (page, cls) =>
-  page.waitForFunction((c) => document.querySelector('#feedback').className === c, cls, { timeout: 30000 });
+  page.waitForFunction((c) => document.querySelector('#feedback').className === c, cls);
 
 test('a kiswahili win puzzle: a wrong move is refused, the line solves it, progress is kept', async () => {
   const list = await api('/api/puzzles?variant=kiswahili');
@@ -62,11 +62,10 @@ test('a kiswahili win puzzle: a wrong move is refused, the line solves it, progr
       await page.waitForFunction(
         (m) => document.querySelector('#board svg')?.getAttribute('data-last-move') === m && !document.querySelector('#board').classList.contains('animating') && document.querySelector('#chooser .prompt'),
         p.moves[k + 1],
-        { timeout: 60000 },
       );
     }
   }
-  await page.waitForFunction((id) => document.body.dataset.puzzleSolved === id, p.id, { timeout: 60000 });
+  await page.waitForFunction((id) => document.body.dataset.puzzleSolved === id, p.id);
   assert.match(await page.locator('#feedback').textContent(), /Solved/);
   await page.locator(`#list button.solved[data-id="${p.id}"]`).waitFor();
   await screenshot(page, '45-puzzle-solved-1280');
