@@ -50,6 +50,43 @@ struct Args {
     /// Table size, 2^bits entries.
     #[arg(long, default_value_t = 22)]
     tt_bits: u32,
+    /// Take the positions from these game records instead of self-play (the first
+    /// `--games` games, every position of one side with two or more moves, the side
+    /// alternating by game): a match's own positions.
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+}
+
+/// Games as lists of positions, from the records in `path`.
+fn record_positions(rules: &Rules, a: &Args, path: &std::path::Path) -> Vec<Vec<Position>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("{}: {e}", path.display());
+        std::process::exit(2);
+    });
+    let records = bao_rules::parse_records(&text).unwrap_or_else(|e| {
+        eprintln!("{}: {e}", path.display());
+        std::process::exit(2);
+    });
+    let mut games = Vec::new();
+    for (k, r) in records.iter().take(a.games).enumerate() {
+        let g = match r.validate() {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("{}: game {}: {e}", path.display(), k + 1);
+                std::process::exit(2);
+            }
+        };
+        let picked: Vec<Position> = g
+            .positions()
+            .iter()
+            .skip(k % 2)
+            .step_by(2)
+            .filter(|p| legal_moves(p, rules).len() > 1 && !p.front_row_empty(p.side()))
+            .copied()
+            .collect();
+        games.push(picked);
+    }
+    games
 }
 
 /// Games as lists of positions (the ones to search).
@@ -151,7 +188,10 @@ fn main() {
         std::process::exit(2);
     };
     let rules = Rules::new(variant);
-    let games = positions(&rules, &a);
+    let games = match &a.records {
+        Some(path) => record_positions(&rules, &a, path),
+        None => positions(&rules, &a),
+    };
     let n = a.threads;
     if let Some(ms) = a.movetime {
         let (mut d1, mut dn, mut d2) = (0.0, 0.0, 0.0);
