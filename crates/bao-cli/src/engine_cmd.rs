@@ -322,10 +322,10 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
     writeln!(o, "{line}")?;
     // How deep each built-in engine searched: at equal time, the depth its speed buys.
     for (who, t) in [&cfg.a, &cfg.b].into_iter().zip(&searches) {
-        if let (Some(d), Some(n)) = (t.mean_depth(), t.mean_nodes()) {
+        if let (Some(d), Some(m), Some(n)) = (t.mean_depth(), t.median_depth(), t.mean_nodes()) {
             writeln!(
                 o,
-                "search {who}: mean depth {d:.2}, {:.0} nodes a move, over {} moves with a choice",
+                "search {who}: mean depth {d:.2}, median {m}, {:.0} nodes a move, over {} moves with a choice",
                 n, t.searches
             )?;
         }

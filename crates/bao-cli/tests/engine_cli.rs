@@ -163,6 +163,22 @@ fn match_reports_how_deep_each_engine_searched() {
     let (d2, d4) = (mean(&out, "depth:2"), mean(&out, "depth:4"));
     assert!(d2 > 1.0 && d2 <= 2.0, "{out}");
     assert!(d4 > d2 && d4 <= 4.0, "{out}");
+    // The median lies within the limit too (the line reads "mean depth M, median D, ...").
+    for who in ["depth:2", "depth:4"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("search {who}:")))
+            .unwrap();
+        let median: u32 = line
+            .split_whitespace()
+            .nth(6)
+            .unwrap()
+            .trim_end_matches(',')
+            .parse()
+            .unwrap();
+        let limit: u32 = who[6..].parse().unwrap();
+        assert!(median >= 1 && median <= limit, "{out}");
+    }
     assert!(out.contains(" nodes a move, over "), "{out}");
     let (code, out, err) = play("random", "depth:2");
     assert_eq!(code, 0, "{out}{err}");

@@ -270,7 +270,7 @@ pub trait Player {
 }
 
 /// The searches of one player over games: how deep they went in the time or budget given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchTally {
     /// Searches counted (moves chosen among two or more).
     pub searches: u64,
@@ -278,6 +278,19 @@ pub struct SearchTally {
     pub depth: u64,
     /// Sum of their nodes.
     pub nodes: u64,
+    /// Searches by completed depth (the last counts that depth and deeper).
+    pub by_depth: [u64; 65],
+}
+
+impl Default for SearchTally {
+    fn default() -> SearchTally {
+        SearchTally {
+            searches: 0,
+            depth: 0,
+            nodes: 0,
+            by_depth: [0; 65],
+        }
+    }
 }
 
 impl SearchTally {
@@ -286,16 +299,46 @@ impl SearchTally {
         self.searches += 1;
         self.depth += u64::from(s.depth);
         self.nodes += s.nodes;
+        self.by_depth[(s.depth as usize).min(64)] += 1;
     }
     /// Adds another tally to this one.
     pub fn merge(&mut self, o: &SearchTally) {
         self.searches += o.searches;
         self.depth += o.depth;
         self.nodes += o.nodes;
+        for (a, b) in self.by_depth.iter_mut().zip(&o.by_depth) {
+            *a += b;
+        }
     }
     /// Mean completed depth, `None` before any search.
     pub fn mean_depth(&self) -> Option<f64> {
         (self.searches > 0).then(|| self.depth as f64 / self.searches as f64)
+    }
+    /// Median completed depth (the lower middle), `None` before any search. Unlike the
+    /// mean, a few endgame searches that run to great depths do not move it: compare two
+    /// players' depths with this.
+    ///
+    /// ```
+    /// use bao_engine::arena::SearchTally;
+    /// use bao_engine::Searched;
+    ///
+    /// let mut t = SearchTally::default();
+    /// for depth in [8, 9, 9, 40] {
+    ///     t.add(Searched { depth, nodes: 1 });
+    /// }
+    /// assert_eq!(t.median_depth(), Some(9));
+    /// assert_eq!(t.mean_depth(), Some(16.5));
+    /// ```
+    pub fn median_depth(&self) -> Option<u32> {
+        let half = self.searches.checked_sub(1)? / 2;
+        let mut seen = 0;
+        for (d, n) in self.by_depth.iter().enumerate() {
+            seen += n;
+            if seen > half {
+                return Some(d as u32);
+            }
+        }
+        None
     }
     /// Mean nodes a search, `None` before any search.
     pub fn mean_nodes(&self) -> Option<f64> {
