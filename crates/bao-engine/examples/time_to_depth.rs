@@ -13,6 +13,16 @@
 //! Each round searches every position with one thread and with N back to back (the order
 //! alternating), so that a slow spell of the machine falls on both; the summary gives the
 //! time and node ratios of each round and of all rounds together.
+//!
+//! With `--movetime MS` each position is searched for a fixed time instead, and the summary
+//! gives the depth completed (mean and median) and, position by position, how often N threads
+//! went deeper than one. With `--records FILE` (and `--skip`, `--games`) the positions are a
+//! match's own, which is how a match's depths are checked:
+//!
+//! ```text
+//! cargo run --release -p bao-engine --example time_to_depth -- kimasai --movetime 300 \
+//!   --tt-bits 20 --records kimasai.records --skip 100 --games 10 --rounds 1
+//! ```
 
 use bao_engine::search::{Limits, Searcher};
 use bao_engine::Weights;
@@ -55,6 +65,9 @@ struct Args {
     /// alternating by game): a match's own positions.
     #[arg(long)]
     records: Option<std::path::PathBuf>,
+    /// With `--records`, the games to skip before the `--games` taken.
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
 }
 
 /// Games as lists of positions, from the records in `path`.
@@ -68,7 +81,7 @@ fn record_positions(rules: &Rules, a: &Args, path: &std::path::Path) -> Vec<Vec<
         std::process::exit(2);
     });
     let mut games = Vec::new();
-    for (k, r) in records.iter().take(a.games).enumerate() {
+    for (k, r) in records.iter().enumerate().skip(a.skip).take(a.games) {
         let g = match r.validate() {
             Ok(g) => g,
             Err(e) => {
@@ -128,22 +141,54 @@ fn positions(rules: &Rules, a: &Args) -> Vec<Vec<Position>> {
     games
 }
 
-/// Searches every position for `ms` milliseconds; returns the mean depth completed and the
-/// mean time used, in milliseconds.
-fn timed(rules: &Rules, a: &Args, threads: usize, ms: u64, games: &[Vec<Position>]) -> (f64, f64) {
+/// What the searches of every position for a fixed time showed.
+struct Timed {
+    /// The depth each search completed, position by position.
+    depths: Vec<u32>,
+    /// Mean time used, in milliseconds.
+    used: f64,
+}
+
+impl Timed {
+    fn mean(&self) -> f64 {
+        self.depths.iter().map(|&d| f64::from(d)).sum::<f64>() / self.depths.len() as f64
+    }
+    /// The median depth: unlike the mean, not moved by the few endgame searches that run
+    /// to great depths.
+    fn median(&self) -> u32 {
+        let mut d = self.depths.clone();
+        d.sort_unstable();
+        d[(d.len() - 1) / 2]
+    }
+    /// Against `base` (the same positions): positions searched deeper, as deep, less deep.
+    fn versus(&self, base: &Timed) -> [usize; 3] {
+        let mut c = [0; 3];
+        for (x, y) in self.depths.iter().zip(&base.depths) {
+            c[match x.cmp(y) {
+                std::cmp::Ordering::Greater => 0,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Less => 2,
+            }] += 1;
+        }
+        c
+    }
+}
+
+/// Searches every position for `ms` milliseconds.
+fn timed(rules: &Rules, a: &Args, threads: usize, ms: u64, games: &[Vec<Position>]) -> Timed {
     let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
     s.set_threads(threads);
-    let (mut depth, mut n, mut used) = (0, 0, 0.0);
+    let (mut depths, mut used) = (Vec::new(), 0.0);
     for g in games {
         s.clear();
         for p in g {
             let r = s.search_root(p, Limits::time(ms), &mut |_| {});
-            depth += r.depth;
+            depths.push(r.depth);
             used += r.time.as_secs_f64() * 1e3;
-            n += 1;
         }
     }
-    (depth as f64 / n as f64, used / n as f64)
+    used /= depths.len().max(1) as f64;
+    Timed { depths, used }
 }
 
 /// Searches every position to the depth with one thread and with `n`, back to back (which
@@ -200,17 +245,26 @@ fn main() {
             let many = timed(&rules, &a, n, ms, &games);
             let double = timed(&rules, &a, 1, 2 * ms, &games);
             println!(
-                "round {round}: mean depth (time used) at {ms} ms: 1 thread {:.2} ({:.0} ms), \
-                 {n} threads {:.2} ({:.0} ms); 1 thread at {} ms {:.2} ({:.0} ms)",
-                one.0,
-                one.1,
-                many.0,
-                many.1,
+                "round {round}: mean depth, median (time used) at {ms} ms: 1 thread {:.2}, {} \
+                 ({:.0} ms); {n} threads {:.2}, {} ({:.0} ms); 1 thread at {} ms {:.2}, {} ({:.0} ms)",
+                one.mean(),
+                one.median(),
+                one.used,
+                many.mean(),
+                many.median(),
+                many.used,
                 2 * ms,
-                double.0,
-                double.1
+                double.mean(),
+                double.median(),
+                double.used
             );
-            (d1, dn, d2) = (d1 + one.0, dn + many.0, d2 + double.0);
+            let [up, same, down] = many.versus(&one);
+            println!(
+                "round {round}: {n} threads against 1, position by position: deeper {up}, \
+                 as deep {same}, less deep {down} (of {})",
+                one.depths.len()
+            );
+            (d1, dn, d2) = (d1 + one.mean(), dn + many.mean(), d2 + double.mean());
         }
         let r = a.rounds as f64;
         println!(
