@@ -274,11 +274,10 @@ pub trait Player {
 pub struct SearchTally {
     /// Searches counted (moves chosen among two or more).
     pub searches: u64,
-    /// Sum of their completed depths.
-    pub depth: u64,
     /// Sum of their nodes.
     pub nodes: u64,
-    /// Searches by completed depth (the last counts that depth and deeper).
+    /// Searches by completed depth (a search completes at most 64 plies; a deeper one would
+    /// be counted at 64).
     pub by_depth: [u64; 65],
 }
 
@@ -286,7 +285,6 @@ impl Default for SearchTally {
     fn default() -> SearchTally {
         SearchTally {
             searches: 0,
-            depth: 0,
             nodes: 0,
             by_depth: [0; 65],
         }
@@ -297,14 +295,12 @@ impl SearchTally {
     /// Counts one search.
     pub fn add(&mut self, s: Searched) {
         self.searches += 1;
-        self.depth += u64::from(s.depth);
         self.nodes += s.nodes;
         self.by_depth[(s.depth as usize).min(64)] += 1;
     }
     /// Adds another tally to this one.
     pub fn merge(&mut self, o: &SearchTally) {
         self.searches += o.searches;
-        self.depth += o.depth;
         self.nodes += o.nodes;
         for (a, b) in self.by_depth.iter_mut().zip(&o.by_depth) {
             *a += b;
@@ -312,7 +308,13 @@ impl SearchTally {
     }
     /// Mean completed depth, `None` before any search.
     pub fn mean_depth(&self) -> Option<f64> {
-        (self.searches > 0).then(|| self.depth as f64 / self.searches as f64)
+        let sum: u64 = self
+            .by_depth
+            .iter()
+            .enumerate()
+            .map(|(d, n)| d as u64 * n)
+            .sum();
+        (self.searches > 0).then(|| sum as f64 / self.searches as f64)
     }
     /// Median completed depth (the lower middle), `None` before any search. Unlike the
     /// mean, a few endgame searches that run to great depths do not move it: compare two
