@@ -89,6 +89,15 @@ fn record_positions(rules: &Rules, a: &Args, path: &std::path::Path) -> Vec<Vec<
                 std::process::exit(2);
             }
         };
+        if g.rules() != rules {
+            eprintln!(
+                "{}: game {} is not {} under the default rules",
+                path.display(),
+                k + 1,
+                rules.variant.id()
+            );
+            std::process::exit(2);
+        }
         let picked: Vec<Position> = g
             .positions()
             .iter()
@@ -237,6 +246,10 @@ fn main() {
         Some(path) => record_positions(&rules, &a, path),
         None => positions(&rules, &a),
     };
+    if games.iter().all(Vec::is_empty) {
+        eprintln!("no positions to search (are --skip and --games within the records?)");
+        std::process::exit(2);
+    }
     let n = a.threads;
     if let Some(ms) = a.movetime {
         let (mut d1, mut dn, mut d2) = (0.0, 0.0, 0.0);
