@@ -326,7 +326,7 @@ pub fn play_match(a: MatchArgs) -> Result<(), CliError> {
             writeln!(
                 o,
                 "search {who}: mean depth {d:.2}, median {m}, {:.0} nodes a move, over {} moves with a choice",
-                n, t.searches
+                n, t.searches()
             )?;
         }
     }

@@ -272,8 +272,6 @@ pub trait Player {
 /// The searches of one player over games: how deep they went in the time or budget given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchTally {
-    /// Searches counted (moves chosen among two or more).
-    pub searches: u64,
     /// Sum of their nodes.
     pub nodes: u64,
     /// Searches by completed depth (a search completes at most 64 plies; a deeper one would
@@ -284,7 +282,6 @@ pub struct SearchTally {
 impl Default for SearchTally {
     fn default() -> SearchTally {
         SearchTally {
-            searches: 0,
             nodes: 0,
             by_depth: [0; 65],
         }
@@ -294,17 +291,19 @@ impl Default for SearchTally {
 impl SearchTally {
     /// Counts one search.
     pub fn add(&mut self, s: Searched) {
-        self.searches += 1;
         self.nodes += s.nodes;
         self.by_depth[(s.depth as usize).min(64)] += 1;
     }
     /// Adds another tally to this one.
     pub fn merge(&mut self, o: &SearchTally) {
-        self.searches += o.searches;
         self.nodes += o.nodes;
         for (a, b) in self.by_depth.iter_mut().zip(&o.by_depth) {
             *a += b;
         }
+    }
+    /// Searches counted (moves chosen among two or more).
+    pub fn searches(&self) -> u64 {
+        self.by_depth.iter().sum()
     }
     /// Mean completed depth, `None` before any search.
     pub fn mean_depth(&self) -> Option<f64> {
@@ -314,7 +313,8 @@ impl SearchTally {
             .enumerate()
             .map(|(d, n)| d as u64 * n)
             .sum();
-        (self.searches > 0).then(|| sum as f64 / self.searches as f64)
+        let n = self.searches();
+        (n > 0).then(|| sum as f64 / n as f64)
     }
     /// Median completed depth (the lower middle), `None` before any search. Unlike the
     /// mean, a few endgame searches that run to great depths do not move it: compare two
@@ -330,9 +330,10 @@ impl SearchTally {
     /// }
     /// assert_eq!(t.median_depth(), Some(9));
     /// assert_eq!(t.mean_depth(), Some(16.5));
+    /// assert_eq!(t.searches(), 4);
     /// ```
     pub fn median_depth(&self) -> Option<u32> {
-        let half = self.searches.checked_sub(1)? / 2;
+        let half = self.searches().checked_sub(1)? / 2;
         let mut seen = 0;
         for (d, n) in self.by_depth.iter().enumerate() {
             seen += n;
@@ -344,7 +345,8 @@ impl SearchTally {
     }
     /// Mean nodes a search, `None` before any search.
     pub fn mean_nodes(&self) -> Option<f64> {
-        (self.searches > 0).then(|| self.nodes as f64 / self.searches as f64)
+        let n = self.searches();
+        (n > 0).then(|| self.nodes as f64 / n as f64)
     }
 }
 
