@@ -1,6 +1,7 @@
 //! The search: iterative deepening principal variation search (negamax alpha-beta) with a
 //! transposition table, move ordering (hash move, captures by seeds taken, killers,
-//! history), quiescence over capturing moves, and win/loss scores by distance.
+//! history), late move reductions (a quiet move late in the order is first searched a ply
+//! or two shallower), quiescence over capturing moves, and win/loss scores by distance.
 //!
 //! With one thread (the default) the search is deterministic: with a depth or node limit, the
 //! same position, rules, weights and history always give the same move, score and node count.
@@ -796,7 +797,7 @@ impl Searcher {
                     break;
                 }
             }
-            let s = self.child(m, ply, next_depth, alpha, beta, n == 0);
+            let s = self.late_child(pos, m, ply, next_depth, alpha, beta, n);
             if self.aborted {
                 return if best == -INF { s } else { best };
             }
@@ -1098,6 +1099,45 @@ impl Searcher {
         order
     }
 
+    /// The score of move `m`, the `n`th in the order at `pos` (ply `ply`), like
+    /// [`Searcher::child`], but a quiet move late in the order (no capture, no win, not a
+    /// killer) is first searched shallower with a null window, and in full only if it
+    /// beats `alpha` (late move reductions): the order puts the likely best moves first,
+    /// so most late moves are refuted as well by the shallower search.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn late_child(
+        &mut self,
+        pos: &Position,
+        m: &LegalMove,
+        ply: usize,
+        d: i32,
+        alpha: i32,
+        beta: i32,
+        n: usize,
+    ) -> i32 {
+        let r = match n {
+            _ if n < LMR_FROM || d < 2 => 0,
+            _ if n >= 2 * LMR_FROM && d >= 4 => 2,
+            _ => 1,
+        };
+        let quiet = r > 0
+            && eval::gain(pos, m) == 0
+            && !m.next.front_row_empty(pos.side().other())
+            && !(ply < MAX_PLY && self.killers[ply].contains(&Some(m.mv)))
+            && terminal(m, &self.rules, ply).is_none()
+            && !self.repeats(&m.next);
+        if quiet {
+            self.path.push(Self::entry(&m.next));
+            let s = -self.search(&m.next, d - r, -alpha - 1, -alpha, ply + 1);
+            self.path.pop();
+            if s <= alpha || self.aborted {
+                return s;
+            }
+        }
+        self.child(m, ply, d, alpha, beta, n == 0)
+    }
+
     /// The score of root move `m` searched to `depth` plies (see [`Searcher::child`]).
     fn root_move(&mut self, m: &LegalMove, depth: u32, alpha: i32, first: bool) -> i32 {
         self.child(m, 0, depth as i32 - 1, alpha, INF, first)
@@ -1138,6 +1178,10 @@ impl Searcher {
         s
     }
 }
+
+/// Late move reductions start at this move in the order (counted from 0), and reduce by
+/// two plies from twice as far.
+const LMR_FROM: usize = 3;
 
 fn terminal_pos(p: &Position) -> bool {
     p.front_row_empty(Side::South) || p.front_row_empty(Side::North)

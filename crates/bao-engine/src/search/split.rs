@@ -208,7 +208,7 @@ impl Searcher {
                             break;
                         };
                         let a = shared.node_alpha.load(Ordering::SeqCst);
-                        let v = self.child(r, 1, d, a, INF, false);
+                        let v = self.late_child(&node, r, 1, d, a, INF, j);
                         if !self.aborted {
                             shared.record_reply(id, j, known(v, a));
                         }
@@ -423,7 +423,7 @@ impl Searcher {
             if settled(lock(&shared.node).1.known[j], a) {
                 continue;
             }
-            let v = self.child(&replies[j], 1, d, a, INF, false);
+            let v = self.late_child(pos, &replies[j], 1, d, a, INF, j);
             if self.aborted {
                 break;
             }
