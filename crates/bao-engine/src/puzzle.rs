@@ -211,9 +211,12 @@ pub fn find_save_house(pos: &Position, rules: &Rules) -> Option<Puzzle> {
 }
 
 /// A searcher for proofs: the variant's weights, a small table cleared before each use so
-/// that a proof does not depend on what was searched before it.
+/// that a proof does not depend on what was searched before it, and no late move
+/// reductions, so that every move is searched to the proof depth.
 pub fn proof_searcher(rules: &Rules) -> Searcher {
-    Searcher::new(*rules, Weights::for_variant(rules.variant), 16)
+    let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), 16);
+    s.reductions = false;
+    s
 }
 
 /// Every move of `pos` scored by [`Searcher::analyse`] at `depth`, from a cleared table.

@@ -323,6 +323,10 @@ pub struct Searcher {
     with_ply: bool,
     /// Use the quiescence search at the leaves.
     pub quiescence: bool,
+    /// Use late move reductions (on by default). Off, every move is searched to the full
+    /// depth, as a proof needs: with them a move that wins only deeper than its reduced
+    /// search looks may be scored as not winning (crates/bao-engine/src/puzzle.rs).
+    pub reductions: bool,
     eval_cache: Vec<(u64, i32)>,
 }
 
@@ -389,6 +393,7 @@ impl Searcher {
             game_len: 0,
             with_ply: rules.max_plies.is_some(),
             quiescence: true,
+            reductions: true,
             eval_cache: vec![(0, 0); 1 << 16],
         }
     }
@@ -419,6 +424,7 @@ impl Searcher {
             let mut h = Searcher::new(self.rules, self.weights, 4);
             h.tt = self.tt.clone();
             h.quiescence = self.quiescence;
+            h.reductions = self.reductions;
             h.helper = true;
             self.helpers.push(h);
         }
@@ -445,7 +451,7 @@ impl Searcher {
         let stop = Arc::new(AtomicBool::new(false));
         self.shared_nodes = Some(total.clone());
         let mut helpers = std::mem::take(&mut self.helpers);
-        let quiescence = self.quiescence;
+        let (quiescence, reductions) = (self.quiescence, self.reductions);
         // Helpers run until the main search ends; a node limit counts their nodes too.
         let hl = Limits {
             depth: None,
@@ -460,6 +466,7 @@ impl Searcher {
                 h.path.clone_from(&self.path);
                 h.game_len = self.game_len;
                 h.quiescence = quiescence;
+                h.reductions = reductions;
                 // Varied depths: every other helper starts one ply ahead of the main thread.
                 let start = 1 + k.is_multiple_of(2) as u32;
                 sc.spawn(move || h.search_root_from(pos, hl, start, &mut |_| {}));
@@ -978,6 +985,7 @@ impl Searcher {
                 h.path.clone_from(&self.path);
                 h.game_len = self.game_len;
                 h.quiescence = self.quiescence;
+                h.reductions = self.reductions;
             }
         }
         let order = if helpers.is_empty() {
@@ -1117,7 +1125,7 @@ impl Searcher {
         n: usize,
     ) -> i32 {
         let r = match n {
-            _ if n < LMR_FROM || d < 2 => 0,
+            _ if n < LMR_FROM || d < 2 || !self.reductions => 0,
             _ if n >= 2 * LMR_FROM && d >= 4 => 2,
             _ => 1,
         };
@@ -1243,6 +1251,33 @@ mod tests {
                     r.depth
                 );
             }
+        }
+    }
+
+    /// Late move reductions save nodes, and `reductions = false` (the puzzle proofs'
+    /// setting) switches them off: every move is then searched to the full depth, which
+    /// takes more nodes to the same depth, in every variant.
+    #[test]
+    fn late_move_reductions_save_nodes_and_can_be_switched_off() {
+        for (variant, depth) in [
+            (Variant::Kiswahili, 8),
+            (Variant::Kete, 8),
+            (Variant::Kimasai, 6),
+        ] {
+            let rules = Rules::new(variant);
+            let pos = Position::start(&rules);
+            let nodes = |reductions: bool| {
+                let mut s = Searcher::new(rules, Weights::for_variant(variant), 18);
+                s.reductions = reductions;
+                let r = s.search_root(&pos, Limits::depth(depth), &mut |_| {});
+                assert_eq!(r.depth, depth);
+                r.nodes
+            };
+            let (with, without) = (nodes(true), nodes(false));
+            assert!(
+                with < without,
+                "{variant:?} depth {depth}: {with} nodes with reductions, {without} without"
+            );
         }
     }
 }
