@@ -15,7 +15,7 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct LimitArgs {
-    /// Search this many full-width plies.
+    /// Search this many plies deep.
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
     /// Search at most this many nodes (moves executed).

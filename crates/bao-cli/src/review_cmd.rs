@@ -38,7 +38,7 @@ pub struct ReviewArgs {
     /// 300 when no --depth or --nodes is given.
     #[arg(long, value_name = "MS")]
     time: Option<String>,
-    /// Search this many full-width plies per move instead of a time.
+    /// Search this many plies deep per move instead of a time.
     #[arg(long, value_name = "D")]
     depth: Option<String>,
     /// Search at most this many nodes per search instead of a time.

@@ -91,7 +91,8 @@ impl std::fmt::Display for Score {
 /// "until stopped" (capped at depth 64).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Maximum depth in plies (full-width plies; quiescence comes on top).
+    /// Maximum depth in plies (the nominal depth: late quiet moves are searched a ply or two
+    /// shallower unless [`Searcher::reductions`] is off; quiescence comes on top).
     pub depth: Option<u32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
