@@ -203,3 +203,38 @@ pub fn greedy_move(pos: &Position, rules: &Rules, seed: u64) -> Option<LegalMove
     let mut rng = Rng::new(seed ^ pos.repetition_key());
     Some(*top[rng.below(top.len())])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Late move reductions start at nodes with three plies or more to go, so they never
+    /// touch the depth levels 1-4 (docs/levels.md): level 4 (depth 3) searches exactly as
+    /// a searcher without reductions, and "looks at its move, the reply and its answer".
+    #[test]
+    fn late_move_reductions_leave_the_depth_levels_alone() {
+        for variant in [Variant::Kiswahili, Variant::Kete, Variant::Kimasai] {
+            let rules = Rules::new(variant);
+            // A middle game: twenty plies of moves picked by their index.
+            let mut pos = Position::start(&rules);
+            for k in 0..20 {
+                let moves = legal_moves(&pos, &rules);
+                pos = moves.as_slice()[(k * 7) % moves.len()].next;
+            }
+            for n in 1..=4 {
+                let level = Level::get(n);
+                let play =
+                    |mut s: Searcher| level.choose_searched(&mut s, &pos, &[], 1, level.limits);
+                let mut full = level.searcher(&rules);
+                full.reductions = false;
+                let (a, b) = (play(level.searcher(&rules)), play(full));
+                assert_eq!(
+                    a.0.map(|m| m.mv),
+                    b.0.map(|m| m.mv),
+                    "{variant:?} level {n}"
+                );
+                assert_eq!(a.1, b.1, "{variant:?} level {n}");
+            }
+        }
+    }
+}
