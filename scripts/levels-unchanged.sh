@@ -3,7 +3,7 @@
 # budgets, not times, so the same build plays the same moves on every machine, and a change
 # that only made the engine faster must leave every game of a seeded match unchanged.
 #
-#   scripts/levels-unchanged.sh            # against 88edacf, the build of the last full
+#   scripts/levels-unchanged.sh            # against 189f44a, the build of the last full
 #                                          # strength run (docs/levels.md)
 #   GAMES=50 scripts/levels-unchanged.sh OLD_COMMIT
 #
@@ -13,7 +13,7 @@
 # OLD_BAO=path/to/bao uses an old binary already built instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OLD=${1:-88edacf}
+OLD=${1:-189f44a}
 GAMES=${GAMES:-20}
 WORK=${WORK:-target/levels-unchanged}
 mkdir -p "$WORK"
