@@ -295,7 +295,8 @@ pub struct Searcher {
     rules: Rules,
     weights: Weights,
     tt: Arc<Table>,
-    /// Helper searchers of a multi-threaded search (Lazy SMP), sharing `tt`.
+    /// Helper searchers of a multi-threaded search, sharing `tt` (the root split of
+    /// search/split.rs, or Lazy SMP for [`Searcher::analyse`]).
     helpers: Vec<Searcher>,
     /// Multi-threaded: the node total of all threads, and how much of `nodes` is in it.
     shared_nodes: Option<Arc<AtomicU64>>,
@@ -417,7 +418,8 @@ impl Searcher {
     }
 
     /// Searches with `n` threads (1..=64, clamped): the calling thread and `n - 1` helpers
-    /// (Lazy SMP, see the module documentation). One thread is deterministic.
+    /// (see the module documentation: a root split for [`Searcher::search_root`], Lazy SMP
+    /// for [`Searcher::analyse`]). One thread is deterministic.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, 64);
         self.helpers.truncate(n - 1);
