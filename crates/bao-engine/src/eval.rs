@@ -250,10 +250,10 @@ pub fn move_features(pos: &Position, moves: &[LegalMove]) -> MoveFeatures {
     f
 }
 
-/// The lap budget of the engine's move generation (see
-/// [`legal_moves_within`]). Ordinary moves take a handful of
-/// laps, and a never-ending move is usually found within a few dozen; the rare moves that
-/// need more are left unexplored rather than followed for up to a second each.
+/// The lap budget of the engine's move generation (see [`legal_moves_within`]). Ordinary
+/// moves take a handful of laps, and a never-ending move is usually found within a few
+/// dozen; the rare moves that need more are left unexplored rather than followed for up to
+/// a second each.
 pub const LAP_BUDGET: u64 = 1_000;
 
 /// The opponent's move features: its legal moves in `pos` as if it were to move (none if
