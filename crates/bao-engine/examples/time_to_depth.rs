@@ -156,6 +156,8 @@ struct Timed {
     depths: Vec<u32>,
     /// Mean time used, in milliseconds.
     used: f64,
+    /// Nodes a second over all the searches, timed from the call to its return.
+    nps: f64,
 }
 
 impl Timed {
@@ -187,17 +189,21 @@ impl Timed {
 fn timed(rules: &Rules, a: &Args, threads: usize, ms: u64, games: &[Vec<Position>]) -> Timed {
     let mut s = Searcher::new(*rules, Weights::for_variant(rules.variant), a.tt_bits);
     s.set_threads(threads);
-    let (mut depths, mut used) = (Vec::new(), 0.0);
+    let (mut depths, mut used, mut nodes, mut wall) = (Vec::new(), 0.0, 0, 0.0);
     for g in games {
         s.clear();
         for p in g {
+            let t = Instant::now();
             let r = s.search_root(p, Limits::time(ms), &mut |_| {});
+            wall += t.elapsed().as_secs_f64();
             depths.push(r.depth);
             used += r.time.as_secs_f64() * 1e3;
+            nodes += r.nodes;
         }
     }
+    let nps = nodes as f64 / wall;
     used /= depths.len().max(1) as f64;
-    Timed { depths, used }
+    Timed { depths, used, nps }
 }
 
 /// Searches every position to the depth with one thread and with `n`, back to back (which
@@ -270,6 +276,12 @@ fn main() {
                 double.mean(),
                 double.median(),
                 double.used
+            );
+            println!(
+                "round {round}: nodes a second: 1 thread {:.2} M, {n} threads {:.2} M ({:.2} times)",
+                one.nps / 1e6,
+                many.nps / 1e6,
+                many.nps / one.nps
             );
             let [up, same, down] = many.versus(&one);
             println!(
