@@ -16,9 +16,9 @@
 //!
 //! With `--movetime MS` each position is searched for a fixed time instead, and the summary
 //! gives the depth completed (mean and median), the nodes a second of one thread and of N
-//! (what the threads' throughput is at a match's search length) and, position by position,
-//! how often N threads went deeper than one. With `--records FILE` (and `--skip`, `--games`) the positions are a
-//! match's own, which is how a match's depths are checked:
+//! (the threads' throughput at a match's search length) and, position by position, how often
+//! N threads went deeper than one. With `--records FILE` (and `--skip`, `--games`) the
+//! positions are a match's own, which is how a match's depths are checked:
 //!
 //! ```text
 //! cargo run --release -p bao-engine --example time_to_depth -- kimasai --movetime 300 \
