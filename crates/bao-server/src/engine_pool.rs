@@ -1,4 +1,4 @@
-//! The server's one engine pool (issue 13.2): computer moves, hints and game reviews all
+//! The server's one engine pool (docs/api.md, "Engine pool"): computer moves, hints and game reviews all
 //! search under one bound, the number of search threads the server may run at once
 //! ([`EngineConfig::threads`], by default the machine's cores; `bao serve --engine-threads`).
 //!
@@ -13,7 +13,7 @@
 //!   ply it reviews (at most two short searches), not one for the whole game: a computer
 //!   move waits at most for the review ply that is being searched, however long the
 //!   review. Under a steady stream of live searches reviews wait (their own queue is
-//!   bounded, src/review.rs).
+//!   bounded, crate::features::review).
 //! * [`EnginePool::stats`] tells what searches and what waits (`GET /api/health`,
 //!   `"engine"`), with the most threads ever seen searching at once (tests check the bound
 //!   with it).

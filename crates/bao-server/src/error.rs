@@ -81,9 +81,14 @@ impl From<MoveError> for ApiError {
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(e: sqlx::Error) -> Self {
-        ApiError::internal(format!("database: {e}"))
+impl From<crate::store::StoreError> for ApiError {
+    /// A conflict is the player's 409 (another change came first); anything else is the
+    /// server's failure, logged.
+    fn from(e: crate::store::StoreError) -> Self {
+        match e {
+            crate::store::StoreError::Conflict(m) => ApiError::conflict(m),
+            e => ApiError::internal(e),
+        }
     }
 }
 

@@ -176,8 +176,8 @@ fn every_key_is_used_and_every_used_key_exists() {
 
 #[test]
 fn every_page_renders_in_both_languages_with_matching_html_lang() {
-    let assets = bao_server::assets::Assets::load();
-    let pages = bao_server::pages::Pages::load(&assets).expect("templates and catalogs load");
+    let assets = bao_server::web::assets::Assets::load();
+    let pages = bao_server::web::pages::Pages::load(&assets).expect("templates and catalogs load");
     let names: Vec<&str> = pages.names().collect();
     for p in [
         "index",
@@ -190,7 +190,7 @@ fn every_page_renders_in_both_languages_with_matching_html_lang() {
         assert!(names.contains(&p), "{names:?}");
     }
     for name in names {
-        for lang in bao_server::i18n::Lang::ALL {
+        for lang in bao_server::web::i18n::Lang::ALL {
             let html = pages.html(name, lang).unwrap();
             assert!(
                 html.contains(&format!("<html lang=\"{}\">", lang.code())),
@@ -204,9 +204,9 @@ fn every_page_renders_in_both_languages_with_matching_html_lang() {
 
 #[test]
 fn the_rules_are_written_in_swahili() {
-    let assets = bao_server::assets::Assets::load();
-    let pages = bao_server::pages::Pages::load(&assets).unwrap();
-    use bao_server::i18n::Lang;
+    let assets = bao_server::web::assets::Assets::load();
+    let pages = bao_server::web::pages::Pages::load(&assets).unwrap();
+    use bao_server::web::i18n::Lang;
     for page in ["rules-kiswahili", "rules-kete", "rules-kimasai"] {
         let sw = pages.html(page, Lang::Sw).unwrap();
         let en = pages.html(page, Lang::En).unwrap();

@@ -15,8 +15,9 @@
 mod common;
 
 use bao_rules::{MatchFormat, Position, Rules, Side, Variant};
-use bao_server::app::{App, NewGame};
-use bao_server::lifecycle::Lifecycle;
+use bao_server::app::App;
+use bao_server::game::Lifecycle;
+use bao_server::game::{NewGame, Seat};
 use common::*;
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,7 +33,8 @@ fn rss_kib() -> u64 {
 async fn one_match(app: &Arc<App>) {
     let mut rules = Rules::new(Variant::Kete);
     rules.match_format = MatchFormat::SingleGame;
-    let created = app
+    let games = &app.games;
+    let created = games
         .create(NewGame {
             rules,
             start: Position::start(&rules),
@@ -45,19 +47,29 @@ async fn one_match(app: &Arc<App>) {
         .await
         .unwrap();
     let id = created.id;
-    app.join(&id, created.invite.as_deref().unwrap(), None, None)
+    let slot = games.slot(&id).await.unwrap();
+    let seat = Seat {
+        id: id.clone(),
+        slot: slot.clone(),
+        token: None,
+        player: None,
+    };
+    games
+        .join(&seat, created.invite.as_deref().unwrap(), "Guest".into())
         .await
         .unwrap();
     for ply in 0..4u32 {
         let mv = {
-            let slot = app.slot(&id).await.unwrap();
             let m = slot.m.lock().await;
             m.game.legal_moves().as_slice()[0].mv.to_string()
         };
         let player = (ply % 2) as usize;
-        app.play(&id, Some(player), &mv, Some(ply)).await.unwrap();
+        games
+            .play(&slot, Some(player), &mv, Some(ply))
+            .await
+            .unwrap();
     }
-    app.resign(&id, Some(0), 1, 4).await.unwrap();
+    games.resign(&slot, Some(0), 1, 4).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -117,7 +129,7 @@ async fn memory_across_many_games() {
     }
     println!("RSS: {}", steps.join(", "));
     let after = rss_kib();
-    let in_memory = app.in_memory();
+    let in_memory = app.games.in_memory();
     // The next sweep (every 2 s by default) lets the finished games go.
     tokio::time::sleep(Duration::from_secs(3)).await;
     let swept = rss_kib();
@@ -130,11 +142,11 @@ async fn memory_across_many_games() {
         after / 1024,
         in_memory,
         swept / 1024,
-        app.in_memory(),
+        app.games.in_memory(),
         (swept as f64 - before as f64) / games as f64,
     );
     if !keep {
-        assert_eq!(app.in_memory(), 0, "finished games leave memory");
+        assert_eq!(app.games.in_memory(), 0, "finished games leave memory");
     }
     s.stop().await;
 }

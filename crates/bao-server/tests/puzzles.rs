@@ -8,7 +8,7 @@ mod common;
 
 use bao_engine::puzzle::{self, Goal};
 use bao_rules::{find_move, legal_moves, Outcome, Pit, Position, Rules, Side, Variant};
-use bao_server::puzzles::{data_file, parse_file, Puzzle};
+use bao_server::features::puzzles::{data_file, parse_file, Puzzle};
 use common::*;
 use serde_json::{json, Value};
 

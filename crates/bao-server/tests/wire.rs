@@ -3,7 +3,7 @@
 
 mod common;
 
-use bao_server::ws::WsConfig;
+use bao_server::edge::socket::WsConfig;
 use common::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 
 use super::*;
 use bao_rules::{legal_moves, Game, Position, Rules, Side, Variant};
-use bao_server::lifecycle::Lifecycle;
+use bao_server::game::Lifecycle;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
@@ -200,7 +200,7 @@ pub async fn names_pass_one_gate(url: &str) {
     assert_eq!(st["players"]["S"]["name"], expected.as_str());
     assert_eq!(st["players"]["N"]["name"], "Baraka");
     // After a reload from the database too.
-    s.app.forget_all();
+    s.app.games.forget_all();
     let st = c.state(&id, None).await;
     assert_eq!(st["players"]["S"]["name"], expected.as_str());
     assert_eq!(st["players"]["N"]["name"], "Baraka");
@@ -411,7 +411,7 @@ pub async fn abandoned_games_end(url: &str) {
     assert_eq!(st["match"]["game_no"], 1, "no game 2 for a player who left");
     assert_eq!(st["ply"], 1);
     // The same after a reload from the database; nobody moves any more.
-    s.app.forget_all();
+    s.app.games.forget_all();
     let st = c.state(&one, Some(&south)).await;
     assert_eq!(
         (st["result"].as_str(), st["termination"].as_str()),
@@ -444,8 +444,8 @@ pub async fn abandonment_is_exactly_once(url: &str) {
         Client::new(&b).state(&id, None).await;
         let cutoff = bao_server::util::now_ms() + 60_000;
         let (x, y) = tokio::join!(
-            bao_server::lifecycle::abandon(&a.app, &id, cutoff),
-            bao_server::lifecycle::abandon(&b.app, &id, cutoff)
+            bao_server::features::abandon::abandon(&a.app.games, &id, cutoff),
+            bao_server::features::abandon::abandon(&b.app.games, &id, cutoff)
         );
         let (x, y) = (x.unwrap(), y.unwrap());
         assert!(x ^ y, "{format}: exactly one instance ends it ({x}, {y})");
@@ -454,9 +454,11 @@ pub async fn abandonment_is_exactly_once(url: &str) {
             assert_eq!(st["termination"], "abandoned");
         }
         // And once more changes nothing.
-        assert!(!bao_server::lifecycle::abandon(&a.app, &id, cutoff)
-            .await
-            .unwrap());
+        assert!(
+            !bao_server::features::abandon::abandon(&a.app.games, &id, cutoff)
+                .await
+                .unwrap()
+        );
     }
     a.stop().await;
     b.stop().await;
@@ -466,13 +468,13 @@ pub async fn abandonment_is_exactly_once(url: &str) {
 /// the check whether the computer is to move) may still hold the game for a moment.
 async fn evict_all(app: &bao_server::app::App) {
     for _ in 0..500 {
-        app.evict_idle();
-        if app.in_memory() == 0 {
+        app.games.evict_idle();
+        if app.games.in_memory() == 0 {
             return;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    panic!("{} games stay in memory", app.in_memory());
+    panic!("{} games stay in memory", app.games.in_memory());
 }
 
 /// Issue 9 point 4: unused games leave memory and come back on demand; never two copies.
@@ -481,7 +483,7 @@ pub async fn idle_games_leave_memory(url: &str) {
     let c = Client::new(&s);
     let app = &s.app;
     let (id, south, north) = c.two_player_game("kiswahili", "S", "single_game").await;
-    assert_eq!(app.in_memory(), 1);
+    assert_eq!(app.games.in_memory(), 1);
     evict_all(app).await;
     // Back on demand, with its moves.
     let st = c.state(&id, None).await;
@@ -495,24 +497,24 @@ pub async fn idle_games_leave_memory(url: &str) {
     // A socket keeps it; closing it lets it go.
     let mut sock = ws(&s.addr.to_string(), &id, Some(&north)).await;
     next_of(&mut sock, "state", None).await;
-    app.evict_idle();
-    assert_eq!(app.in_memory(), 1, "a player is connected");
+    app.games.evict_idle();
+    assert_eq!(app.games.in_memory(), 1, "a player is connected");
     // A request holding the game keeps it too.
-    let held = app.slot(&id).await.unwrap();
+    let held = app.games.slot(&id).await.unwrap();
     drop(sock);
     let mut gone = false;
     for _ in 0..300 {
-        app.evict_idle();
-        if app.in_memory() == 0 {
+        app.games.evict_idle();
+        if app.games.in_memory() == 0 {
             gone = true;
             break;
         }
         if Arc::strong_count(&held) == 2 {
             // Only the map and we hold it now: still kept.
-            assert_eq!(app.evict_idle(), 0);
+            assert_eq!(app.games.evict_idle(), 0);
             drop(held);
-            app.evict_idle();
-            gone = app.in_memory() == 0;
+            app.games.evict_idle();
+            gone = app.games.in_memory() == 0;
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -526,7 +528,7 @@ pub async fn idle_games_leave_memory(url: &str) {
         tokio::spawn(async move {
             let mut n = 0usize;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                n += app.evict_idle();
+                n += app.games.evict_idle();
                 tokio::task::yield_now().await;
             }
             n

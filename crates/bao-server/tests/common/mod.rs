@@ -48,7 +48,7 @@ pub async fn start(database: &str) -> Running {
 }
 
 /// Starts a server with the given lifecycle timings.
-pub async fn start_with(database: &str, lifecycle: bao_server::lifecycle::Lifecycle) -> Running {
+pub async fn start_with(database: &str, lifecycle: bao_server::game::Lifecycle) -> Running {
     bao_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: database.to_string(),

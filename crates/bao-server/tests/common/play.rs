@@ -2,7 +2,7 @@
 //! SQLite and PostgreSQL with the same code (tests/clock.rs, rematch.rs, local.rs, takeback.rs).
 
 use super::*;
-use bao_server::lifecycle::Lifecycle;
+use bao_server::game::Lifecycle;
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -49,8 +49,8 @@ async fn wait_stored_end(s: &Running, id: &str) -> Option<String> {
     for _ in 0..600 {
         let m = s.app.store.load(id).await.unwrap().unwrap();
         let r = m.past.first().unwrap_or(&m.current);
-        if r.result != "-" {
-            return r.termination.clone();
+        if r.result != bao_rules::RecordResult::Unfinished {
+            return r.termination.map(|t| t.as_str().to_string());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -197,7 +197,7 @@ pub async fn clock_resumes_after_restart(url: &str) {
         "{n_left} left after {down} ms: {st}"
     );
     assert!(st["clock"]["S"].as_i64().unwrap() <= 4_000, "{st}");
-    s.app.forget_all();
+    s.app.games.forget_all();
     assert_eq!(wait_stored_end(&s, &id).await.as_deref(), Some("time"));
     let st = wait_state(&c, &id, None, |st| st["termination"] == "time").await;
     assert_eq!(st["result"], "S", "{st}");
@@ -227,16 +227,18 @@ pub async fn clock_loss_recorded_once(url: &str) {
         let m = a.app.store.load(&id).await.unwrap().unwrap();
         let games = m.past.len() as u64 + 1;
         // The counters grow just after the commit the database shows: wait for them.
-        let count =
-            || a.app.time_losses.load(Ordering::SeqCst) + b.app.time_losses.load(Ordering::SeqCst);
+        let count = || {
+            a.app.games.time_losses.load(Ordering::SeqCst)
+                + b.app.games.time_losses.load(Ordering::SeqCst)
+        };
         for _ in 0..500 {
             if count() >= games {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let recorded = a.app.time_losses.swap(0, Ordering::SeqCst)
-            + b.app.time_losses.swap(0, Ordering::SeqCst);
+        let recorded = a.app.games.time_losses.swap(0, Ordering::SeqCst)
+            + b.app.games.time_losses.swap(0, Ordering::SeqCst);
         assert_eq!(
             recorded, games,
             "{format}: one record per game lost on time"

@@ -62,13 +62,15 @@ pub async fn computer_moves_after_restart(url: &str) {
         let m = store.load(&id).await.unwrap().unwrap();
         let before = *m.game.position();
         let lm = bao_rules::legal_moves(&before, &m.rules).as_slice()[0];
-        let mut after = m.clone_light();
+        let mut after = m.clone();
         after.game.play(&lm);
-        let ev = bao_server::model::move_event(&before, &m.rules, &lm, "-");
-        store
-            .commit_move(1, &ev, None, &after, "test")
-            .await
-            .unwrap();
+        let ev = bao_server::domain::model::move_event(&before, &m.rules, &lm, "-");
+        let write = bao_server::store::Write::Move {
+            game_no: 1,
+            mv: ev,
+            ended: None,
+        };
+        store.commit(&write, &after, "test").await.unwrap();
         store.close().await;
     }
     let s = start(url).await;

@@ -3,9 +3,13 @@
 //! Everything here is decided by the rules crate; this module only keeps the history and
 //! turns it into the contract's JSON (docs/api.md).
 
-use crate::record::forced_text;
-use bao_rules::{legal_moves, trace, Game, LegalMove, MatchFormat, Position, Rules, Side, Variant};
-use serde::{Deserialize, Serialize};
+use super::record::forced_text;
+use bao_rules::{
+    legal_moves, trace, Game, LegalMove, MatchFormat, Position, RecordResult, Rules, Side,
+    Termination, Variant,
+};
+use serde::{Deserialize, Serialize, Serializer};
+use std::sync::Arc;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -50,7 +54,7 @@ pub struct Player {
 /// Milliseconds in a day (correspondence clocks).
 pub const DAY_MS: i64 = 24 * 3600 * 1000;
 
-/// A game's time control (issue 11.2), as `POST /api/games` takes it and GameState shows it.
+/// A game's time control (docs/api.md, "Clocks"), as `POST /api/games` takes it and GameState shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum TimeControl {
@@ -94,7 +98,45 @@ impl TimeControl {
             TimeControl::Days { .. } => 0,
         }
     }
+
+    /// Checks the bounds of docs/api.md, "Clocks": a real-time game gets 0.1 s (bullet tests
+    /// and drills; the page offers minutes) to 3 h and an increment of at most 10 min; a
+    /// correspondence game 1 to 14 days per move. The error is a sentence for people.
+    pub fn check(&self) -> Result<(), String> {
+        match *self {
+            TimeControl::Real {
+                initial_ms,
+                increment_ms,
+            } => {
+                if !(MIN_INITIAL_MS..=MAX_INITIAL_MS).contains(&initial_ms) {
+                    return Err(format!(
+                        "clock.initial_ms is the time per player in milliseconds, from {MIN_INITIAL_MS} to {MAX_INITIAL_MS} (3 hours)"
+                    ));
+                }
+                if !(0..=MAX_INCREMENT_MS).contains(&increment_ms) {
+                    return Err(format!(
+                        "clock.increment_ms is the time added after each move in milliseconds, from 0 to {MAX_INCREMENT_MS} (10 minutes)"
+                    ));
+                }
+            }
+            TimeControl::Days { days_per_move } => {
+                if !(1..=MAX_DAYS).contains(&days_per_move) {
+                    return Err(format!("clock.days_per_move is from 1 to {MAX_DAYS}"));
+                }
+            }
+        }
+        Ok(())
+    }
 }
+
+/// The shortest real-time clock ([`TimeControl::check`]).
+pub const MIN_INITIAL_MS: i64 = 100;
+/// The longest real-time clock.
+pub const MAX_INITIAL_MS: i64 = 3 * 3600 * 1000;
+/// The largest increment.
+pub const MAX_INCREMENT_MS: i64 = 600_000;
+/// The most days per move.
+pub const MAX_DAYS: i64 = 14;
 
 /// The clocks of a match: per player (0 = creator), as of `since`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +165,7 @@ pub struct ClockView {
     pub control: TimeControl,
 }
 
-/// A rematch offered or agreed (issue 11.3).
+/// A rematch offered or agreed (docs/api.md, "Rematch").
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct RematchView {
     /// The new game's id.
@@ -180,7 +222,8 @@ pub struct GameSummary {
     /// 1-based number in the match.
     pub game_no: u32,
     /// `S`, `N`, `draw` (or `-` for an unfinished uploaded record).
-    pub result: String,
+    #[serde(serialize_with = "token")]
+    pub result: RecordResult,
     /// How it ended, for people.
     pub result_text: Option<String>,
     /// South's name in that game.
@@ -240,11 +283,13 @@ pub struct GameState {
     /// `S` or `N`.
     pub side_to_move: &'static str,
     /// `-`, `S`, `N`, `draw`.
-    pub result: String,
+    #[serde(serialize_with = "token")]
+    pub result: RecordResult,
     /// How the game ended, for people.
     pub result_text: Option<String>,
     /// `resignation`, ...; `None` when the rules ended the game.
-    pub termination: Option<String>,
+    #[serde(serialize_with = "termination_text")]
+    pub termination: Option<Termination>,
     /// Nobody moves (uploaded records, earlier games).
     pub read_only: bool,
     /// The players, by their side in the current game.
@@ -266,11 +311,11 @@ pub struct GameState {
     pub moves: Vec<MoveEvent>,
     /// Legal moves of the side to move.
     pub legal: Vec<LegalView>,
-    /// The clocks (issue 11.2), `None` for a game without a clock.
+    /// The clocks (docs/api.md, "Clocks"), `None` for a game without a clock.
     pub clock: Option<ClockView>,
-    /// Pass and play: one person plays both sides on one device (issue 11.4).
+    /// Pass and play: one person plays both sides on one device.
     pub local: bool,
-    /// The rematch, once a player asked for it (issue 11.3).
+    /// The rematch, once a player asked for it.
     pub rematch: Option<RematchView>,
     /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
     /// page keeps its board from positions (a big first message would also stay allocated
@@ -324,29 +369,91 @@ pub struct Round {
     pub south: String,
     /// North's name in this game.
     pub north: String,
-    /// `-` while going on.
-    pub result: String,
+    /// Unfinished while going on.
+    pub result: RecordResult,
     /// How it ended, for people.
     pub result_text: Option<String>,
     /// `rules` (or `None`), `resignation`, ...
-    pub termination: Option<String>,
+    pub termination: Option<Termination>,
+}
+
+impl Round {
+    /// Game `game_no` of a match, not yet played, from `start`.
+    pub fn new(game_no: u32, start: Position, (south, north): (String, String)) -> Round {
+        Round {
+            game_no,
+            start,
+            south,
+            north,
+            result: RecordResult::Unfinished,
+            result_text: None,
+            termination: None,
+        }
+    }
 }
 
 /// What ending the current game changes in the match.
 #[derive(Clone, Debug)]
 pub struct Transition {
-    /// The finished game's result token, sentence and termination.
-    pub result: String,
+    /// The finished game's result.
+    pub result: RecordResult,
     /// Sentence.
     pub result_text: String,
     /// `None` for `rules`.
-    pub termination: Option<String>,
+    pub termination: Option<Termination>,
     /// Wins per player after the game.
     pub wins: [u32; 2],
     /// The match is decided.
     pub match_over: bool,
     /// The next game, when the match goes on.
     pub next: Option<Round>,
+}
+
+/// The moves of the current game with their events, shared between copies of a match: a
+/// change is built on a copy (see the game core's `Change`), and copying must not copy every
+/// event line of the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moves(Arc<Vec<MoveEvent>>);
+
+impl Moves {
+    /// Appends a move (copies the list only if another copy of the match still shares it).
+    pub fn push(&mut self, ev: MoveEvent) {
+        Arc::make_mut(&mut self.0).push(ev);
+    }
+}
+
+impl From<Vec<MoveEvent>> for Moves {
+    fn from(v: Vec<MoveEvent>) -> Moves {
+        Moves(Arc::new(v))
+    }
+}
+
+impl std::ops::Deref for Moves {
+    type Target = [MoveEvent];
+    fn deref(&self) -> &[MoveEvent] {
+        &self.0
+    }
+}
+
+/// What a new match is made of; everything else starts empty ([`Match::new`]).
+#[derive(Clone, Debug)]
+pub struct NewMatch {
+    /// Game id.
+    pub id: String,
+    /// Rules, including the match format.
+    pub rules: Rules,
+    /// Start position of each game.
+    pub start: Position,
+    /// The side player 0 plays in game 1.
+    pub first_side: Side,
+    /// Players 0 (creator) and 1.
+    pub players: [Player; 2],
+    /// Invite code while player 1's seat is open.
+    pub invite: Option<String>,
+    /// The time control, if any.
+    pub clock: Option<TimeControl>,
+    /// Creation time (ms since the epoch).
+    pub now: i64,
 }
 
 /// A game id's state.
@@ -381,19 +488,21 @@ pub struct Match {
     /// The current game.
     pub game: Game,
     /// Its moves with their events.
-    pub moves: Vec<MoveEvent>,
+    pub moves: Moves,
     /// Set when the current game ended other than by the rules: (result, termination).
-    pub forced: Option<(String, String)>,
+    pub forced: Option<(RecordResult, Termination)>,
     /// Creation time (ms since the epoch).
     pub created: i64,
     /// Last change (ms).
     pub updated: i64,
-    /// The computer is thinking about the current position (not stored).
-    pub thinking: bool,
     /// The clocks, if the match has a time control.
     pub clock: Option<ClockState>,
     /// The rematch's id and the player who asked for it first.
     pub rematch: Option<(String, usize)>,
+    /// The stored version: one more with every change the database commits. A copy read
+    /// from the database is newer than the one in memory only if its version is higher
+    /// (docs/architecture.md, "One write path").
+    pub version: i64,
 }
 
 /// The stage names of the contract, from the variant and the position (KIS-2, KET names, KIM-4).
@@ -433,7 +542,63 @@ pub fn side_json(s: Side) -> &'static str {
     }
 }
 
+/// Serialises a result as its token (`-`, `S`, `N`, `draw`).
+fn token<S: Serializer>(r: &RecordResult, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(r.token())
+}
+
+/// Serialises a termination as NOT-6.2 writes it.
+fn termination_text<S: Serializer>(t: &Option<Termination>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_str(t.as_str()),
+        None => s.serialize_none(),
+    }
+}
+
 impl Match {
+    /// A new match at its first game, nobody having moved: the one place a match is made
+    /// (the store's reader and the record upload start from it too).
+    pub fn new(n: NewMatch) -> Match {
+        let names = |first: Side| {
+            let (a, b) = (n.players[0].name.clone(), n.players[1].name.clone());
+            if first == Side::South {
+                (a, b)
+            } else {
+                (b, a)
+            }
+        };
+        let current = Round::new(1, n.start, names(n.first_side));
+        let mut m = Match {
+            id: n.id,
+            rules: n.rules,
+            start: n.start,
+            format: n.rules.match_format,
+            read_only: false,
+            first_side: n.first_side,
+            players: n.players,
+            invite: n.invite,
+            game_no: 1,
+            wins: [0, 0],
+            finished: false,
+            past: Vec::new(),
+            current,
+            game: Game::new(n.start, n.rules),
+            moves: Moves::default(),
+            forced: None,
+            created: n.now,
+            updated: n.now,
+            clock: n.clock.map(|control| ClockState {
+                control,
+                left: [control.initial(); 2],
+                since: None,
+            }),
+            rematch: None,
+            version: 1,
+        };
+        m.clock_settle(n.now);
+        m
+    }
+
     /// The side player `p` plays in game `game_no` (sides change after every game, BRD-8.2).
     pub fn side_in(&self, p: usize, game_no: u32) -> Side {
         let s = if p == 0 {
@@ -462,20 +627,20 @@ impl Match {
         }
     }
 
-    /// The current game's result token and sentence.
-    pub fn result(&self) -> (String, Option<String>) {
-        if let Some((r, t)) = &self.forced {
-            return (r.clone(), Some(forced_text(r, t)));
+    /// The current game's result and sentence.
+    pub fn result(&self) -> (RecordResult, Option<String>) {
+        if let Some((r, t)) = self.forced {
+            return (r, Some(forced_text(r, t)));
         }
         let o = self.game.outcome();
         if o.is_over() {
-            (o.token().to_string(), Some(o.describe()))
+            (o.into(), Some(o.describe()))
         } else {
-            ("-".to_string(), None)
+            (RecordResult::Unfinished, None)
         }
     }
 
-    /// Pass and play: both seats belong to one token (issue 11.4).
+    /// Pass and play: both seats belong to one token.
     pub fn local(&self) -> bool {
         self.players[0].token_hash.is_some()
             && self.players[0].token_hash == self.players[1].token_hash
@@ -598,12 +763,12 @@ impl Match {
     /// What ending the current game with `result` changes (BRD-8.1, BRD-8.3).
     pub fn transition(
         &self,
-        result: &str,
+        result: RecordResult,
         result_text: String,
-        termination: Option<String>,
+        termination: Option<Termination>,
     ) -> Transition {
         let mut wins = self.wins;
-        if let Some(side) = Side::from_letter(result) {
+        if let RecordResult::Win(side) = result {
             wins[self.player_on(side)] += 1;
         }
         let match_over = match self.format {
@@ -612,19 +777,10 @@ impl Match {
         };
         let next = (!match_over).then(|| {
             let n = self.game_no + 1;
-            let (south, north) = self.names_in(n);
-            Round {
-                game_no: n,
-                start: self.start,
-                south,
-                north,
-                result: "-".into(),
-                result_text: None,
-                termination: None,
-            }
+            Round::new(n, self.start, self.names_in(n))
         });
         Transition {
-            result: result.to_string(),
+            result,
             result_text,
             termination,
             wins,
@@ -658,7 +814,7 @@ impl Match {
         self.past.push(done);
         self.game_no = self.current.game_no;
         self.game = Game::new(self.start, self.rules);
-        self.moves.clear();
+        self.moves = Moves::default();
         self.forced = None;
         // Every game of a match starts with full clocks.
         if let Some(c) = self.clock.as_mut() {
@@ -669,7 +825,7 @@ impl Match {
     /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or `None`.
     fn match_winner(&self) -> Option<&'static str> {
         // A match closed before any move (abandoned, Result `-`) has no winner.
-        if !self.finished || self.forced.as_ref().is_some_and(|(r, _)| r == "-") {
+        if !self.finished || matches!(self.forced, Some((RecordResult::Unfinished, _))) {
             return None;
         }
         Some(match self.wins[0].cmp(&self.wins[1]) {
@@ -709,7 +865,7 @@ impl Match {
                 .chain(self.game_over().then_some(&self.current))
                 .map(|r| GameSummary {
                     game_no: r.game_no,
-                    result: r.result.clone(),
+                    result: r.result,
                     result_text: r.result_text.clone(),
                     south: r.south.clone(),
                     north: r.north.clone(),
@@ -739,11 +895,13 @@ impl Match {
 
     /// The contract's GameState for `viewer` (player index, or `None` for a spectator).
     /// `connected` tells, per player, whether a browser of theirs is connected.
+    /// `now` (ms) is the time the clocks are shown at.
     pub fn state(
         &self,
         viewer: Option<usize>,
         connected: [bool; 2],
         svg: Option<String>,
+        now: i64,
     ) -> GameState {
         let pos = self.game.position();
         let (result, result_text) = self.result();
@@ -769,7 +927,7 @@ impl Match {
             side_to_move: side_json(pos.side()),
             result,
             result_text,
-            termination: self.forced.as_ref().map(|f| f.1.clone()),
+            termination: self.forced.map(|f| f.1),
             read_only: self.read_only,
             players: BySide {
                 south: player(ps),
@@ -785,9 +943,9 @@ impl Match {
             stage: stage(pos),
             block: pos.block().map(|s| s.to_string()),
             must: pos.must().map(|s| s.to_string()),
-            moves: self.moves.clone(),
+            moves: self.moves.to_vec(),
             legal: self.legal_views(),
-            clock: self.clock_view(crate::util::now_ms()),
+            clock: self.clock_view(now),
             local: self.local(),
             rematch: self.rematch_view(),
             svg,
@@ -798,7 +956,7 @@ impl Match {
     /// The move frame of `ev`, the last move played, as the match stands now (a game it
     /// ended is recorded, the next game of a match not yet started). `legal` is left empty:
     /// only the player to move gets it ([`Match::legal_moves_text`]).
-    pub fn move_frame(&self, ev: &MoveEvent, v: u64) -> MoveFrame {
+    pub fn move_frame(&self, ev: &MoveEvent, v: u64, now: i64) -> MoveFrame {
         let pos = self.game.position();
         let over = self.game_over();
         MoveFrame {
@@ -812,7 +970,7 @@ impl Match {
             updated: self.updated,
             result_text: if over { self.result().1 } else { None },
             match_: over.then(|| self.match_view()),
-            clock: self.clock_view(crate::util::now_ms()),
+            clock: self.clock_view(now),
         }
     }
 

@@ -1,18 +1,21 @@
 //! The lobby: the home page's live view of the game lists (docs/api.md, "Lobby").
 //!
 //! Instead of downloading the lists every few seconds, the home page loads one small page of
-//! each list once and then listens on `GET /api/lobby/ws`. Every change of a game (created,
-//! a seat taken, a move, its end) marks the game; once a second the marked games go out as
-//! one batch of list summaries, the newest first and at most [`MAX_BATCH`] of them. So a
-//! lobby socket gets at most one small message a second however busy the server is, and a
-//! game with many moves in that second is sent once.
+//! each list once and then listens on `GET /api/lobby/ws`. The lobby observes the game core
+//! ([`crate::game::Observer`]): every change of a game (created, a seat taken, a move, its
+//! end) marks the game; once a second the marked games go out as one batch of list
+//! summaries, the newest first and at most [`MAX_BATCH`] of them. So a lobby socket gets at
+//! most one small message a second however busy the server is, and a game with many moves in
+//! that second is sent once.
 
-use crate::app::App;
-use crate::model::{BySide, Match, PlayerKind};
-use crate::ws::{KeepAlive, WsConfig, BUFFER};
+use crate::domain::model::{BySide, Match, PlayerKind};
+use crate::edge::socket::{is_ping, pong, KeepAlive, WsConfig, BUFFER, MAX_MESSAGE};
+use crate::game::Observer;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -79,7 +82,7 @@ impl Summary {
                 north: p(bao_rules::Side::North),
             },
             ply: m.game.position().ply(),
-            result: m.result().0,
+            result: m.result().0.token().to_string(),
             status: if !m.read_only && !m.finished {
                 "live"
             } else {
@@ -117,9 +120,9 @@ impl Default for Lobby {
     }
 }
 
-impl Lobby {
+impl Observer for Lobby {
     /// Notes a change of `m`; free when no home page is listening.
-    pub fn mark(&self, m: &Match) {
+    fn changed(&self, m: &Match) {
         if self.tx.receiver_count() == 0 {
             return;
         }
@@ -134,7 +137,9 @@ impl Lobby {
             marked.insert(s.id.clone(), s);
         }
     }
+}
 
+impl Lobby {
     /// Sends the marked games as one batch, if any.
     fn flush(&self) {
         let mut games: Vec<Summary> = match self.marked.lock() {
@@ -154,26 +159,40 @@ impl Lobby {
     }
 }
 
-/// Sends the lobby's batches once a second while the server lives.
-pub fn spawn_ticker(app: Weak<App>) {
+/// Sends the lobby's batches once a second while the lobby lives.
+pub fn spawn_ticker(lobby: &Arc<Lobby>) -> tokio::task::JoinHandle<()> {
+    let lobby: Weak<Lobby> = Arc::downgrade(lobby);
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let Some(app) = app.upgrade() else { return };
-            app.lobby.flush();
+            let Some(lobby) = lobby.upgrade() else { return };
+            lobby.flush();
         }
-    });
+    })
+}
+
+/// The lobby's state as its routes see it.
+#[derive(Clone)]
+struct Lobbies {
+    lobby: Arc<Lobby>,
+    ws: WsConfig,
 }
 
 /// `GET /api/lobby/ws`.
-pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
-    ws.max_message_size(crate::ws::MAX_MESSAGE)
-        .max_frame_size(crate::ws::MAX_MESSAGE)
+pub fn routes(lobby: Arc<Lobby>, ws: WsConfig) -> Router {
+    Router::new()
+        .route("/api/lobby/ws", get(upgrade))
+        .with_state(Lobbies { lobby, ws })
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(l): State<Lobbies>) -> Response {
+    ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(BUFFER)
         .write_buffer_size(BUFFER)
-        .on_upgrade(move |socket| run(app.lobby.tx.subscribe(), app.ws, socket))
+        .on_upgrade(move |socket| run(l.lobby.tx.subscribe(), l.ws, socket))
 }
 
 async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket: WebSocket) {
@@ -192,7 +211,7 @@ async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket:
                     // The page's own keep-alive; anything else (pongs included) only shows
                     // that the client is there.
                     Some(Ok(Message::Text(t))) if is_ping(t.as_str()) => {
-                        if tx.send(crate::ws::ServerMsg::Pong.frame()).await.is_err() {
+                        if tx.send(pong()).await.is_err() {
                             return;
                         }
                     }
@@ -213,14 +232,4 @@ async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket:
             }
         }
     }
-}
-
-/// Whether a client message is `{"type":"ping"}`.
-fn is_ping(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Kind<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: &'a str,
-    }
-    serde_json::from_str::<Kind>(text).is_ok_and(|k| k.kind == "ping")
 }

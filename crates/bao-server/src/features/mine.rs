@@ -1,4 +1,4 @@
-//! "My games" (issue 11.1): a browser keeps the seats it holds (game id + token) and asks
+//! "My games" (docs/api.md, "My games"): a browser keeps the seats it holds (game id + token) and asks
 //! `POST /api/games/mine` for the state of each, to list whose turn it is on the home page.
 //!
 //! One query reads every named game from the database (the truth, also with several
@@ -7,15 +7,42 @@
 //! listed under `refused` with the reason, so the page can forget it, while the others are
 //! still answered.
 
-use crate::app::App;
+use crate::domain::model::{side_json, BySide};
+use crate::edge::body::{json, json_body, MAX_JSON};
 use crate::error::{ApiError, ApiResult};
-use crate::model::side_json;
-use crate::store::StoreError;
+use crate::game::Games;
+use crate::store::{SeatPlayer, SeatRow};
 use crate::util;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
 use bao_rules::{Position, Rules, Side, Variant};
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The route: `POST /api/games/mine`.
+pub fn routes(games: Arc<Games>) -> Router {
+    Router::new()
+        .route("/api/games/mine", post(handle))
+        .layer(DefaultBodyLimit::max(MAX_JSON))
+        .with_state(games)
+}
+
+/// `POST /api/games/mine`: the seats a browser holds, with whose turn it is.
+async fn handle(
+    State(games): State<Arc<Games>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: MineRequest = json_body(body)?;
+    let cookies = seat_cookies(&headers);
+    json(StatusCode::OK, &mine(&games, req, cookies).await?)
+}
 
 /// Most seats one call may name (a browser keeps fewer: static/seats.js keeps 40).
 pub const MAX_SEATS: usize = 50;
@@ -67,7 +94,7 @@ pub struct MineGame {
     /// The other seat is still open (the invite has not been used).
     pub waiting: bool,
     /// Players keyed by the sides of the current game.
-    pub players: crate::model::BySide<MinePlayer>,
+    pub players: BySide<MinePlayer>,
     /// Ply of the current position.
     pub ply: i64,
     /// Game number in the match.
@@ -96,13 +123,12 @@ pub struct MineAnswer {
     pub refused: Vec<Refused>,
 }
 
-/// Answers `POST /api/games/mine`.
 /// Answers `POST /api/games/mine`. `cookies` are the seat cookies the request carried
 /// ([`seat_cookies`]): their games are added when they are live and not named in the body
 /// (games whose token the page never saw: made before it kept seats, or by another page),
 /// never refused (a stale cookie of a deleted game says nothing), and only up to
 /// [`MAX_SEATS`] games in all.
-pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResult<MineAnswer> {
+pub async fn mine(games: &Games, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResult<MineAnswer> {
     if req.games.len() > MAX_SEATS {
         return Err(ApiError::bad_request(format!(
             "at most {MAX_SEATS} games may be asked for at once ({} were sent)",
@@ -131,7 +157,7 @@ pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResu
         .into_iter()
         .chain(extra.iter().map(|c| c.id.as_str()))
         .collect();
-    let rows = fetch(app, &ids).await?;
+    let rows = games.store.seat_rows(&ids).await?;
     // In the order of the request, each id once.
     let mut done = HashSet::new();
     for s in &req.games {
@@ -148,7 +174,7 @@ pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResu
             .games
             .iter()
             .filter(|x| x.id == id)
-            .find_map(|x| row.summary(&x.token));
+            .find_map(|x| summary(row, &x.token));
         match found {
             Some(g) => out.games.push(g),
             None => out.refused.push(Refused {
@@ -160,7 +186,7 @@ pub async fn mine(app: &App, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResu
     }
     for c in extra {
         let row = rows.iter().find(|r| r.id == c.id);
-        if let Some(g) = row.and_then(|r| r.summary(&c.token)) {
+        if let Some(g) = row.and_then(|r| summary(r, &c.token)) {
             if g.status == "live" {
                 out.games.push(g);
             }
@@ -209,125 +235,69 @@ fn not_found(id: &str) -> Refused {
     }
 }
 
-/// What one row of `games` says about a seat.
-struct Row0 {
-    id: String,
-    variant: String,
-    rules: String,
-    first_side: String,
-    game_no: i64,
-    players: [(MinePlayer, Option<String>); 2],
-    invite: Option<String>,
-    status: String,
-    ply: i64,
-    position: String,
-    result: String,
-    updated: i64,
-}
-
-impl Row0 {
-    /// The summary for the holder of `token`, `None` when it holds no seat here.
-    fn summary(&self, token: &str) -> Option<MineGame> {
-        let h = util::hash_token(token);
-        let holds = |p: usize| {
-            self.players[p]
-                .1
-                .as_deref()
-                .is_some_and(|t| util::same_secret(t, &h))
-        };
-        let (h0, h1) = (holds(0), holds(1));
-        if !h0 && !h1 {
-            return None;
-        }
-        let first = Side::from_letter(&self.first_side).unwrap_or(Side::South);
-        // Player 0 plays `first_side` in odd games (BRD-8.2).
-        let p0_side = if self.game_no % 2 == 1 {
-            first
-        } else {
-            first.other()
-        };
-        let over = self.status != "live" || self.result != "-";
-        let to_move = if over { None } else { self.side_to_move() };
-        let your_side = match (h0, h1) {
-            (true, false) => p0_side,
-            (false, true) => p0_side.other(),
-            // One token holding both seats (one device plays both sides): its side is the
-            // side to move.
-            _ => to_move.unwrap_or(p0_side),
-        };
-        let (south, north) = if p0_side == Side::South {
-            (0, 1)
-        } else {
-            (1, 0)
-        };
-        Some(MineGame {
-            id: self.id.clone(),
-            variant: self.variant.clone(),
-            your_side: side_json(your_side),
-            to_move: to_move.map(side_json),
-            status: self.status.clone(),
-            result: self.result.clone(),
-            waiting: self.invite.is_some(),
-            players: crate::model::BySide {
-                south: self.players[south].0.clone(),
-                north: self.players[north].0.clone(),
-            },
-            ply: self.ply,
-            game_no: self.game_no,
-            updated: self.updated,
-        })
-    }
-
-    fn side_to_move(&self) -> Option<Side> {
-        let variant = Variant::from_id(&self.variant)?;
-        let rules = Rules::parse(variant, &self.rules).ok()?;
-        Some(Position::parse(&self.position, &rules).ok()?.side())
+/// A player as "My games" shows it.
+fn shown(p: &SeatPlayer) -> MinePlayer {
+    MinePlayer {
+        kind: p.kind.clone(),
+        name: p.name.clone(),
+        level: p.level,
     }
 }
 
-async fn fetch(app: &App, ids: &[&str]) -> Result<Vec<Row0>, StoreError> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
+/// The summary of `row` for the holder of `token`, `None` when it holds no seat there.
+fn summary(row: &SeatRow, token: &str) -> Option<MineGame> {
+    let h = util::hash_token(token);
+    let holds = |p: usize| {
+        row.players[p]
+            .token_hash
+            .as_deref()
+            .is_some_and(|t| util::same_secret(t, &h))
+    };
+    let (h0, h1) = (holds(0), holds(1));
+    if !h0 && !h1 {
+        return None;
     }
-    // One placeholder per id ($1, $2, ...); the ids themselves are bound, never spliced.
-    let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT id, variant, rules, first_side, game_no, p0_kind, p0_name, p0_level, p0_token,
-           p1_kind, p1_name, p1_level, p1_token, invite, status, ply, position, result, updated
-         FROM games WHERE id IN ({})",
-        marks.join(", ")
-    );
-    let mut q = sqlx::query(&sql);
-    for id in ids {
-        q = q.bind(id.to_string());
-    }
-    let rows = q.fetch_all(app.store.reader()).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for r in rows {
-        let player = |p: &str| -> Result<(MinePlayer, Option<String>), sqlx::Error> {
-            Ok((
-                MinePlayer {
-                    kind: r.try_get(format!("{p}_kind").as_str())?,
-                    name: r.try_get(format!("{p}_name").as_str())?,
-                    level: r.try_get(format!("{p}_level").as_str())?,
-                },
-                r.try_get(format!("{p}_token").as_str())?,
-            ))
-        };
-        out.push(Row0 {
-            id: r.try_get("id")?,
-            variant: r.try_get("variant")?,
-            rules: r.try_get("rules")?,
-            first_side: r.try_get("first_side")?,
-            game_no: r.try_get("game_no")?,
-            players: [player("p0")?, player("p1")?],
-            invite: r.try_get("invite")?,
-            status: r.try_get("status")?,
-            ply: r.try_get("ply")?,
-            position: r.try_get("position")?,
-            result: r.try_get("result")?,
-            updated: r.try_get("updated")?,
-        });
-    }
-    Ok(out)
+    let first = Side::from_letter(&row.first_side).unwrap_or(Side::South);
+    // Player 0 plays `first_side` in odd games (BRD-8.2).
+    let p0_side = if row.game_no % 2 == 1 {
+        first
+    } else {
+        first.other()
+    };
+    let over = row.status != "live" || row.result != "-";
+    let to_move = if over { None } else { side_to_move(row) };
+    let your_side = match (h0, h1) {
+        (true, false) => p0_side,
+        (false, true) => p0_side.other(),
+        // One token holding both seats (one device plays both sides): its side is the side
+        // to move.
+        _ => to_move.unwrap_or(p0_side),
+    };
+    let (south, north) = if p0_side == Side::South {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    Some(MineGame {
+        id: row.id.clone(),
+        variant: row.variant.clone(),
+        your_side: side_json(your_side),
+        to_move: to_move.map(side_json),
+        status: row.status.clone(),
+        result: row.result.clone(),
+        waiting: row.invite.is_some(),
+        players: BySide {
+            south: shown(&row.players[south]),
+            north: shown(&row.players[north]),
+        },
+        ply: row.ply,
+        game_no: row.game_no,
+        updated: row.updated,
+    })
+}
+
+fn side_to_move(row: &SeatRow) -> Option<Side> {
+    let variant = Variant::from_id(&row.variant)?;
+    let rules = Rules::parse(variant, &row.rules).ok()?;
+    Some(Position::parse(&row.position, &rules).ok()?.side())
 }

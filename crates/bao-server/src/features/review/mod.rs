@@ -1,5 +1,5 @@
-//! Game review on the server (issue 11.6, issue 13.2): a bounded queue of reviews, searched
-//! under the server's one engine pool.
+//! Game review on the server (docs/review.md, docs/api.md "Review"): a bounded queue of
+//! reviews, searched under the server's one engine pool.
 //!
 //! A review asks the engine about every ply of a finished game (`bao_engine::review`), far
 //! more work than a computer move, so it must never hold up live games:
@@ -8,7 +8,7 @@
 //!   refused with 503 `busy` instead of piling up;
 //! * a fixed number of worker threads ([`ReviewConfig::workers`], 1 by default) run them,
 //!   each searching one thread; for every ply the worker takes one permit of the server's
-//!   engine pool (src/engine_pool.rs, shared with the computer players and hints) and gives
+//!   engine pool (crate::engine_pool, shared with the computer players and hints) and gives
 //!   it back after that ply, and it takes none while a live search waits, so a computer
 //!   move waits at most for one review ply, and reviews and live games together never run
 //!   more search threads than the pool's bound;
@@ -463,17 +463,34 @@ fn score_text(s: Score) -> String {
 
 /// The HTTP side: `POST /api/games/{id}/review` and `GET /api/games/{id}/review`.
 pub mod routes {
-    use super::{Key, ReviewStatus, SubmitError};
-    use crate::app::App;
+    use super::{Key, ReviewPool, ReviewStatus, SubmitError};
+    use crate::edge::body::MAX_JSON;
     use crate::error::{ApiError, ApiResult};
+    use crate::game::Games;
     use axum::body::Bytes;
     use axum::extract::rejection::BytesRejection;
-    use axum::extract::{Path, Query, State};
+    use axum::extract::{DefaultBodyLimit, Path, Query, State};
     use axum::http::StatusCode;
     use axum::response::{IntoResponse, Response};
-    use axum::Json;
+    use axum::routing::post;
+    use axum::{Json, Router};
     use std::collections::HashMap;
     use std::sync::Arc;
+
+    /// The review's state as its routes see it.
+    #[derive(Clone)]
+    struct Reviews {
+        games: Arc<Games>,
+        pool: Arc<ReviewPool>,
+    }
+
+    /// The review's routes.
+    pub fn routes(games: Arc<Games>, pool: Arc<ReviewPool>) -> Router {
+        Router::new()
+            .route("/api/games/{id}/review", post(submit).get(status))
+            .layer(DefaultBodyLimit::max(MAX_JSON))
+            .with_state(Reviews { games, pool })
+    }
 
     /// The body of the POST: which game of the match (by default the current or last one).
     #[derive(serde::Deserialize, Default)]
@@ -483,7 +500,7 @@ pub mod routes {
     }
 
     /// The game number asked for, or the match's current (or last) game.
-    async fn key_for(app: &App, id: &str, game_no: Option<u32>) -> ApiResult<(Key, u32)> {
+    async fn key_for(app: &Games, id: &str, game_no: Option<u32>) -> ApiResult<(Key, u32)> {
         let slot = app.slot(id).await?;
         let current = slot.m.lock().await.game_no;
         let g = game_no.unwrap_or(current);
@@ -496,7 +513,7 @@ pub mod routes {
     }
 
     /// The finished game `g` of the match, replayed by the rules.
-    async fn finished_game(app: &App, id: &str, g: u32) -> ApiResult<bao_rules::Game> {
+    async fn finished_game(app: &Games, id: &str, g: u32) -> ApiResult<bao_rules::Game> {
         let slot = app.slot(id).await?;
         let rules = slot.m.lock().await.rules;
         let rounds = app.store.rounds_with_moves(id, &rules).await?;
@@ -504,7 +521,7 @@ pub mod routes {
             .into_iter()
             .find(|(r, _)| r.game_no == g)
             .ok_or_else(|| ApiError::not_found(format!("this match has no game {g}")))?;
-        if round.result == "-" {
+        if round.result == bao_rules::RecordResult::Unfinished {
             return Err(ApiError::conflict(
                 "this game is not over yet; a game is reviewed once it has ended",
             ));
@@ -522,8 +539,8 @@ pub mod routes {
     }
 
     /// `POST /api/games/{id}/review {"game_no": G}`: queues the review of a finished game.
-    pub async fn submit(
-        State(app): State<Arc<App>>,
+    async fn submit(
+        State(r): State<Reviews>,
         Path(id): Path<String>,
         body: Result<Bytes, BytesRejection>,
     ) -> ApiResult<Response> {
@@ -537,8 +554,8 @@ pub mod routes {
                 ))
             })?
         };
-        let (key, _) = key_for(&app, &id, req.game_no).await?;
-        if let Some(s) = app.review.status(&key) {
+        let (key, _) = key_for(&r.games, &id, req.game_no).await?;
+        if let Some(s) = r.pool.status(&key) {
             if !matches!(
                 s,
                 ReviewStatus::Failed { .. } | ReviewStatus::NotAsked { .. }
@@ -551,8 +568,8 @@ pub mod routes {
                 return Ok(answer(s, code));
             }
         }
-        let game = finished_game(&app, &id, key.1).await?;
-        match app.review.submit(key, game) {
+        let game = finished_game(&r.games, &id, key.1).await?;
+        match r.pool.submit(key, game) {
             Ok(s) => {
                 let code = if s.finished() {
                     StatusCode::OK
@@ -570,8 +587,8 @@ pub mod routes {
     }
 
     /// `GET /api/games/{id}/review?game_no=G`: the review's progress or result.
-    pub async fn status(
-        State(app): State<Arc<App>>,
+    async fn status(
+        State(r): State<Reviews>,
         Path(id): Path<String>,
         Query(q): Query<HashMap<String, String>>,
     ) -> ApiResult<Response> {
@@ -584,9 +601,9 @@ pub mod routes {
                 ))
             })?),
         };
-        let (key, _) = key_for(&app, &id, game_no).await?;
-        let s = app
-            .review
+        let (key, _) = key_for(&r.games, &id, game_no).await?;
+        let s = r
+            .pool
             .status(&key)
             .unwrap_or(ReviewStatus::NotAsked { game_no: key.1 });
         Ok(answer(s, StatusCode::OK))

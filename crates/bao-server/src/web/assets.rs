@@ -7,7 +7,6 @@
 //! server starts), so a versioned URL never changes content and is cached for a year
 //! (`immutable`); pages and unversioned URLs are revalidated (`no-cache`).
 
-use crate::app::App;
 use crate::error::ApiError;
 use axum::extract::{Path, Query};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -54,7 +53,7 @@ pub struct Assets {
 
 impl Assets {
     /// Loads every embedded file of `web/static/`; scripts get versioned links to each other.
-    /// (Pages are templates: [`crate::pages`].)
+    /// (Pages are templates: [`crate::web::pages`].)
     pub fn load() -> Assets {
         let mut raw: HashMap<String, (Vec<u8>, String)> = Web::iter()
             .filter(|p| p.starts_with("static/"))
@@ -240,16 +239,16 @@ fn service_worker(files: &HashMap<String, Asset>) -> Option<Asset> {
     })
 }
 
-/// The page routes of docs/api.md. Pages answer in the reader's language ([`crate::pages`]).
-pub fn pages() -> Router<Arc<App>> {
+/// The page routes of docs/api.md. Pages answer in the reader's language ([`crate::web::pages`]).
+pub fn pages() -> Router {
     let assets = Arc::new(Assets::load());
     // The templates and catalogs are part of the binary: a broken one is a build defect,
     // found by the tests (pages::tests, tests/i18n.rs), not something a server can recover from.
     let rendered = Arc::new(
-        crate::pages::Pages::load(&assets)
+        crate::web::pages::Pages::load(&assets)
             .unwrap_or_else(|e| panic!("the embedded web app is broken: {e}")),
     );
-    let page = |name: &'static str, pages: &Arc<crate::pages::Pages>| {
+    let page = |name: &'static str, pages: &Arc<crate::web::pages::Pages>| {
         let pages = pages.clone();
         get(
             move |Query(q): Query<HashMap<String, String>>, h: HeaderMap| async move {
@@ -267,7 +266,7 @@ pub fn pages() -> Router<Arc<App>> {
         .route("/", page("index", &rendered))
         .route("/g/{id}", page("game", &rendered))
         .route("/replay", page("replay", &rendered))
-        // Installable and offline (issue 10): the service worker must be served from the
+        // Installable and offline (docs/api.md, "Pages"): the service worker must be served from the
         // root to control every page; the manifest beside it.
         .route("/sw.js", file("sw.js", &assets))
         .route(
@@ -310,8 +309,8 @@ mod tests {
     #[test]
     fn pages_and_scripts_link_versioned_files() {
         let a = Assets::load();
-        let pages = crate::pages::Pages::load(&a).unwrap();
-        let game = pages.html("game", crate::i18n::Lang::En).unwrap();
+        let pages = crate::web::pages::Pages::load(&a).unwrap();
+        let game = pages.html("game", crate::web::i18n::Lang::En).unwrap();
         let v = a.version("static/game.js").unwrap();
         assert!(
             game.contains(&format!("\"/static/game.js?v={v}\"")),

@@ -1,9 +1,9 @@
-//! Puzzles (issue 11, point 7; docs/api.md "Puzzles"): the puzzles mined by `bao puzzles
+//! Puzzles (docs/api.md, "Puzzles"): the puzzles mined by `bao puzzles
 //! mine` (bao-engine's `puzzle` module) are embedded from `data/puzzles/VARIANT.json`, served
 //! by `GET /api/puzzles?variant=V` and `GET /api/puzzles/{id}`, and each move a player tries
 //! is checked against the solution line by the rules crate (`POST /api/puzzles/{id}/check`).
 
-use crate::app::App;
+use crate::edge::body::MAX_JSON;
 use crate::error::{ApiError, ApiResult};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -40,9 +40,9 @@ pub struct Entry {
 /// The embedded data file of a variant.
 pub fn data_file(v: Variant) -> &'static str {
     match v {
-        Variant::Kiswahili => include_str!("../data/puzzles/kiswahili.json"),
-        Variant::Kete => include_str!("../data/puzzles/kete.json"),
-        Variant::Kimasai => include_str!("../data/puzzles/kimasai.json"),
+        Variant::Kiswahili => include_str!("../../data/puzzles/kiswahili.json"),
+        Variant::Kete => include_str!("../../data/puzzles/kete.json"),
+        Variant::Kimasai => include_str!("../../data/puzzles/kimasai.json"),
     }
 }
 
@@ -198,7 +198,7 @@ fn legal_list(p: &Position, rules: &Rules) -> Vec<String> {
 
 /// The puzzle routes, over the embedded catalogue (parsed once here). A broken data file is
 /// a build mistake caught by the tests; the server then serves no puzzles and logs why.
-pub fn routes() -> Router<Arc<App>> {
+pub fn routes() -> Router {
     let catalogue = Catalogue::embedded().unwrap_or_else(|e| {
         tracing::error!("puzzles: {e}");
         Catalogue {
@@ -210,6 +210,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
         .layer(Extension(Arc::new(catalogue)))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_JSON))
 }
 
 type Cat = Extension<Arc<Catalogue>>;
@@ -295,7 +296,7 @@ async fn check(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<CheckResp>> {
     let p = find(&cat, &id)?;
-    let req: CheckReq = crate::http::json_body(body)?;
+    let req: CheckReq = crate::edge::body::json_body(body)?;
     let line = &p.entry.moves;
     if !req.ply.is_multiple_of(2) || req.ply >= line.len() {
         return Err(ApiError::bad_request(format!(

@@ -6,10 +6,11 @@
 //! their own connections. On PostgreSQL the same transaction also sends a NOTIFY so that other
 //! `bao serve` instances on the database can push the change to their WebSocket clients.
 
-use crate::model::{
-    ClockState, Match, MoveEvent, Player, PlayerKind, Round, TimeControl, Transition,
+use crate::domain::model::{
+    ClockState, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl, Transition,
 };
-use bao_rules::{MatchFormat, Position, Rules, Side, Variant};
+use crate::domain::record::forced_of;
+use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 use std::time::Duration;
@@ -17,6 +18,11 @@ use tokio::sync::{mpsc, oneshot};
 
 /// The channel of PostgreSQL notifications about changed games.
 pub const CHANNEL: &str = "bao_games";
+
+mod notify;
+mod seats;
+pub use notify::Notifications;
+pub use seats::{SeatPlayer, SeatRow};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -66,15 +72,6 @@ pub enum StoreError {
     /// Stored data the rules refuse.
     #[error("corrupt game {0}: {1}")]
     Corrupt(String, String),
-}
-
-impl From<StoreError> for crate::error::ApiError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::Conflict(m) => crate::error::ApiError::conflict(m),
-            e => crate::error::ApiError::internal(e),
-        }
-    }
 }
 
 fn conflict_or(e: sqlx::Error, what: &str) -> StoreError {
@@ -154,7 +151,7 @@ impl ListKey {
 
 /// The clock columns of `games` (migration 0003), all `None` without a clock.
 #[derive(Clone, Debug, Default)]
-pub struct ClockCols {
+struct ClockCols {
     initial: Option<i64>,
     increment: Option<i64>,
     days: Option<i64>,
@@ -165,7 +162,7 @@ pub struct ClockCols {
 }
 
 /// The clock columns of a match as it stands.
-pub fn clock_cols(m: &Match) -> ClockCols {
+fn clock_cols(m: &Match) -> ClockCols {
     let Some(c) = m.clock else {
         return ClockCols::default();
     };
@@ -209,7 +206,7 @@ fn snapshot(m: &Match) -> Snapshot {
         status: if live { "live" } else { "finished" },
         ply: m.game.position().ply() as i64,
         position: m.game.position().to_string(),
-        result: m.result().0,
+        result: m.result().0.token().to_string(),
         updated: m.updated,
         clock: clock_cols(m),
     }
@@ -282,11 +279,6 @@ impl Store {
         })
     }
 
-    /// The read pool, for modules with their own read-only queries (crate::mine).
-    pub(crate) fn reader(&self) -> &AnyPool {
-        &self.read
-    }
-
     /// Whether the database answers a query (`GET /api/health`).
     pub async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.read).await?;
@@ -306,70 +298,37 @@ impl Store {
         rounds: &[(Round, Vec<MoveEvent>)],
     ) -> Result<(), StoreError> {
         self.submit(Job::Create {
-            m: Box::new(m.clone_light()),
+            m: Box::new(m.clone()),
             rounds: rounds.to_vec(),
         })
         .await
+        .map(|_| ())
     }
 
-    /// Stores one accepted move (and the end of its game, if it ends one) in one transaction.
-    /// `after` is the match as it will be once the move is applied.
-    pub async fn commit_move(
+    /// Commits one change to a live game in one transaction: `write` says what changes and
+    /// on which condition, `after` is the match as the change leaves it. Answers the match's
+    /// new version, or a conflict when the condition no longer holds (another instance, a
+    /// clock or the abandonment sweep came first) and nothing was written.
+    pub async fn commit(
         &self,
-        game_no: u32,
-        mv: &MoveEvent,
-        ended: Option<&Transition>,
+        write: &Write,
         after: &Match,
         instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Move {
+    ) -> Result<i64, StoreError> {
+        let seat = matches!(write, Write::Join { .. }).then(|| SeatCols {
+            token_hash: after.players[1].token_hash.clone(),
+            name: after.players[1].name.clone(),
+            south: after.current.south.clone(),
+            north: after.current.north.clone(),
+            clock: clock_cols(after),
+        });
+        self.submit(Job::Change(Box::new(ChangeJob {
             id: after.id.clone(),
-            game_no,
-            mv: mv.clone(),
-            ended: ended.cloned(),
+            write: write.clone(),
             snap: snapshot(after),
+            seat,
             instance: instance.to_string(),
-        })
-        .await
-    }
-
-    /// Stores the end of the current game by resignation.
-    pub async fn commit_end(
-        &self,
-        game_no: u32,
-        t: &Transition,
-        after: &Match,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::End {
-            id: after.id.clone(),
-            game_no,
-            t: t.clone(),
-            snap: snapshot(after),
-            instance: instance.to_string(),
-        })
-        .await
-    }
-
-    /// Ends a match nobody moved in (issue 9, point 6): succeeds only if the match is still
-    /// live and unchanged since `seen` (its `updated` as the caller read it), so that of
-    /// several instances sweeping at once exactly one ends it, and never after a move.
-    pub async fn commit_abandon(
-        &self,
-        game_no: u32,
-        seen: i64,
-        t: &Transition,
-        after: &Match,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Abandon {
-            id: after.id.clone(),
-            game_no,
-            seen,
-            t: t.clone(),
-            snap: snapshot(after),
-            instance: instance.to_string(),
-        })
+        })))
         .await
     }
 
@@ -389,36 +348,8 @@ impl Store {
             .collect()
     }
 
-    /// Gives player 1's open seat to a person: succeeds only while the seat is still open
-    /// in the database (so two servers cannot hand it out twice).
-    #[allow(clippy::too_many_arguments)] // one per column the join changes
-    pub async fn commit_join(
-        &self,
-        id: &str,
-        token_hash: &str,
-        name: &str,
-        game_no: u32,
-        south_north: (&str, &str),
-        updated: i64,
-        clock: ClockCols,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Join {
-            updated,
-            clock,
-            id: id.to_string(),
-            token_hash: token_hash.to_string(),
-            name: name.to_string(),
-            game_no,
-            south: south_north.0.to_string(),
-            north: south_north.1.to_string(),
-            instance: instance.to_string(),
-        })
-        .await
-    }
-
     /// Hands a change to the writer and waits until it is committed (or refused).
-    async fn submit(&self, job: Job) -> Result<(), StoreError> {
+    async fn submit(&self, job: Job) -> Result<i64, StoreError> {
         let (tx, rx) = oneshot::channel();
         self.jobs
             .send((job, tx))
@@ -484,43 +415,42 @@ impl Store {
         let current = current.ok_or_else(|| corrupt(format!("no round {game_no}")))?;
         let moves = self.round_moves(id, game_no).await?;
         let (game, events) = Match::replay(current.start, rules, &moves).map_err(corrupt)?;
-        let forced = crate::record::forced_of(&current.result, current.termination.as_deref());
-        let read_only = row.try_get::<i64, _>("read_only")? != 0;
-        let status: String = row.try_get("status")?;
-        let m = Match {
+        let created: i64 = row.try_get("created")?;
+        let mut m = Match::new(NewMatch {
             id: id.to_string(),
             rules,
             start,
-            format,
-            read_only,
             first_side,
             players,
             invite: row.try_get("invite")?,
-            game_no,
-            wins: [
-                row.try_get::<i64, _>("wins0")?.max(0) as u32,
-                row.try_get::<i64, _>("wins1")?.max(0) as u32,
-            ],
-            finished: status == "finished",
-            past,
-            current,
-            game,
-            moves: events,
-            forced,
-            created: row.try_get("created")?,
-            updated: row.try_get("updated")?,
-            thinking: false,
-            clock: clock_from_row(&row)?,
-            rematch: match row.try_get::<Option<String>, _>("rematch")? {
-                Some(r) => Some((
-                    r,
-                    row.try_get::<Option<i64>, _>("rematch_by")?
-                        .unwrap_or(0)
-                        .clamp(0, 1) as usize,
-                )),
-                None => None,
-            },
+            clock: None,
+            now: created,
+        });
+        m.format = format;
+        m.read_only = row.try_get::<i64, _>("read_only")? != 0;
+        m.game_no = game_no;
+        m.wins = [
+            row.try_get::<i64, _>("wins0")?.max(0) as u32,
+            row.try_get::<i64, _>("wins1")?.max(0) as u32,
+        ];
+        m.finished = row.try_get::<String, _>("status")? == "finished";
+        m.past = past;
+        m.forced = forced_of(current.result, current.termination);
+        m.current = current;
+        m.game = game;
+        m.moves = events.into();
+        m.updated = row.try_get("updated")?;
+        m.clock = clock_from_row(&row)?;
+        m.rematch = match row.try_get::<Option<String>, _>("rematch")? {
+            Some(r) => Some((
+                r,
+                row.try_get::<Option<i64>, _>("rematch_by")?
+                    .unwrap_or(0)
+                    .clamp(0, 1) as usize,
+            )),
+            None => None,
         };
+        m.version = row.try_get("version")?;
         Ok(Some(m))
     }
 
@@ -537,70 +467,6 @@ impl Store {
         rows.iter()
             .map(|r| Ok(r.try_get::<String, _>("id")?))
             .collect()
-    }
-
-    /// Stores the loss on time of game `game_no` at ply `ply`, seen at `now`: succeeds only if
-    /// the database agrees that the clock ran out and nothing changed since, so that of several
-    /// instances exactly one records it.
-    pub async fn commit_flag(
-        &self,
-        ply: u32,
-        now: i64,
-        game_no: u32,
-        t: &Transition,
-        after: &Match,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Flag {
-            id: after.id.clone(),
-            game_no,
-            ply,
-            now,
-            t: t.clone(),
-            snap: snapshot(after),
-            instance: instance.to_string(),
-        })
-        .await
-    }
-
-    /// Takes back the moves of game `game_no` after ply `to_ply`; succeeds only if the game is
-    /// still at `from_ply`.
-    pub async fn commit_takeback(
-        &self,
-        game_no: u32,
-        from_ply: u32,
-        to_ply: u32,
-        after: &Match,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Takeback {
-            id: after.id.clone(),
-            game_no,
-            from_ply,
-            to_ply,
-            snap: snapshot(after),
-            instance: instance.to_string(),
-        })
-        .await
-    }
-
-    /// Creates match `m` as the rematch of `old`, asked for by player `by`; a conflict when
-    /// `old` has its rematch already.
-    pub async fn commit_rematch(
-        &self,
-        old: &str,
-        by: usize,
-        m: &Match,
-        instance: &str,
-    ) -> Result<(), StoreError> {
-        self.submit(Job::Rematch {
-            old: old.to_string(),
-            by,
-            m: Box::new(m.clone_light()),
-            round: m.current.clone(),
-            instance: instance.to_string(),
-        })
-        .await
     }
 
     /// The stored moves of one game: (canonical move, result).
@@ -774,14 +640,20 @@ fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
     let start_s: String = r.try_get("start")?;
     let start = Position::parse(&start_s, rules)
         .map_err(|e| StoreError::Corrupt(String::new(), e.to_string()))?;
+    let corrupt = |what: &str| StoreError::Corrupt(String::new(), what.to_string());
+    let result: String = r.try_get("result")?;
+    let termination: Option<String> = r.try_get("termination")?;
     Ok(Round {
         game_no: r.try_get::<i64, _>("game_no")?.max(1) as u32,
         start,
         south: r.try_get("south")?,
         north: r.try_get("north")?,
-        result: r.try_get("result")?,
+        result: RecordResult::from_token(&result).ok_or_else(|| corrupt("result"))?,
         result_text: r.try_get("result_text")?,
-        termination: r.try_get("termination")?,
+        termination: match termination {
+            None => None,
+            Some(t) => Some(Termination::parse(&t).ok_or_else(|| corrupt("termination"))?),
+        },
     })
 }
 
@@ -799,9 +671,9 @@ async fn insert_round(
     .bind(r.start.to_string())
     .bind(&r.south)
     .bind(&r.north)
-    .bind(&r.result)
+    .bind(r.result.token())
     .bind(r.result_text.clone())
-    .bind(r.termination.clone())
+    .bind(r.termination.map(Termination::as_str))
     .execute(&mut **tx)
     .await
     .map_err(|e| conflict_or(e, "this game of the match has already started"))?;
@@ -819,9 +691,9 @@ async fn end_round(
         "UPDATE rounds SET result = $1, result_text = $2, termination = $3
          WHERE game_id = $4 AND game_no = $5 AND result = '-'",
     )
-    .bind(&t.result)
+    .bind(t.result.token())
     .bind(&t.result_text)
-    .bind(t.termination.clone())
+    .bind(t.termination.map(Termination::as_str))
     .bind(id)
     .bind(game_no as i64)
     .execute(&mut **tx)
@@ -860,73 +732,101 @@ async fn insert_move(
     Ok(())
 }
 
-/// One change to the database, run inside its own savepoint of a group commit.
+/// What one change to a live game writes, with the condition that makes it apply exactly
+/// once across instances (docs/architecture.md, "One write path"). The game core builds it
+/// as part of its `Change`; [`Store::commit`] writes it.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A move of game `game_no`, and the end of that game if the move ended it: refused when
+    /// another move of that position is stored (the moves' primary key) or the match ended.
+    Move {
+        /// The game of the match.
+        game_no: u32,
+        /// The move.
+        mv: MoveEvent,
+        /// The end of the game, if the move ended it.
+        ended: Option<Transition>,
+    },
+    /// The end of game `game_no` other than by a move (a resignation).
+    End {
+        /// The game of the match.
+        game_no: u32,
+        /// The end.
+        t: Transition,
+    },
+    /// The loss on time at `ply`, seen at `now`: only if the database agrees that the clock
+    /// ran out and nothing changed since.
+    Flag {
+        /// The game of the match.
+        game_no: u32,
+        /// The ply the clock ran out at.
+        ply: u32,
+        /// When it was seen (ms).
+        now: i64,
+        /// The end.
+        t: Transition,
+    },
+    /// A match nobody moved in ended: only if it is still live and unchanged since `seen`
+    /// (its `updated` as the sweeper read it).
+    Abandon {
+        /// The game of the match.
+        game_no: u32,
+        /// `updated` as read.
+        seen: i64,
+        /// The end.
+        t: Transition,
+    },
+    /// Player 1's open seat taken: only while it is still open.
+    Join {
+        /// The game of the match.
+        game_no: u32,
+    },
+    /// The moves of game `game_no` after `to_ply` taken back: only while it is at `from_ply`.
+    Takeback {
+        /// The game of the match.
+        game_no: u32,
+        /// The ply the player saw.
+        from_ply: u32,
+        /// The ply the game goes back to.
+        to_ply: u32,
+    },
+    /// `new` created as this match's rematch, asked for by player `by`: one per match.
+    Rematch {
+        /// Who asked first.
+        by: usize,
+        /// The new match.
+        new: Box<Match>,
+    },
+}
+
+/// The columns a join writes besides the snapshot.
+struct SeatCols {
+    token_hash: Option<String>,
+    name: String,
+    south: String,
+    north: String,
+    clock: ClockCols,
+}
+
+/// One job of the writer, run inside its own savepoint of a group commit.
 enum Job {
     Create {
         m: Box<Match>,
         rounds: Vec<(Round, Vec<MoveEvent>)>,
     },
-    Move {
-        id: String,
-        game_no: u32,
-        mv: MoveEvent,
-        ended: Option<Transition>,
-        snap: Snapshot,
-        instance: String,
-    },
-    End {
-        id: String,
-        game_no: u32,
-        t: Transition,
-        snap: Snapshot,
-        instance: String,
-    },
-    Abandon {
-        id: String,
-        game_no: u32,
-        seen: i64,
-        t: Transition,
-        snap: Snapshot,
-        instance: String,
-    },
-    Join {
-        updated: i64,
-        id: String,
-        token_hash: String,
-        name: String,
-        game_no: u32,
-        south: String,
-        north: String,
-        instance: String,
-        clock: ClockCols,
-    },
-    Flag {
-        id: String,
-        game_no: u32,
-        ply: u32,
-        now: i64,
-        t: Transition,
-        snap: Snapshot,
-        instance: String,
-    },
-    Takeback {
-        id: String,
-        game_no: u32,
-        from_ply: u32,
-        to_ply: u32,
-        snap: Snapshot,
-        instance: String,
-    },
-    Rematch {
-        old: String,
-        by: usize,
-        m: Box<Match>,
-        round: Round,
-        instance: String,
-    },
+    Change(Box<ChangeJob>),
 }
 
-type Reply = oneshot::Sender<Result<(), StoreError>>;
+/// A change to a live game, as the writer runs it.
+struct ChangeJob {
+    id: String,
+    write: Write,
+    snap: Snapshot,
+    seat: Option<SeatCols>,
+    instance: String,
+}
+
+type Reply = oneshot::Sender<Result<i64, StoreError>>;
 
 /// Most changes committed together.
 const MAX_BATCH: usize = 512;
@@ -967,7 +867,7 @@ async fn run_batch(
     pool: &AnyPool,
     backend: Backend,
     batch: &[(Job, Reply)],
-) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+) -> Result<Vec<Result<i64, StoreError>>, StoreError> {
     let mut tx = pool.begin().await?;
     let mut results = Vec::with_capacity(batch.len());
     for (job, _) in batch {
@@ -998,64 +898,99 @@ async fn run_job(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     backend: Backend,
     job: &Job,
-) -> Result<(), StoreError> {
+) -> Result<i64, StoreError> {
     match job {
         Job::Create { m, rounds } => {
-            let s = snapshot(m);
-            sqlx::query(
-                "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
-                   p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
-                   game_no, wins0, wins1, status, ply, position, result, created, updated)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)",
-            )
-            .bind(&m.id)
-            .bind(m.rules.variant.id())
-            .bind(m.rules.to_string())
-            .bind(m.start.to_string())
-            .bind(m.format.as_str())
-            .bind(i64::from(m.read_only))
-            .bind(m.first_side.letter().to_string())
-            .bind(m.players[0].kind.as_str())
-            .bind(&m.players[0].name)
-            .bind(m.players[0].level.map(i64::from))
-            .bind(m.players[0].token_hash.clone())
-            .bind(m.players[1].kind.as_str())
-            .bind(&m.players[1].name)
-            .bind(m.players[1].level.map(i64::from))
-            .bind(m.players[1].token_hash.clone())
-            .bind(m.invite.clone())
-            .bind(s.game_no)
-            .bind(s.wins0)
-            .bind(s.wins1)
-            .bind(s.status)
-            .bind(s.ply)
-            .bind(&s.position)
-            .bind(&s.result)
-            .bind(m.created)
-            .bind(s.updated)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| conflict_or(e, "a game with this id exists"))?;
-            set_clock(tx, &m.id, &s.clock).await?;
-            for (r, moves) in rounds {
-                insert_round(tx, &m.id, r).await?;
-                for mv in moves {
-                    insert_move(tx, &m.id, r.game_no, mv, m.created).await?;
-                }
-            }
-            Ok(())
+            insert_match(tx, m, rounds).await?;
+            Ok(m.version)
         }
-        Job::Flag {
-            id,
+        Job::Change(c) => {
+            let ChangeJob {
+                id,
+                write,
+                snap,
+                seat,
+                instance,
+            } = &**c;
+            change(tx, id, write, snap, seat.as_ref()).await?;
+            notify(tx, backend, id, instance).await?;
+            let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut **tx)
+                .await?;
+            Ok(row.try_get("version")?)
+        }
+    }
+}
+
+async fn insert_match(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    m: &Match,
+    rounds: &[(Round, Vec<MoveEvent>)],
+) -> Result<(), StoreError> {
+    let s = snapshot(m);
+    sqlx::query(
+        "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
+           p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
+           game_no, wins0, wins1, status, ply, position, result, created, updated, version)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)",
+    )
+    .bind(&m.id)
+    .bind(m.rules.variant.id())
+    .bind(m.rules.to_string())
+    .bind(m.start.to_string())
+    .bind(m.format.as_str())
+    .bind(i64::from(m.read_only))
+    .bind(m.first_side.letter().to_string())
+    .bind(m.players[0].kind.as_str())
+    .bind(&m.players[0].name)
+    .bind(m.players[0].level.map(i64::from))
+    .bind(m.players[0].token_hash.clone())
+    .bind(m.players[1].kind.as_str())
+    .bind(&m.players[1].name)
+    .bind(m.players[1].level.map(i64::from))
+    .bind(m.players[1].token_hash.clone())
+    .bind(m.invite.clone())
+    .bind(s.game_no)
+    .bind(s.wins0)
+    .bind(s.wins1)
+    .bind(s.status)
+    .bind(s.ply)
+    .bind(&s.position)
+    .bind(&s.result)
+    .bind(m.created)
+    .bind(s.updated)
+    .bind(m.version)
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "a game with this id exists"))?;
+    set_clock(tx, &m.id, &s.clock).await?;
+    for (r, moves) in rounds {
+        insert_round(tx, &m.id, r).await?;
+        for mv in moves {
+            insert_move(tx, &m.id, r.game_no, mv, m.created).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes one change of game `id`; every branch bumps `version` once.
+async fn change(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    write: &Write,
+    snap: &Snapshot,
+    seat: Option<&SeatCols>,
+) -> Result<(), StoreError> {
+    match write {
+        Write::Flag {
             game_no,
             ply,
             now,
             t,
-            snap,
-            instance,
         } => {
-            // Exactly once over all instances (issue 11.2): only the game as the flagging
-            // instance saw it, with its clock run out in the database's own terms.
+            // Exactly once over all instances: only the game as the flagging instance saw
+            // it, with its clock run out in the database's own terms.
             let n = write_snapshot(
                 tx,
                 id,
@@ -1071,16 +1006,12 @@ async fn run_job(
                     "the game changed before its clock could run out".into(),
                 ));
             }
-            end_round(tx, id, *game_no, t).await?;
-            notify(tx, backend, id, instance).await
+            end_round(tx, id, *game_no, t).await
         }
-        Job::Takeback {
-            id,
+        Write::Takeback {
             game_no,
             from_ply,
             to_ply,
-            snap,
-            instance,
         } => {
             let n = write_snapshot(
                 tx,
@@ -1103,67 +1034,38 @@ async fn run_job(
                 .bind(*to_ply as i64)
                 .execute(&mut **tx)
                 .await?;
-            notify(tx, backend, id, instance).await
+            Ok(())
         }
-        Job::Rematch {
-            old,
-            by,
-            m,
-            round,
-            instance,
-        } => {
-            // Race-safe over all instances (issue 11.3): one rematch per match.
+        Write::Rematch { by, new } => {
+            // Race-safe over all instances: one rematch per match.
             let r = sqlx::query(
-                "UPDATE games SET rematch = $1, rematch_by = $2 WHERE id = $3 AND rematch IS NULL",
+                "UPDATE games SET rematch = $1, rematch_by = $2, version = version + 1
+                 WHERE id = $3 AND rematch IS NULL",
             )
-            .bind(&m.id)
+            .bind(&new.id)
             .bind(*by as i64)
-            .bind(old)
+            .bind(id)
             .execute(&mut **tx)
             .await?;
             if r.rows_affected() != 1 {
                 return Err(StoreError::Conflict("the rematch exists already".into()));
             }
-            Box::pin(run_job(
-                tx,
-                backend,
-                &Job::Create {
-                    m: m.clone(),
-                    rounds: vec![(round.clone(), Vec::new())],
-                },
-            ))
-            .await?;
-            notify(tx, backend, old, instance).await
+            insert_match(tx, new, &[(new.current.clone(), Vec::new())]).await
         }
-        Job::Move {
-            id,
-            game_no,
-            mv,
-            ended,
-            snap,
-            instance,
-        } => {
+        Write::Move { game_no, mv, ended } => {
             insert_move(tx, id, *game_no, mv, snap.updated).await?;
             if let Some(t) = ended {
                 end_round(tx, id, *game_no, t).await?;
             }
-            update_snapshot(tx, id, snap, Some(snap.updated), *game_no).await?;
-            notify(tx, backend, id, instance).await
+            update_snapshot(tx, id, snap, Some(snap.updated), *game_no).await
         }
-        Job::Abandon {
-            id,
-            game_no,
-            seen,
-            t,
-            snap,
-            instance,
-        } => {
+        Write::Abandon { game_no, seen, t } => {
             // Exactly once, whatever the number of instances sweeping: only the match as the
             // sweeper saw it (still live, unchanged since `seen`) is ended. On PostgreSQL a
             // second sweeper's UPDATE waits for the first to commit and then matches no row.
             let r = sqlx::query(
                 "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
-                   position = $6, result = $7, updated = $8
+                   position = $6, result = $7, updated = $8, version = version + 1
                  WHERE id = $9 AND status = 'live' AND updated = $10",
             )
             .bind(snap.game_no)
@@ -1183,39 +1085,25 @@ async fn run_job(
                     "the match changed or ended before it could be closed".into(),
                 ));
             }
-            end_round(tx, id, *game_no, t).await?;
-            notify(tx, backend, id, instance).await
+            end_round(tx, id, *game_no, t).await
         }
-        Job::End {
-            id,
-            game_no,
-            t,
-            snap,
-            instance,
-        } => {
+        Write::End { game_no, t } => {
             end_round(tx, id, *game_no, t).await?;
-            update_snapshot(tx, id, snap, None, *game_no).await?;
-            notify(tx, backend, id, instance).await
+            update_snapshot(tx, id, snap, None, *game_no).await
         }
-        Job::Join {
-            updated,
-            id,
-            token_hash,
-            name,
-            game_no,
-            south,
-            north,
-            instance,
-            clock,
-        } => {
-            set_clock(tx, id, clock).await?;
+        Write::Join { game_no } => {
+            let Some(seat) = seat else {
+                return Err(StoreError::Batch("a join without its seat".into()));
+            };
+            set_clock(tx, id, &seat.clock).await?;
             let r = sqlx::query(
-                "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3
+                "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3,
+                   version = version + 1
                  WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
             )
-            .bind(token_hash)
-            .bind(name)
-            .bind(*updated)
+            .bind(seat.token_hash.clone())
+            .bind(&seat.name)
+            .bind(snap.updated)
             .bind(id)
             .execute(&mut **tx)
             .await?;
@@ -1225,13 +1113,13 @@ async fn run_job(
             sqlx::query(
                 "UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4",
             )
-            .bind(south)
-            .bind(north)
+            .bind(&seat.south)
+            .bind(&seat.north)
             .bind(id)
             .bind(*game_no as i64)
             .execute(&mut **tx)
             .await?;
-            notify(tx, backend, id, instance).await
+            Ok(())
         }
     }
 }
@@ -1267,7 +1155,8 @@ async fn write_snapshot(
     let sql = format!(
         "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
            position = $6, result = $7, updated = $8, moved = COALESCE($9, moved),
-           clock_left0 = $10, clock_left1 = $11, clock_since = $12, clock_deadline = $13
+           clock_left0 = $10, clock_left1 = $11, clock_since = $12, clock_deadline = $13,
+           version = version + 1
          WHERE id = $14 AND status = 'live' AND game_no = $15 {extra}"
     );
     let mut q = sqlx::query(&sql)

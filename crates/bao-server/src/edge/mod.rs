@@ -9,6 +9,10 @@
 //!   ask for an unknown address;
 //! * [`log`]: one line per request at info level (method, path, status, time).
 
+pub mod accept;
+pub mod body;
+pub mod socket;
+
 use crate::error::ApiError;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
@@ -337,7 +341,7 @@ impl Edge {
     }
 }
 
-/// What a WebSocket (crates/bao-server/src/ws.rs) needs from the edge: its client's move
+/// What a WebSocket needs from the edge: its client's move
 /// limit and the shutdown signal. Put in every request's extensions by [`guard`].
 #[derive(Clone)]
 pub struct Guard {
@@ -411,7 +415,7 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut req: Request, next: Next) 
     let headers = req.headers();
     let changes = !matches!(method, Method::GET | Method::HEAD | Method::OPTIONS);
     let bearer = headers.contains_key(header::AUTHORIZATION);
-    // Cross-site requests (issue 9.3): a page elsewhere must not act with the seat cookie.
+    // Cross-site requests (docs/api.md, "Cross-site requests"): a page elsewhere must not act with the seat cookie.
     if (is_websocket(headers) || (changes && !bearer)) && !edge.same_origin(headers) {
         return ApiError::forbidden(
             "this request comes from another site; open the game on this server's own pages",

@@ -3,7 +3,7 @@
 //! Every template that does not start with `_` and is not `base.html` is a page, named by
 //! its file stem (`game.html` is page `game`). Pages extend `base.html`, which holds the
 //! shared head, header, navigation, language switcher and footer once. Text comes from the
-//! catalogs ([`crate::i18n`]) through the template function `t("area.key", name=value)`.
+//! catalogs ([`crate::web::i18n`]) through the template function `t("area.key", name=value)`.
 //!
 //! Pages depend only on the language, so each is rendered once per language when the server
 //! starts (the same output as rendering per request, without the cost). The ETag is the hash
@@ -12,8 +12,8 @@
 //! scripts need no extra request; keys of the `rules` area (long texts of the rules pages,
 //! used only in templates) are left out of it.
 
-use crate::assets::{etag_matches, hash12, Assets};
-use crate::i18n::{self, Catalogs, Lang};
+use crate::web::assets::{etag_matches, hash12, Assets};
+use crate::web::i18n::{self, Catalogs, Lang};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use minijinja::value::Kwargs;
@@ -57,7 +57,7 @@ impl Pages {
     /// Renders the embedded templates with the embedded catalogs.
     pub fn load(assets: &Assets) -> Result<Pages, PageError> {
         let catalogs = Arc::new(Catalogs::load()?);
-        let templates: BTreeMap<String, String> = crate::assets::embedded("templates/")
+        let templates: BTreeMap<String, String> = crate::web::assets::embedded("templates/")
             .filter_map(|(p, data)| {
                 let name = p.strip_prefix("templates/")?.to_string();
                 Some((name, String::from_utf8_lossy(&data).into_owned()))

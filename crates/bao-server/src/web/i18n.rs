@@ -1,4 +1,4 @@
-//! Languages of the web app (issue 10): English and Swahili message catalogs and the choice
+//! Languages of the web app (docs/i18n.md): English and Swahili message catalogs and the choice
 //! of a language for each request. How to add text: docs/i18n.md.
 //!
 //! Catalogs are the files `web/i18n/LANG/AREA.json`, each one flat JSON object whose keys
@@ -97,7 +97,7 @@ pub struct Catalogs {
 impl Catalogs {
     /// The catalogs embedded in the binary (`web/i18n/`).
     pub fn load() -> Result<Catalogs, I18nError> {
-        let files = crate::assets::embedded("i18n/").filter_map(|(path, data)| {
+        let files = crate::web::assets::embedded("i18n/").filter_map(|(path, data)| {
             let rel = path.strip_prefix("i18n/")?.to_string();
             rel.ends_with(".json").then_some((rel, data))
         });

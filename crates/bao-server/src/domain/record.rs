@@ -2,7 +2,7 @@
 //! writer (`bao_rules::Record`): every uploaded record is replayed (NOT-6.4) before it is
 //! stored.
 
-use bao_rules::{Move, Position, Record, RecordMove, RecordResult, Rules, Side, Termination};
+use bao_rules::{Move, Position, Record, RecordMove, RecordResult, Rules, Termination};
 
 /// One record read from a file and checked.
 #[derive(Clone, Debug)]
@@ -17,10 +17,10 @@ pub struct ParsedRecord {
     pub north: String,
     /// Date tag.
     pub date: String,
-    /// Result tag: `-`, `S`, `N` or `draw`.
-    pub result: String,
+    /// Result tag.
+    pub result: RecordResult,
     /// Termination tag; `None` when absent.
-    pub termination: Option<String>,
+    pub termination: Option<Termination>,
     /// The moves, canonical.
     pub moves: Vec<Move>,
 }
@@ -69,12 +69,13 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedRecord>, RecordError> {
         out.push(ParsedRecord {
             rules: r.rules,
             start: r.start_position(),
-            // The same gate as every other name (issue 9, point 2); `?` is NOT-6.2's unknown.
-            south: crate::names::clean_name(Some(&r.south), "?"),
-            north: crate::names::clean_name(Some(&r.north), "?"),
+            // The same gate as every other name (docs/api.md, "Names"); `?` is NOT-6.2's
+            // unknown.
+            south: super::names::clean_name(Some(&r.south), "?"),
+            north: super::names::clean_name(Some(&r.north), "?"),
             date: r.date.clone(),
-            result: r.result.token().to_string(),
-            termination: r.termination.map(|t| t.as_str().to_string()),
+            result: r.result,
+            termination: r.termination,
             moves: game.moves().to_vec(),
         });
     }
@@ -94,10 +95,10 @@ pub struct RecordOut<'a> {
     pub north: &'a str,
     /// `YYYY.MM.DD`.
     pub date: &'a str,
-    /// `-`, `S`, `N`, `draw`.
-    pub result: &'a str,
+    /// The result.
+    pub result: RecordResult,
     /// Termination other than `rules`.
-    pub termination: Option<&'a str>,
+    pub termination: Option<Termination>,
     /// Round (game number in a match).
     pub round: Option<u32>,
     /// The moves.
@@ -118,14 +119,11 @@ pub fn write_record(r: &RecordOut) -> String {
         r.north.to_string()
     };
     rec.date = r.date.to_string();
-    rec.result = RecordResult::from_token(r.result).unwrap_or(RecordResult::Unfinished);
+    rec.result = r.result;
     if *r.start != Position::start(r.rules) {
         rec.start = Some(*r.start);
     }
-    rec.termination = r
-        .termination
-        .filter(|t| *t != "rules")
-        .and_then(Termination::parse);
+    rec.termination = r.termination.filter(|t| *t != Termination::Rules);
     if let Some(n) = r.round {
         rec.set_tag("Round", &n.to_string());
     }
@@ -135,46 +133,52 @@ pub fn write_record(r: &RecordOut) -> String {
 
 /// The forced end of a game (result, termination) from its stored result and Termination
 /// tag: `None` when the rules ended it or it goes on. A match abandoned before any move is
-/// closed with Result `-` and Termination `abandoned` (issue 9).
-pub fn forced_of(result: &str, termination: Option<&str>) -> Option<(String, String)> {
+/// closed with Result `-` and Termination `abandoned` (NOT-6.2).
+pub fn forced_of(
+    result: RecordResult,
+    termination: Option<Termination>,
+) -> Option<(RecordResult, Termination)> {
     match termination {
-        Some(t) if t != "rules" && (result != "-" || t == "abandoned") => {
-            Some((result.to_string(), t.to_string()))
+        Some(t)
+            if t != Termination::Rules
+                && (result != RecordResult::Unfinished || t == Termination::Abandoned) =>
+        {
+            Some((result, t))
         }
         _ => None,
     }
 }
 
 /// The sentence for a game that ended with `result` by `termination` (not by the rules).
-pub fn forced_text(result: &str, termination: &str) -> String {
-    let winner = Side::from_letter(result);
-    match (winner, termination) {
-        (Some(w), "resignation") => {
+pub fn forced_text(result: RecordResult, termination: Termination) -> String {
+    match (result, termination) {
+        (RecordResult::Win(w), Termination::Resignation) => {
             format!("{} resigned: {} has won", w.other().name(), w.name())
         }
-        (Some(w), "abandoned") => {
+        (RecordResult::Win(w), Termination::Abandoned) => {
             format!(
                 "{} did not move for too long: {} has won (abandoned)",
                 w.other().name(),
                 w.name()
             )
         }
-        // The loss on time, decided by the server (issue 11.2, NOT-6.2).
-        (Some(w), "time") => {
+        // The loss on time, decided by the server (NOT-6.2).
+        (RecordResult::Win(w), Termination::Time) => {
             format!("{} ran out of time: {} has won", w.other().name(), w.name())
         }
-        (None, "abandoned") if result == "-" => {
+        (RecordResult::Unfinished, Termination::Abandoned) => {
             "closed: nobody moved for too long (abandoned)".to_string()
         }
-        (Some(w), t) => format!("{} has won ({t})", w.name()),
-        (None, t) if result == "draw" => format!("drawn ({t})"),
-        (None, t) => format!("unfinished ({t})"),
+        (RecordResult::Win(w), t) => format!("{} has won ({t})", w.name()),
+        (RecordResult::Draw, t) => format!("drawn ({t})"),
+        (RecordResult::Unfinished, t) => format!("unfinished ({t})"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bao_rules::Side;
 
     // NOT-6.5: the example record of the spec, fixture kis-02's six plies.
     const EXAMPLE: &str = "[Variant \"kiswahili\"]\n[Rules \"-\"]\n[South \"Ramadhan\"]\n[North \"Kijumbe\"]\n[Date \"1994.10.17\"]\n[Result \"-\"]\n[Site \"Zanzibar\"]\n\n1. A7L* a5R 2. A6R* a6R* 3. A7R* a8L* -\n";
@@ -192,7 +196,7 @@ mod tests {
             south: &r.south,
             north: &r.north,
             date: &r.date,
-            result: &r.result,
+            result: r.result,
             termination: None,
             round: None,
             moves: &r.moves,
@@ -224,15 +228,18 @@ mod tests {
             .replace("a8L* -", "a8L* N");
         let r = parse_records(&resigned).unwrap();
         assert_eq!(
-            (r[0].result.as_str(), r[0].termination.as_deref()),
-            ("N", Some("resignation"))
+            (r[0].result, r[0].termination),
+            (
+                RecordResult::Win(Side::North),
+                Some(Termination::Resignation)
+            )
         );
     }
 
     #[test]
     fn resignation_sentence() {
         assert_eq!(
-            forced_text("N", "resignation"),
+            forced_text(RecordResult::Win(Side::North), Termination::Resignation),
             "South resigned: North has won"
         );
     }

@@ -59,7 +59,7 @@ impl AsyncWrite for Counted {
 
 /// Accepts connections until `stop` turns true, each served by its own task. At the cap,
 /// new connections wait in the listen queue until one closes.
-pub(crate) async fn accept_loop(
+pub async fn accept_loop(
     listener: TcpListener,
     router: Router,
     connections: Arc<Semaphore>,
@@ -126,7 +126,7 @@ async fn stopped(stop: &mut watch::Receiver<bool>) {
 }
 
 /// Waits for Ctrl-C or SIGTERM (what systemd and container runtimes send); names it.
-pub(crate) async fn shutdown_signal() -> &'static str {
+pub async fn shutdown_signal() -> &'static str {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};

@@ -1,0 +1,572 @@
+//! The operations on a game that every game has: create one (or store an uploaded record),
+//! take the open seat, move, resign; and the game's views (its state, an earlier game of the
+//! match, its record file). Each change is built as a [`Change`] and committed through
+//! [`Games::commit`].
+
+use super::{Change, Games, Slot};
+use crate::domain::model::{
+    move_event, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl,
+};
+use crate::domain::record::{forced_of, forced_text, write_record, ParsedRecord, RecordOut};
+use crate::domain::wire::{json_text, ServerMsg};
+use crate::error::{ApiError, ApiResult};
+use crate::store::{StoreError, Write};
+use crate::util;
+use bao_rules::{find_move, MatchFormat, Position, RecordResult, Rules, Side, Termination};
+use std::sync::Arc;
+
+/// What creating a game answers.
+#[derive(Debug, serde::Serialize)]
+pub struct Created {
+    /// Game id.
+    pub id: String,
+    /// The creator's side in game 1.
+    pub seat: String,
+    /// The creator's seat token.
+    pub token: String,
+    /// Invite code for the other seat, for a game against a person.
+    pub invite: Option<String>,
+    /// The game page.
+    pub url: String,
+}
+
+/// A create request, already checked.
+pub struct NewGame {
+    /// Rules, including the match format.
+    pub rules: Rules,
+    /// Start position.
+    pub start: Position,
+    /// Computer level, or `None` for a person.
+    pub computer: Option<u8>,
+    /// The creator's side in game 1.
+    pub side: Side,
+    /// The creator's name.
+    pub name: String,
+    /// The time control, if the game has a clock.
+    pub clock: Option<TimeControl>,
+    /// Pass and play: the creator plays both sides, the other side named this.
+    pub local: Option<String>,
+}
+
+/// `S` or `N`.
+pub(crate) fn side_str(s: Side) -> String {
+    s.letter().to_string()
+}
+
+/// The board picture of the current position, with the last move marked.
+pub fn board_svg(m: &Match) -> String {
+    let mut opts = bao_render::SvgOptions {
+        size: None,
+        ..Default::default()
+    };
+    opts.last_move = m.game.moves().last().map(bao_render::LastMove::from);
+    opts.over = Some(m.game.outcome().is_over());
+    bao_render::svg(m.game.position(), &opts)
+}
+
+/// The GameState for `viewer` as JSON text, with the picture (HTTP answers).
+pub(crate) fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2]) -> String {
+    let svg = board_svg(m);
+    json_text(&m.state(viewer, connected, Some(svg), util::now_ms()))
+}
+
+/// `{"type":"state","v":V,"state":...}` for `viewer`, without the picture.
+pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], v: u64) -> String {
+    ServerMsg::State {
+        v,
+        state: &m.state(viewer, connected, None, util::now_ms()),
+    }
+    .text()
+}
+
+/// A person's seat, with a token's hash or open.
+fn person(name: &str, token_hash: Option<String>) -> Player {
+    Player {
+        kind: PlayerKind::Human,
+        name: name.to_string(),
+        level: None,
+        token_hash,
+    }
+}
+
+impl Games {
+    /// Creates a game and its first round.
+    pub async fn create(&self, g: NewGame) -> ApiResult<Created> {
+        let token = util::new_token();
+        let hash = util::hash_token(&token);
+        let (p1, invite) = match (g.computer, &g.local) {
+            (_, Some(name)) => (person(name, Some(hash.clone())), None),
+            (Some(level), None) => (
+                Player {
+                    kind: PlayerKind::Computer,
+                    name: format!("Computer (level {level})"),
+                    level: Some(level),
+                    token_hash: None,
+                },
+                None,
+            ),
+            (None, None) => (person("Guest", None), Some(util::random_code(16))),
+        };
+        let mut m = Match::new(NewMatch {
+            id: util::new_game_id(),
+            rules: g.rules,
+            start: g.start,
+            first_side: g.side,
+            players: [person(&g.name, Some(hash)), p1],
+            invite: invite.clone(),
+            clock: g.clock,
+            now: util::now_ms(),
+        });
+        // A start position that is already over ends its game at once.
+        if m.game.outcome().is_over() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::BAD_REQUEST,
+                "bad_position",
+                format!(
+                    "the game is already over in this position ({})",
+                    m.game.outcome().describe()
+                ),
+            ));
+        }
+        // Ids are random; a clash only makes us draw again.
+        for _ in 0..4 {
+            match self
+                .store
+                .create(&m, &[(m.current.clone(), Vec::new())])
+                .await
+            {
+                Ok(()) => break,
+                Err(StoreError::Conflict(_)) => m.id = util::new_game_id(),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let id = m.id.clone();
+        self.open(m);
+        Ok(Created {
+            url: format!("/g/{id}"),
+            id,
+            seat: side_str(g.side),
+            token,
+            invite,
+        })
+    }
+
+    /// Stores an uploaded record file as a finished, read-only game.
+    pub async fn create_from_records(&self, recs: Vec<ParsedRecord>) -> ApiResult<String> {
+        let (Some(first), Some(last)) = (recs.first(), recs.last()) else {
+            return Err(ApiError::bad_request("the file holds no record"));
+        };
+        let mut rounds: Vec<(Round, Vec<MoveEvent>)> = Vec::new();
+        let mut last_game = None;
+        for (i, r) in recs.iter().enumerate() {
+            let mut game = bao_rules::Game::new(r.start, r.rules);
+            let mut events = Vec::new();
+            for mv in &r.moves {
+                let before = *game.position();
+                let lm = bao_rules::legal_moves(&before, &r.rules)
+                    .find(&mv.to_string())
+                    .copied()
+                    .ok_or_else(|| ApiError::internal("a checked record move is not legal"))?;
+                game.play(&lm);
+                events.push(move_event(&before, &r.rules, &lm, game.outcome().token()));
+            }
+            let text = match r.termination {
+                Some(t) if t != Termination::Rules && r.result != RecordResult::Unfinished => {
+                    Some(forced_text(r.result, t))
+                }
+                _ if game.outcome().is_over() => Some(game.outcome().describe()),
+                _ => None,
+            };
+            let mut round = Round::new(i as u32 + 1, r.start, (r.south.clone(), r.north.clone()));
+            round.result = r.result;
+            round.result_text = text;
+            round.termination = r.termination;
+            rounds.push((round, events));
+            last_game = Some(game);
+        }
+        let game = last_game.ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
+        let (current, moves) = rounds
+            .last()
+            .cloned()
+            .ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
+        let n = recs.len() as u32;
+        let now = util::now_ms();
+        let mut m = Match::new(NewMatch {
+            id: util::new_game_id(),
+            rules: last.rules,
+            start: last.start,
+            first_side: Side::South,
+            players: [person(&first.south, None), person(&first.north, None)],
+            invite: None,
+            clock: None,
+            now,
+        });
+        m.format = if n == 1 {
+            MatchFormat::SingleGame
+        } else {
+            MatchFormat::BestOfThree
+        };
+        m.read_only = true;
+        m.game_no = n;
+        m.finished = true;
+        m.past = rounds[..rounds.len() - 1]
+            .iter()
+            .map(|r| r.0.clone())
+            .collect();
+        m.forced = match (last.termination, last.result) {
+            (Some(t), r) if t != Termination::Rules && r != RecordResult::Unfinished => {
+                Some((r, t))
+            }
+            _ => None,
+        };
+        m.current = current;
+        m.game = game;
+        m.moves = moves.into();
+        // A record is finished: it is read from the database when someone opens it.
+        self.store.create(&m, &rounds).await?;
+        Ok(m.id)
+    }
+
+    /// Gives the open seat to the holder of the invite code.
+    pub async fn join(
+        &self,
+        seat: &super::Seat,
+        invite: &str,
+        name: String,
+    ) -> ApiResult<(String, String)> {
+        let slot = &seat.slot;
+        let mut m = slot.m.lock().await;
+        if let Some(p) = Games::auth(&m, seat.token.as_deref()) {
+            return Err(ApiError::conflict(format!(
+                "you already play {} in this game; open the invite link in another browser",
+                m.side_of(p).name()
+            )));
+        }
+        if m.players[1].kind != PlayerKind::Human || m.read_only {
+            return Err(ApiError::conflict(
+                "this game has no seat for a person to join",
+            ));
+        }
+        if m.players[1].token_hash.is_some() || m.invite.is_none() {
+            return Err(ApiError::conflict("the seat has already been taken"));
+        }
+        if !m
+            .invite
+            .as_deref()
+            .is_some_and(|c| util::same_secret(c, invite))
+        {
+            return Err(ApiError::forbidden(
+                "the invite code is not valid for this game",
+            ));
+        }
+        let token = util::new_token();
+        let now = util::now_ms();
+        let mut after = m.clone();
+        after.players[1].name = name.clone();
+        after.players[1].token_hash = Some(util::hash_token(&token));
+        after.invite = None;
+        (after.current.south, after.current.north) = after.names_in(after.game_no);
+        // Memory and database hold the same time (the abandonment sweep compares them).
+        after.updated = now;
+        // The clock starts once both seats are taken.
+        after.clock_settle(now);
+        let game_no = m.game_no;
+        self.commit(
+            slot,
+            &mut m,
+            Change {
+                after,
+                played: None,
+                next: None,
+                write: Write::Join { game_no },
+                at: now,
+            },
+        )
+        .await?;
+        Ok((side_str(m.side_of(1)), token))
+    }
+
+    /// Plays `text` for the seat's player in the game whose current position has ply `ply`
+    /// (if given).
+    pub async fn play(
+        &self,
+        slot: &Arc<Slot>,
+        player: Option<usize>,
+        text: &str,
+        ply: Option<u32>,
+    ) -> ApiResult<MoveEvent> {
+        // The clock is read at the time the move arrived, not when its turn on the lock comes.
+        let received = util::now_ms();
+        let ev = {
+            let mut m = slot.m.lock().await;
+            let Some(p) = player else {
+                return Err(ApiError::forbidden(
+                    "only the players of this game may move: your seat token is missing or wrong",
+                ));
+            };
+            // Pass and play: the one person moves for the side to move, whichever seat their
+            // socket was counted as when it connected.
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
+            };
+            if m.read_only {
+                return Err(ApiError::game_over(
+                    "this game is a stored record; nobody moves in it",
+                ));
+            }
+            // A move names the ply it was made in: a retried request whose ply was already
+            // played is refused as stale before anything else is judged (docs/api.md, "Moves").
+            let now_ply = m.game.position().ply();
+            if let Some(q) = ply {
+                if q != now_ply {
+                    return Err(ApiError::conflict(format!(
+                        "the move was made for ply {q}, but the game is at ply {now_ply}"
+                    )));
+                }
+            }
+            if m.game_over() {
+                let why = m.result().1.unwrap_or_default();
+                return Err(ApiError::game_over(format!("the game is over: {why}")));
+            }
+            let side = m.game.position().side();
+            if m.side_of(p) != side {
+                return Err(ApiError::not_your_turn(format!(
+                    "it is {}'s turn, and you play {}",
+                    side.name(),
+                    m.side_of(p).name()
+                )));
+            }
+            if text.len() > 32 {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::BAD_REQUEST,
+                    "bad_move",
+                    "a move is a few characters, such as A7L*",
+                ));
+            }
+            let lm = find_move(m.game.position(), &m.rules, text)?;
+            // A move is accepted only while the mover's clock has time left.
+            if m.clock_running() == Some(p) && m.time_left(p, received).is_some_and(|l| l <= 0) {
+                let flagged = self.flag_locked(slot, &mut m).await;
+                drop(m);
+                if flagged {
+                    self.schedule_computer(slot.clone());
+                }
+                return Err(ApiError::game_over(
+                    "your time ran out before the move arrived; the game is lost on time",
+                ));
+            }
+            self.apply_locked(slot, &mut m, lm, received).await?
+        };
+        self.schedule_computer(slot.clone());
+        Ok(ev)
+    }
+
+    /// Plays a legal move of the current position, made at `at` (ms; the mover's clock is
+    /// charged up to then).
+    pub(crate) async fn apply_locked(
+        &self,
+        slot: &Arc<Slot>,
+        m: &mut Match,
+        lm: bao_rules::LegalMove,
+        at: i64,
+    ) -> ApiResult<MoveEvent> {
+        let before = *m.game.position();
+        let mover = m.player_on(before.side());
+        let mut after = m.clone();
+        after.game.play(&lm);
+        let outcome = after.game.outcome();
+        let ev = move_event(&before, &m.rules, &lm, outcome.token());
+        let ended = outcome
+            .is_over()
+            .then(|| m.transition(outcome.into(), outcome.describe(), None));
+        after.clock_moved(mover, at);
+        after.updated = util::now_ms();
+        let next = ended.clone().and_then(|t| after.record_end(t));
+        after.clock_settle(at);
+        let game_no = m.game_no;
+        self.commit(
+            slot,
+            m,
+            Change {
+                after,
+                played: Some(ev.clone()),
+                next,
+                write: Write::Move {
+                    game_no,
+                    mv: ev.clone(),
+                    ended,
+                },
+                at,
+            },
+        )
+        .await?;
+        Ok(ev)
+    }
+
+    /// Resigns game `game_no` of the match for `player`, at ply `ply`: a resignation names
+    /// the game and position it was made in, so one sent while the opponent's move ended that
+    /// game is refused (409 `conflict`) instead of landing on the next game of the match.
+    pub async fn resign(
+        &self,
+        slot: &Arc<Slot>,
+        player: Option<usize>,
+        game_no: u32,
+        ply: u32,
+    ) -> ApiResult<String> {
+        let out = {
+            let mut m = slot.m.lock().await;
+            let Some(p) = player else {
+                return Err(ApiError::forbidden(
+                    "only a player of this game may resign: your seat token is missing or wrong",
+                ));
+            };
+            let p = if m.local() {
+                m.to_move().unwrap_or(p)
+            } else {
+                p
+            };
+            if m.read_only {
+                return Err(ApiError::game_over("the game is already over"));
+            }
+            if game_no != m.game_no {
+                return Err(ApiError::conflict(format!(
+                    "the resignation was for game {game_no} of the match, but game {} is being played; nothing was changed",
+                    m.game_no
+                )));
+            }
+            if m.game_over() {
+                return Err(ApiError::game_over("the game is already over"));
+            }
+            let now_ply = m.game.position().ply();
+            if ply != now_ply {
+                return Err(ApiError::conflict(format!(
+                    "the resignation was made at ply {ply}, but the game is at ply {now_ply}; nothing was changed"
+                )));
+            }
+            let result = RecordResult::Win(m.side_of(p).other());
+            let change = forced_end(
+                &m,
+                result,
+                Termination::Resignation,
+                util::now_ms(),
+                false,
+                |t| Write::End { game_no, t },
+            );
+            self.commit(slot, &mut m, change).await?;
+            state_string(&m, Some(p), slot.connected())
+        };
+        self.schedule_computer(slot.clone());
+        Ok(out)
+    }
+
+    /// The GameState of the locked match `m` for `viewer`, as JSON text (the answer of an
+    /// operation that changed it).
+    pub fn state_text(&self, slot: &Slot, m: &Match, viewer: Option<usize>) -> String {
+        state_string(m, viewer, slot.connected())
+    }
+
+    /// The GameState for `viewer`, as JSON text.
+    pub async fn state(&self, seat: &super::Seat) -> ApiResult<String> {
+        let m = seat.slot.m.lock().await;
+        let viewer = Games::auth(&m, seat.token.as_deref());
+        Ok(state_string(&m, viewer, seat.slot.connected()))
+    }
+
+    /// The GameState of an earlier game of the match (`game_no` below the current one).
+    pub async fn past_state(&self, seat: &super::Seat, game_no: u32) -> ApiResult<String> {
+        let slot = &seat.slot;
+        let (mut view, viewer, connected) = {
+            let m = slot.m.lock().await;
+            let viewer = Games::auth(&m, seat.token.as_deref());
+            if game_no == m.game_no {
+                return Ok(state_string(&m, viewer, slot.connected()));
+            }
+            let Some(r) = m.past.iter().find(|r| r.game_no == game_no).cloned() else {
+                return Err(ApiError::not_found(format!(
+                    "game {game_no} of this match has not been played"
+                )));
+            };
+            let mut v = m.clone();
+            v.current = r;
+            (v, viewer, slot.connected())
+        };
+        let moves = self.store.round_moves(&view.id, game_no).await?;
+        let (game, events) =
+            Match::replay(view.current.start, view.rules, &moves).map_err(ApiError::internal)?;
+        view.game = game;
+        view.moves = events.into();
+        view.game_no = game_no;
+        view.forced = forced_of(view.current.result, view.current.termination);
+        // Nobody moves in a finished game.
+        view.read_only = true;
+        view.past.retain(|r| r.game_no < game_no);
+        Ok(state_string(&view, viewer, connected))
+    }
+
+    /// The record file of every game of the match (NOT-6).
+    pub async fn record(&self, slot: &Slot) -> ApiResult<String> {
+        let (id, rules, format, created) = {
+            let m = slot.m.lock().await;
+            (m.id.clone(), m.rules, m.format, m.created)
+        };
+        let rounds = self.store.rounds_with_moves(&id, &rules).await?;
+        let date = util::record_date(created);
+        let mut out = String::new();
+        for (r, moves) in &rounds {
+            let (game, _) = Match::replay(
+                r.start,
+                rules,
+                &moves.iter().map(|m| (m.clone(), None)).collect::<Vec<_>>(),
+            )
+            .map_err(ApiError::internal)?;
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&write_record(&RecordOut {
+                rules: &rules,
+                start: &r.start,
+                south: &r.south,
+                north: &r.north,
+                date: &date,
+                result: r.result,
+                termination: r.termination,
+                round: (format == MatchFormat::BestOfThree).then_some(r.game_no),
+                moves: game.moves(),
+            }));
+        }
+        Ok(out)
+    }
+}
+
+/// The change that ends the current game of `m` with `result` by `termination` at `now`
+/// (a resignation, a loss on time, an abandoned match): `write` makes the store's write from
+/// the game's transition; `ends_match` ends the match there, whatever its format (nobody is
+/// left to play the next game).
+pub(crate) fn forced_end(
+    m: &Match,
+    result: RecordResult,
+    termination: Termination,
+    now: i64,
+    ends_match: bool,
+    write: impl FnOnce(crate::domain::model::Transition) -> Write,
+) -> Change {
+    let mut t = m.transition(result, forced_text(result, termination), Some(termination));
+    if ends_match {
+        t.match_over = true;
+        t.next = None;
+    }
+    let mut after = m.clone();
+    after.forced = Some((result, termination));
+    after.updated = now;
+    let next = after.record_end(t.clone());
+    after.clock_settle(now);
+    Change {
+        after,
+        played: None,
+        next,
+        write: write(t),
+        at: now,
+    }
+}
