@@ -5,7 +5,7 @@
 use crate::common::{out, variant_rules, CliError};
 use bao_engine::puzzle::{self, MineConfig, Mined, Puzzle};
 use bao_rules::{find_move, Position, Rules};
-use bao_server::puzzles::Entry;
+use bao_server::features::puzzles::Entry;
 use clap::{Args, Subcommand};
 use std::io::{IsTerminal, Write};
 

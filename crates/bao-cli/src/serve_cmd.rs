@@ -132,7 +132,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             },
             ..Default::default()
         },
-        lifecycle: bao_server::lifecycle::Lifecycle {
+        lifecycle: bao_server::game::Lifecycle {
             abandon_after: Some(a.abandon_days)
                 .filter(|d| *d > 0.0)
                 .and_then(|d| std::time::Duration::try_from_secs_f64(d * 86_400.0).ok())
