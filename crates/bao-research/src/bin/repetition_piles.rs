@@ -1,6 +1,6 @@
 //! Cycles with captures around two parked piles, searched exhaustively (BRD-7.5).
 //!
-//! In a cycle without captures every pit of both rings is sown into (docs/spec-notes.md), so no
+//! In a cycle without captures every pit of both rings is sown into (notes/repetition.md), so no
 //! seed can stay parked. Captures lift that bar. This program fixes a pile of 16 or more seeds
 //! in one back pit of each side (never a capture move, KIS-5.2 item 1) and enumerates every
 //! mtaji position with `active` more seeds anywhere else, both hands empty, no house, either

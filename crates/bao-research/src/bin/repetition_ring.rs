@@ -6,7 +6,8 @@
 //! never-ending moves removed (BRD-6.2) and moves that leave his front row empty removed (he
 //! would lose, BRD-7.2).
 //!
-//! Every claim made with it in docs/spec-notes.md ("Threefold repetition") can be rerun:
+//! Every claim made with it in notes/repetition.md ("Before the cycles were found") can be
+//! rerun:
 //!
 //! ```text
 //! repetition_ring check SAMPLES [SEED]    # the model against legal_moves on random positions

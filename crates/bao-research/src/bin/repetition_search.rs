@@ -370,7 +370,7 @@ fn cpu_seconds() -> Option<f64> {
 /// of 16 or more in a back pit, which is never a capture move (KIS-5.2, 16-seed rule) and need
 /// never be played, and `active` seeds lie at random in the other 30 pits. Both hands empty, no
 /// house, South to move. In a cycle without captures every pit of a ring is sown into (see
-/// docs/spec-notes.md), so a pile that stays put needs captures in the cycle: this is where
+/// notes/repetition.md), so a pile that stays put needs captures in the cycle: this is where
 /// to look for them.
 fn constructed_root(
     rules: &Rules,
