@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13 point 1: `bao match` between two `bao engine` processes, back to back at
+# `bao match` between two `bao engine` processes, back to back at
 # `go movetime 5`, with two CPU-bound processes beside it. Expect "forfeits 0".
 #
 #   scripts/engine-load.sh            # 100 games (a few minutes on two cores)

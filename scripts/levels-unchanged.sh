@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13.5: do the levels still play the same games as an older build? Levels have node
+# Do the levels still play the same games as an older build (docs/levels.md)? Levels have node
 # budgets, not times, so the same build plays the same moves on every machine, and a change
 # that only made the engine faster must leave every game of a seeded match unchanged.
 #

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Measures the engine's strength with `bao match` (issue 3) and prints one summary line per
-# match; full summaries and every game record go to $OUT (default artifacts/strength).
+# Measures the engine's strength with `bao match` (docs/levels.md, "Measured strength") and
+# prints one summary line per match; full summaries and every game record go to $OUT
+# (default artifacts/strength).
 #
 #   scripts/strength.sh                 # everything: about an hour and a half on two cores
 #   scripts/strength.sh random greedy   # only some parts: random, greedy, ladder

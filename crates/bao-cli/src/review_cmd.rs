@@ -1,4 +1,4 @@
-//! `bao review RECORD`: every move of a game judged by the engine (issue 11.6), thin glue
+//! `bao review RECORD`: every move of a game judged by the engine (docs/review.md), thin glue
 //! over `bao_engine::review`.
 
 use crate::common::{out, positive, CliError};

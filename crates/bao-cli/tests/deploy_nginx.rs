@@ -1,4 +1,4 @@
-//! bao deployed as docs/deploy.md describes (issue 9.7), with real processes: two `bao serve`
+//! bao deployed as docs/deploy.md describes, with real processes: two `bao serve`
 //! instances on one PostgreSQL database of their own, behind Debian's nginx (run in the
 //! foreground on a free loopback port with a configuration written here). The two players
 //! reach different instances through the proxy (nginx picks the upstream by a header the

@@ -1,6 +1,7 @@
-//! Issue 13 point 1: `bao engine` driven back to back under CPU load never answers `busy`
-//! and gives a `bestmove` for every `go`; `bao match` between two `bao engine` processes
-//! under load has no forfeit. scripts/engine-load.sh runs the full 100-game match.
+//! `bao engine` driven back to back under CPU load never answers `busy` and gives a
+//! `bestmove` for every `go` (docs/engine-protocol.md, "Conventions": `bestmove` means ready);
+//! `bao match` between two `bao engine` processes under load has no forfeit.
+//! scripts/engine-load.sh runs the full 100-game match.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

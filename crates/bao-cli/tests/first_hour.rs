@@ -1,4 +1,4 @@
-//! What a newcomer meets first on the command line (issue 12): a variant name that is not one,
+//! What a newcomer meets first on the command line: a variant name that is not one,
 //! a missing argument, a pipe closed by its reader, and the grouped `bao --help`.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `bao puzzles mine` and `bao puzzles check` end to end (issue 11.7): mining is
+//! `bao puzzles mine` and `bao puzzles check` end to end (docs/api.md, "Puzzles"): mining is
 //! deterministic, what it writes passes the check, a tampered line fails it, and the data
 //! files the server embeds pass it.
 

@@ -1,4 +1,4 @@
-//! `bao review RECORD` (issue 11.6): one line per ply `ply move best loss mark`, then one
+//! `bao review RECORD` (docs/review.md, "Command line"): one line per ply `ply move best loss mark`, then one
 //! summary line per player; deterministic with --depth; bad records refused naming the line
 //! and the move, exit status 2.
 

@@ -1,5 +1,5 @@
 //! `bao serve` killed with SIGKILL loses no acknowledged move, and the games go on after a
-//! restart on the same SQLite file (issue 4). Uses the real binary and plain HTTP.
+//! restart on the same SQLite file. Uses the real binary and plain HTTP.
 
 mod common;
 use common::{bearer, free_port, try_http, wait_up};

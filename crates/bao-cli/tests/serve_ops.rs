@@ -1,4 +1,4 @@
-//! `bao serve` as an operator runs it (issue 9.6, 12): configuration from the environment,
+//! `bao serve` as an operator runs it (docs/deploy.md): configuration from the environment,
 //! a usage error for an unsupported database, SIGTERM and Ctrl-C (SIGINT) end it cleanly
 //! (WebSockets closed with a reason, exit status 0), and the request log has no colour codes
 //! when standard error is a file.
@@ -201,8 +201,8 @@ async fn ctrl_c_shuts_down_cleanly() {
     shutdown_on("-INT").await;
 }
 
-/// Issue 13.2: `--engine-threads` bounds the server's engine pool (shown on the health
-/// check); 0 threads is a usage error.
+/// `--engine-threads` bounds the server's engine pool (docs/api.md, "Operations"; shown on
+/// the health check); 0 threads is a usage error.
 #[test]
 fn engine_threads_set_the_pool() {
     let out = Command::new(env!("CARGO_BIN_EXE_bao"))

@@ -1,4 +1,4 @@
-//! Search speed (issue 3): nodes per second on one core, and the depth reached in one
+//! Search speed: nodes per second on one core, and the depth reached in one
 //! second, from the kiswahili start position and from fixed middle-game positions (namua and
 //! mtaji).
 //!

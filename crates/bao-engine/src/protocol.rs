@@ -375,7 +375,8 @@ impl Session {
                 }
             };
             // The driver may send its next command as soon as it reads `bestmove`: mark the
-            // search done first, so that command is never answered `busy` (issue 13).
+            // search done first, so that command is never answered `busy`
+            // (docs/engine-protocol.md, "Conventions").
             done_thread.store(true, Ordering::Release);
             match best {
                 Some(m) => out.line(&format!("bestmove {m}")),

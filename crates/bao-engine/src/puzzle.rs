@@ -1,5 +1,5 @@
 //! Puzzles: positions from real games with one best line that the engine or the rules prove
-//! (issue 11, point 7), and the miner that finds them in self-play games between levels.
+//! (docs/api.md, "Puzzles"), and the miner that finds them in self-play games between levels.
 //!
 //! Three goals, each with its own proof:
 //! * [`Goal::Win`]: the side to move wins the game by force (BRD-7.2, BRD-7.3: the

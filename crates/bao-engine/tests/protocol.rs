@@ -163,8 +163,9 @@ fn levels_and_seeds_are_reproducible() {
     assert_eq!(run(), run());
 }
 
-/// Issue 13: the next command, sent the moment `bestmove` is read, is never answered
-/// `busy` (the search is marked done before `bestmove` is written).
+/// The next command, sent the moment `bestmove` is read, is never answered `busy` (the
+/// search is marked done before `bestmove` is written; docs/engine-protocol.md,
+/// "Conventions").
 #[test]
 fn commands_right_after_bestmove_are_accepted() {
     let (mut s, b) = session();

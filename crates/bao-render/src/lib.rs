@@ -119,9 +119,9 @@ pub struct SvgOptions {
     pub lang: Lang,
 }
 
-/// The language of a picture's words: the web app's two languages (issue 10). The words are
-/// those of the page catalogs (`web/i18n/*/game.json`), so that a picture and the page that
-/// redraws it say the same.
+/// The language of a picture's words: the web app's two languages (docs/i18n.md). The words
+/// are those of the page catalogs (`web/i18n/*/game.json`), so that a picture and the page
+/// that redraws it say the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
     /// English.
@@ -302,7 +302,7 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
         (Side::North, Side::South)
     };
     // A finished game (by the rules of the position, BRD-7.3) has no side to move: no turn
-    // dot, and the caption says so (issue 10: a finished game shows no turn indicator).
+    // dot, and the caption says so: a finished game shows no turn indicator.
     let over = opts
         .over
         .unwrap_or_else(|| bao_rules::status(pos, &bao_rules::Rules::new(pos.variant())).is_over());
@@ -349,7 +349,7 @@ pub fn svg(pos: &Position, opts: &SvgOptions) -> String {
     s
 }
 
-/// The caption line: a sentence for people, never the position's raw flags (issue 10).
+/// The caption line: a sentence for people, never the position's raw flags.
 /// `static/board.js` (`boardCaption`) writes the same English text, so that a page that
 /// follows a game by itself shows what a fresh picture would.
 pub fn caption(pos: &Position, last_move: Option<&str>, over: bool, lang: Lang) -> String {
@@ -442,8 +442,8 @@ fn pit(s: &mut String, pos: &Position, opts: &SvgOptions, sq: Square, x: u32, y:
         r#"<g class="{class}" id="pit-{sq}" data-pit="{sq}" data-side="{side}" data-seeds="{n}">"#,
         side = sq.side.letter(),
     );
-    // The whole cell catches a tap or click, not only the painted circle and digits (issue 10:
-    // a pit on a phone must be a target of at least 44 px).
+    // The whole cell catches a tap or click, not only the painted circle and digits: a pit
+    // on a phone must be a target of at least 44 px.
     let _ = write!(
         s,
         r#"<rect class="hit" x="{hx}" y="{hy}" width="{CELL}" height="{CELL}" fill="none" pointer-events="all"/>"#,

@@ -1,8 +1,8 @@
-//! Criterion benchmarks of the rules (issue 2): perft from each start position and complete
+//! Criterion benchmarks of the rules: perft from each start position and complete
 //! random games per variant. Throughput is reported per leaf (perft) and per game (playout), so
 //! criterion prints leaves/s and games/s directly.
 //!
-//! Targets (issue 13): ≥ 20,000,000 perft leaves/s from the kiswahili start at depth 11 and
+//! Targets: ≥ 20,000,000 perft leaves/s from the kiswahili start at depth 11 and
 //! ≥ 60,000 random kiswahili games/s, one core. `cargo bench -p bao-rules --bench rules` runs the depths below
 //! (each ~0.1–1 s); `BAO_BENCH_DEEP=1` adds kiswahili depth 11 (2,436,998 leaves).
 

@@ -1,4 +1,4 @@
-//! Threefold repetition (BRD-7.5) on a real repeating line (issue 14).
+//! Threefold repetition (BRD-7.5) on a real repeating line.
 //!
 //! Kimasai phase 2 (KIM-6): any occupied pit may be played, every lap runs clockwise
 //! (direction +1, KIM-3), and a lap whose last cow falls into an empty pit ends the move
@@ -147,8 +147,9 @@ fn brd_7_5_repetition_none_plays_on() {
 }
 
 /// A whole game from the start position under the default options, read from
-/// tests/data/VARIANT-game-to-repetition.txt (found by examples/repetition_policy.rs for
-/// kimasai and examples/repetition_beam.rs for kiswahili and kete).
+/// tests/data/VARIANT-game-to-repetition.txt (found by the research programs
+/// crates/bao-research/src/bin/repetition_policy.rs for kimasai and repetition_beam.rs for
+/// kiswahili and kete).
 fn game_to_repetition(variant: Variant) -> Vec<&'static str> {
     let text = match variant {
         Variant::Kimasai => include_str!("data/kimasai-game-to-repetition.txt"),

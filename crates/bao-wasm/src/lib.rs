@@ -2,7 +2,7 @@
 //!
 //! The rules (bao-rules), the computer player (bao-engine) and the board drawing
 //! (bao-render) for the browser, so that a game against the computer can be played with no
-//! network (issue 10, point 3): the same rules and the same levels as the server.
+//! network (docs/api.md, "Offline"): the same rules and the same levels as the server.
 //!
 //! Built for `wasm32-unknown-unknown` by bao-server's build script and served as
 //! `/static/bao.wasm`; `static/engine-worker.js` loads it in a Web Worker. The interface needs

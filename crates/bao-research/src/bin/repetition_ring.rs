@@ -1,4 +1,4 @@
-//! One ring alone under the kiswahili/kete mtaji takasa rules (issue 14, BRD-7.5).
+//! One ring alone under the kiswahili/kete mtaji takasa rules (BRD-7.5).
 //!
 //! A small fast model for search only (every find is re-checked through `Game`): the mover has
 //! no capture move, no house and no block, so his ring moves by KIS-5.4 (front pits with 2+
@@ -6,7 +6,8 @@
 //! never-ending moves removed (BRD-6.2) and moves that leave his front row empty removed (he
 //! would lose, BRD-7.2).
 //!
-//! Every claim made with it in docs/spec-notes.md ("Threefold repetition") can be rerun:
+//! Every claim made with it in notes/repetition.md ("Before the cycles were found") can be
+//! rerun:
 //!
 //! ```text
 //! repetition_ring check SAMPLES [SEED]    # the model against legal_moves on random positions
@@ -29,9 +30,7 @@
 
 use std::collections::HashSet;
 
-#[path = "common/scc.rs"]
-mod scc;
-use scc::{Dense, Scc};
+use bao_research::scc::{Dense, Scc};
 
 type Ring = [u8; 16];
 

@@ -1,14 +1,10 @@
-//! The one strongly-connected-components routine of the repetition examples (issue 14, BRD-7.5).
+//! The one strongly-connected-components routine of the repetition programs (BRD-7.5).
 //!
 //! The graphs are implicit (positions or rings and the moves between them) and often too big to
 //! build first, so this is Tarjan's algorithm run iteratively and lazily: nodes are numbered in
 //! the order they are first visited, successors are asked for once per node, and every
 //! component that holds a cycle (two or more nodes, or one with a move to itself) is handed to
-//! the caller as it is closed. A repeating line is a cycle, so that is all the examples need.
-//! Included with `#[path = "common/scc.rs"] mod scc;`.
-
-// Each example uses only part of this file.
-#![allow(dead_code)]
+//! the caller as it is closed. A repeating line is a cycle, so that is all the programs need.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -66,6 +62,12 @@ impl<N: Hash + Eq + Clone> Scc<N> {
     /// A search that keeps its nodes in a hash map.
     pub fn new() -> Self {
         Self::with_index(HashMap::new())
+    }
+}
+
+impl<N: Hash + Eq + Clone> Default for Scc<N> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

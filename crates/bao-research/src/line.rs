@@ -1,10 +1,6 @@
-//! Whole games found by the repetition examples (issue 14, BRD-7.5): each is replayed from the
+//! Whole games found by the repetition programs (BRD-7.5): each is replayed from the
 //! start position through [`Game`], the rules' own path for a move, and must end in a
-//! repetition draw, so that what an example prints is a game anyone can check with `bao apply`.
-//! Included with `#[path = "common/line.rs"] mod line;`.
-
-// Each example uses only part of this file.
-#![allow(dead_code)]
+//! repetition draw, so that what a program prints is a game anyone can check with `bao apply`.
 
 use bao_rules::{legal_moves, DrawReason, Game, LegalMove, Move, Outcome, Position, Rules};
 

@@ -1,11 +1,13 @@
 #!/bin/sh
-# Bounded search for threefold repetition (BRD-7.5, issue 14): the runs reported in
-# docs/spec-notes.md. One core, about a minute of CPU per line.
-# Usage: scripts/repetition-search.sh [extra args for every run, e.g. --seed 2]
+# Bounded search for threefold repetition (BRD-7.5): the runs reported in docs/spec-notes.md
+# and crates/bao-research/notes/repetition.md. One core, about a minute of CPU per line.
+# Usage: crates/bao-research/scripts/repetition-search.sh [extra args for every run,
+#        e.g. --seed 2]
 set -eu
-cd "$(dirname "$0")/.."
-cargo build --release -q -p bao-rules --example repetition_search
-bin=target/release/examples/repetition_search
+# From the repository root: target/ and artifacts/ are the workspace's.
+cd "$(dirname "$0")/../../.."
+cargo build --release -q -p bao-research --bin repetition_search
+bin=target/release/repetition_search
 run() { nice "$bin" "$@" | tail -n 4; }
 # Kiswahili and kete: captures are compulsory, so the graph is narrow and can be searched deep.
 run kiswahili - --games 10 --every 6 --depth 12 --nodes 50000 "$@"
@@ -24,15 +26,15 @@ run kiswahili - --games 3000 --every 2 --walk 5000 "$@"
 run kete - --games 3000 --every 2 --walk 5000 "$@"
 run kimasai - --games 300 --every 10 --walk 20000 "$@"
 # Self-play between engines that know the history (VARIANT RULES GAMES LEVEL).
-cargo build --release -q -p bao-engine --example selfplay_repetition
+cargo build --release -q -p bao-research --bin selfplay_repetition
 for v in kiswahili kete kimasai; do
-  nice target/release/examples/selfplay_repetition "$v" - 200 2 | tail -n 1
-  nice target/release/examples/selfplay_repetition "$v" - 40 4 | tail -n 1
+  nice target/release/selfplay_repetition "$v" - 200 2 | tail -n 1
+  nice target/release/selfplay_repetition "$v" - 40 4 | tail -n 1
 done
 # Walks that follow a fixed policy (repetition_policy.rs): kimasai comes back to a position;
 # the first run finds the 2,301-move game of tests/data/kimasai-game-to-repetition.txt.
-cargo build --release -q -p bao-rules --example repetition_policy
-policy() { nice target/release/examples/repetition_policy "$@" | grep -v '^[AaBb][1-8] '; }
+cargo build --release -q -p bao-research --bin repetition_policy
+policy() { nice target/release/repetition_policy "$@" | grep -v '^[AaBb][1-8] '; }
 policy kimasai - --games 300 --policy low --walk 30000 --seed 4 --feed 2
 for p in balance top low hash; do
   policy kiswahili - --games 300 --every 4 --policy "$p" --walk 20000 --seed 1
@@ -43,8 +45,8 @@ done
 # and steering to that cycle finds cycles from every root, the games of
 # tests/data/kiswahili-game-to-repetition.txt (fourth root) and kete-game-to-repetition.txt
 # (sixth root). A few minutes of one core each.
-cargo build --release -q -p bao-rules --example repetition_beam
-beam() { nice target/release/examples/repetition_beam "$@" | grep -v '^  \(game\|moves to\)'; }
+cargo build --release -q -p bao-research --bin repetition_beam
+beam() { nice target/release/repetition_beam "$@" | grep -v '^  \(game\|moves to\)'; }
 beam kiswahili - --roots 10 --width 1000 --depth 3000 --score balance --seed 1
 beam kete - --roots 10 --width 1000 --depth 3000 --score balance --seed 1
 beam kiswahili - --roots 10 --width 1000 --depth 3000 --score home --seed 1

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""One ring alone under the kiswahili/kete mtaji takasa rules: shortest cycles (issue 14).
+"""One ring alone under the kiswahili/kete mtaji takasa rules: shortest cycles (BRD-7.5).
 
 An independent, deliberately small model (not the Rust rules crate), used for the argument in
-docs/spec-notes.md ("Kiswahili and kete"). It enumerates every ring of k seeds whose front row
-is not empty and the moves of KIS-5.4 (front pits with 2+ seeds first, else back pits with 2+),
-KIS-5.5 (lone kichwa), BRD-5 sowing with relays, never-ending moves removed (BRD-6.2) and moves
-that leave the front row empty removed (the mover would lose, BRD-7.2). It assumes the mover
+crates/bao-research/notes/repetition.md ("Before the cycles were found"). It enumerates every
+ring of k seeds whose front row is not empty and the moves of KIS-5.4 (front pits with 2+ seeds
+first, else back pits with 2+), KIS-5.5 (lone kichwa), BRD-5 sowing with relays, never-ending
+moves removed (BRD-6.2) and moves that leave the front row empty removed (the mover would lose,
+BRD-7.2). It assumes the mover
 has no capture move, no house and no block, so the opponent's ring plays no part.
 
-  scripts/repetition-ring-model.py ring 6          # whole ring, k = 2..6
-  scripts/repetition-ring-model.py cut 6 11        # pit 11 (B5) never sown into
-  scripts/repetition-ring-model.py arc 12          # only B4..B1, A1..A4 used
+  crates/bao-research/scripts/repetition-ring-model.py ring 6    # whole ring, k = 2..6
+  crates/bao-research/scripts/repetition-ring-model.py cut 6 11  # pit 11 (B5) never sown into
+  crates/bao-research/scripts/repetition-ring-model.py arc 12    # only B4..B1, A1..A4 used
 Ring indices as BRD-3.1: A1..A8 = 0..7, B8..B1 = 8..15. Takes minutes for the larger k.
 """
 import sys

@@ -1,4 +1,4 @@
-//! Repetition by a fixed policy (BRD-7.5, issue 14): walks from real games in which both
+//! Repetition by a fixed policy (BRD-7.5): walks from real games in which both
 //! sides choose their move by a deterministic function of the position.
 //!
 //! A random walk through a huge graph almost never comes back, which is why the random and
@@ -15,7 +15,7 @@
 //! draw, and is printed so that anyone can check it with `bao apply`.
 //!
 //! ```text
-//! cargo run --release -p bao-rules --example repetition_policy -- kimasai - \
+//! cargo run --release -p bao-research --bin repetition_policy -- kimasai - \
 //!     --games 50 --policy top --walk 20000 --seed 1 [--quiet]
 //! ```
 //!
@@ -38,8 +38,7 @@
 use bao_rules::{Dir, Game, LegalMove, Move, Position, Rng, Rules, Side, Variant};
 use std::collections::HashMap;
 
-#[path = "common/line.rs"]
-mod line;
+use bao_research::line;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

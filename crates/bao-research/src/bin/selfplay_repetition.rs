@@ -1,13 +1,13 @@
-//! Self-play probe for threefold repetition (BRD-7.5, issue 14): games between two engines
+//! Self-play probe for threefold repetition (BRD-7.5): games between two engines
 //! that know the game's history (so a side that is behind may steer into a repetition,
 //! which the search scores as a draw), reporting any position a game reaches twice. A
 //! position seen twice is a cycle: played once more, it draws. The bounded search over the
-//! game graph is crates/bao-rules/examples/repetition_search.rs; docs/spec-notes.md has both.
+//! game graph is src/bin/repetition_search.rs; docs/spec-notes.md has both.
 //!
 //! Run (one core, about a minute):
 //!
 //! ```text
-//! cargo run --release -p bao-engine --example selfplay_repetition -- kimasai - 20 2
+//! cargo run --release -p bao-research --bin selfplay_repetition -- kimasai - 20 2
 //! ```
 //!
 //! Arguments: VARIANT RULES GAMES LEVEL. The first 4 plies of each game are random, so

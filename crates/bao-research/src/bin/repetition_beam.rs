@@ -1,4 +1,4 @@
-//! Repetition by a beam that tries to keep the game alive (BRD-7.5, issue 14).
+//! Repetition by a beam that tries to keep the game alive (BRD-7.5).
 //!
 //! Before this search, every kiswahili and kete line looked at ended the game: random games,
 //! games by a fixed policy and engine self-play end within some hundred plies, and
@@ -16,7 +16,7 @@
 //! through [`Game`] and must end in a repetition draw.
 //!
 //! ```text
-//! cargo run --release -p bao-rules --example repetition_beam -- kiswahili - \
+//! cargo run --release -p bao-research --bin repetition_beam -- kiswahili - \
 //!     --roots 10 --width 2000 --depth 3000 --score balance --seed 1
 //! ```
 //!
@@ -45,11 +45,8 @@ use bao_rules::{find_move, legal_moves, Game, Move, Position, Rng, Rules, Side, 
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
-#[path = "common/line.rs"]
-mod line;
-#[path = "common/scc.rs"]
-mod scc;
-use scc::{Dense, Scc};
+use bao_research::line;
+use bao_research::scc::{Dense, Scc};
 
 /// What a beam keeps (see the head of the file).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]

@@ -1,4 +1,4 @@
-//! Bounded search for threefold repetition (BRD-7.5, issue 14).
+//! Bounded search for threefold repetition (BRD-7.5).
 //!
 //! Positions can repeat only once both hands are empty (BRD-7.5, informative), so the roots of
 //! the search are mtaji / phase-2 positions taken from random games. From each root the game
@@ -12,13 +12,14 @@
 //! Run (one core, a few minutes at most):
 //!
 //! ```text
-//! cargo run --release -p bao-rules --example repetition_search -- kimasai - \
+//! cargo run --release -p bao-research --bin repetition_search -- kimasai - \
 //!     --games 40 --every 6 --depth 10 --nodes 100000 --seed 1 [--quiet]
 //! ```
 //!
 //! `--quiet` makes the random games that produce the roots prefer moves that capture
 //! nothing (where the rules leave a choice), which keeps more seeds on both sides.
-//! scripts/repetition-search.sh runs the set of searches reported in docs/spec-notes.md.
+//! scripts/repetition-search.sh (in this crate) runs the set of searches reported in
+//! docs/spec-notes.md and notes/repetition.md.
 //!
 //! `--piles A` (kiswahili, kete) takes constructed roots instead of random games: a pile of 16
 //! or more seeds in a back pit of each side and A seeds elsewhere (`constructed_root`);
@@ -34,8 +35,7 @@ use bao_rules::{
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
-#[path = "common/line.rs"]
-mod line;
+use bao_research::line;
 
 struct Args {
     variant: Variant,
@@ -370,7 +370,7 @@ fn cpu_seconds() -> Option<f64> {
 /// of 16 or more in a back pit, which is never a capture move (KIS-5.2, 16-seed rule) and need
 /// never be played, and `active` seeds lie at random in the other 30 pits. Both hands empty, no
 /// house, South to move. In a cycle without captures every pit of a ring is sown into (see
-/// docs/spec-notes.md), so a pile that stays put needs captures in the cycle: this is where
+/// notes/repetition.md), so a pile that stays put needs captures in the cycle: this is where
 /// to look for them.
 fn constructed_root(
     rules: &Rules,

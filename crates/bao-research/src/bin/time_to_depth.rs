@@ -1,13 +1,14 @@
-//! Time to a fixed depth with one thread and with N threads (issue 13): the measure to
-//! compare split-search designs with before a match. Positions come from self-play (random
-//! first plies, then a fixed-depth one-thread search), and each thread count searches them
-//! in game order with one warm searcher, as in a match (the table and heuristics are kept
-//! between the moves of a game, and cleared between games).
+//! Time to a fixed depth with one thread and with N threads: the measure to compare
+//! split-search designs with before a match (docs/levels.md, "Two threads";
+//! notes/two-threads.md). Positions come from self-play (random first plies, then a
+//! fixed-depth one-thread search), and each thread count searches them in game order with one
+//! warm searcher, as in a match (the table and heuristics are kept between the moves of a
+//! game, and cleared between games).
 //!
 //! Run on idle cores (two threads need both):
 //!
 //! ```text
-//! cargo run --release -p bao-engine --example time_to_depth -- kiswahili --depth 13
+//! cargo run --release -p bao-research --bin time_to_depth -- kiswahili --depth 13
 //! ```
 //!
 //! Each round searches every position with one thread and with N back to back (the order
@@ -21,7 +22,7 @@
 //! positions are a match's own, which is how a match's depths are checked:
 //!
 //! ```text
-//! cargo run --release -p bao-engine --example time_to_depth -- kimasai --movetime 300 \
+//! cargo run --release -p bao-research --bin time_to_depth -- kimasai --movetime 300 \
 //!   --tt-bits 20 --records kimasai.records --skip 100 --games 10 --rounds 1
 //! ```
 

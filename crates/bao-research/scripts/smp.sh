@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Issue 13 point 2: the multi-threaded search against the single-threaded one at equal wall
-# time per move, and the nodes per second per thread count. Needs two idle cores: on a
-# busy machine the threads compete with other work and the figures mean little.
+# The multi-threaded search against the single-threaded one at equal wall time per move, and
+# the nodes per second per thread count (docs/levels.md, "Two threads"). Needs two idle
+# cores: on a busy machine the threads compete with other work and the figures mean little.
 #
-#   scripts/smp.sh                        # 400 games per variant at 100 ms per move
-#   GAMES=20 VARIANTS=kete scripts/smp.sh # a smoke run
+#   crates/bao-research/scripts/smp.sh           # 400 games per variant at 100 ms per move
+#   GAMES=20 VARIANTS=kete crates/bao-research/scripts/smp.sh    # a smoke run
 #
 # Each game is played one at a time (--concurrency 1) so that the two threads have the
 # two cores; time:MS:T is the engine at MS milliseconds per move on T threads.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# From the repository root: target/ and artifacts/ are the workspace's.
+cd "$(dirname "$0")/../../.."
 GAMES=${GAMES:-400}
 MS=${MS:-100}
 VARIANTS=${VARIANTS:-"kiswahili kete kimasai"}

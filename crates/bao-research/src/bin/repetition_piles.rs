@@ -1,7 +1,7 @@
-//! Cycles with captures around two parked piles, searched exhaustively (issue 14, BRD-7.5).
+//! Cycles with captures around two parked piles, searched exhaustively (BRD-7.5).
 //!
-//! In a cycle without captures every pit of both rings is sown into (docs/spec-notes.md), so no
-//! seed can stay parked. Captures lift that bar. This example fixes a pile of 16 or more seeds
+//! In a cycle without captures every pit of both rings is sown into (notes/repetition.md), so no
+//! seed can stay parked. Captures lift that bar. This program fixes a pile of 16 or more seeds
 //! in one back pit of each side (never a capture move, KIS-5.2 item 1) and enumerates every
 //! mtaji position with `active` more seeds anywhere else, both hands empty, no house, either
 //! side to move. The graph is every legal move (through `legal_moves`, so exact) that keeps both
@@ -17,9 +17,7 @@
 use bao_rules::{legal_moves, DrawReason, Game, Move, Outcome, Position, Rules, Side, Variant};
 use std::collections::HashMap;
 
-#[path = "common/scc.rs"]
-mod scc;
-use scc::Scc;
+use bao_research::scc::Scc;
 
 /// Every way to put `left` seeds into the pits of `free` (ring, index) not yet filled.
 fn fill(

@@ -1,4 +1,4 @@
-//! Mirror half-cycles of one ply with captures (issue 14, BRD-7.5): is there a mtaji position
+//! Mirror half-cycles of one ply with captures (BRD-7.5): is there a mtaji position
 //! P = (S, N), South to move, and a legal South move that leads to its mirror image
 //! P' = (N, S), North to move? The same move for North then leads back to P: a cycle of two
 //! plies, a draw by repetition after four.
