@@ -222,8 +222,9 @@ impl Config {
 
     /// The rating as it stands after `idle` without a rated game: the rating and volatility
     /// unchanged, the deviation grown as in Glickman's step 6 over `idle` counted in rating
-    /// periods, sqrt(RD² + periods · (173.7178 σ)²), capped at the maximum deviation (and
-    /// raised to the minimum, for a rating made under other settings).
+    /// periods, sqrt(RD² + periods · (173.7178 σ)²), capped at the maximum deviation. (A
+    /// rating made under other settings is first brought within these: the deviation
+    /// raised to the minimum, the volatility lowered to the maximum.)
     ///
     /// Show players, and decide whether they are provisional, with their rating as it
     /// stands now: someone away for a year is uncertain again.
@@ -240,17 +241,12 @@ impl Config {
     /// # Ok::<(), bao_rating::RatingError>(())
     /// ```
     pub fn after_idle(&self, rating: Rating, idle: Duration) -> Rating {
-        let phi = glicko2::grown(
-            glicko2::to_phi(rating.deviation()),
-            rating.volatility(),
-            self.periods(idle),
-            self.limits.max_phi,
-        );
-        Rating::clamped(
-            rating.rating(),
-            self.clamp_deviation(glicko2::from_phi(phi)),
-            rating.volatility(),
-        )
+        let volatility = rating.volatility().min(self.settings.max_volatility);
+        // On the Glicko scale, so that no idle time gives back the deviation exactly rather
+        // than after a round trip through the Glicko-2 scale.
+        let step = volatility * glicko2::SCALE;
+        let grown = (rating.deviation().powi(2) + self.periods(idle) * step * step).sqrt();
+        Rating::clamped(rating.rating(), self.clamp_deviation(grown), volatility)
     }
 
     fn clamp_deviation(&self, deviation: f64) -> f64 {
