@@ -9,17 +9,15 @@ use crate::{Outcome, Rating, RatingError};
 /// The constants of a rating system, unchecked: fill in the fields (or start from
 /// [`Settings::default`]) and pass them to [`Config::new`], which checks them.
 ///
-/// The defaults are lichess's, whose instant Glicko-2 this crate follows: they were chosen
-/// together for ratings updated after every game, and have been used that way on a very
-/// large number of games. Glickman's paper, written for rating periods of several games
+/// The defaults are lichess's, whose instant Glicko-2 this crate follows: they are used
+/// together there, for ratings updated after every game, on a very large number of games. Glickman's paper, written for rating periods of several games
 /// each, suggests 350 / 0.06 / tau 0.3 to 1.2; the field docs say where lichess differs and
 /// why we follow it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     /// Tau, how fast the volatility may change; Glickman: "reasonable choices are between
-    /// 0.3 and 1.2". Default 0.75 (lichess), the middle of that range: with one update a
-    /// game, rather than one a period of many games, a small tau would hardly let the
-    /// volatility move. Accepted: 0.1 to 2.
+    /// 0.3 and 1.2". Default 0.75 (lichess), inside that range and used there with the
+    /// other defaults. Accepted: 0.1 to 2.
     pub tau: f64,
     /// A new player's rating. Default 1500, Glickman's and lichess's.
     pub start_rating: f64,
@@ -30,13 +28,15 @@ pub struct Settings {
     /// at 350), so that they reach their level sooner. Between `min_deviation` and
     /// `max_deviation`.
     pub start_deviation: f64,
-    /// A new player's volatility. Default 0.09 (lichess) rather than Glickman's 0.06: with
-    /// per-game updates lichess found the higher start keeps new ratings moving; the
-    /// volatility of a steady player settles lower by itself. At most `max_volatility`.
+    /// A new player's volatility. Default 0.09 (lichess) rather than Glickman's 0.06, to go
+    /// with lichess's other constants: the deviation grows between games by the volatility
+    /// squared per period, so a higher one keeps a newcomer's rating responsive while their
+    /// games are few and far between; a steady player's volatility settles lower by itself.
+    /// At most `max_volatility`.
     pub start_volatility: f64,
     /// The deviation never falls below this. Default 45 (lichess). With instant updates an
-    /// active player's deviation barely grows between games, and without a floor it would
-    /// shrink towards nothing and their rating would stop responding. At least
+    /// active player's deviation barely grows between games while each game shrinks it, so
+    /// without a floor it would keep shrinking and their rating stop responding. At least
     /// [`Rating::MIN_DEVIATION`].
     pub min_deviation: f64,
     /// The deviation never grows above this, however long a player is away. Default 500

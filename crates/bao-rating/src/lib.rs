@@ -19,7 +19,7 @@
 //! * [`RatingError`]: what a person is told when a value is out of range.
 //!
 //! The defaults ([`Settings`] says why each): lichess's, since this is lichess's scheme and
-//! its constants were tuned together for per-game updates. A new player is 1500 with
+//! its constants work together there, on per-game updates. A new player is 1500 with
 //! deviation 500 and volatility 0.09; tau is 0.75; the deviation stays within 45 and 500
 //! and the volatility under 0.1; a rating period is about 4.66 days, so that a settled
 //! deviation of 60 grows back to the provisional 110 in a year away; a deviation above 110
