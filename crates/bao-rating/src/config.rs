@@ -216,7 +216,7 @@ impl Config {
     /// let config = Config::default();
     /// assert_eq!(config.periods(config.settings().rating_period * 3), 3.0);
     /// ```
-    pub fn periods(&self, elapsed: std::time::Duration) -> f64 {
+    pub fn periods(&self, elapsed: Duration) -> f64 {
         elapsed.as_secs_f64() / self.period_secs
     }
 
