@@ -3,6 +3,11 @@
 //! known.
 //!
 //! Run: cargo bench -p bao-rating --bench rating
+//!
+//! Measured 2026-12-04 on the shared 2-core machine, load average about 12 (so upper
+//! figures): rate_game 1.03 µs (both players), update 0.45 µs (one player), rate_game of a
+//! draw between equals 0.70-0.74 µs. Rating games is no cost to the server beside playing
+//! them.
 
 use std::hint::black_box;
 use std::time::Duration;
