@@ -229,7 +229,7 @@ impl Knockout {
     fn advance(&mut self, round: usize, index: usize, winner: PlayerId) {
         if let Some(next) = self.rounds.get_mut(round) {
             let m = &mut next[index / 2];
-            if index % 2 == 0 {
+            if index.is_multiple_of(2) {
                 m.upper = Some(winner);
             } else {
                 m.lower = Some(winner);
@@ -318,7 +318,7 @@ pub enum MatchState {
 /// assert_eq!((g.south, g.north), (PlayerId(7), PlayerId(3)));
 /// ```
 pub fn match_game(first_south: PlayerId, other: PlayerId, game: usize) -> Pairing {
-    if game % 2 == 0 {
+    if game.is_multiple_of(2) {
         Pairing {
             south: first_south,
             north: other,

@@ -603,6 +603,7 @@ mod tests {
 
     /// The best (cardinality if asked, weight) over every matching, by trying all.
     fn brute(n: usize, edges: &[Edge], max_card: bool) -> (usize, i128) {
+        #[allow(clippy::too_many_arguments)]
         fn go(
             v: usize,
             n: usize,
@@ -658,8 +659,8 @@ mod tests {
         }
         let mut card = 0;
         let mut weight = 0;
-        for v in 0..mate.len() {
-            if let Some(u) = mate[v] {
+        for (v, m) in mate.iter().enumerate() {
+            if let Some(u) = *m {
                 if v < u {
                     let w = edges
                         .iter()

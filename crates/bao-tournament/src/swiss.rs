@@ -314,15 +314,15 @@ pub fn pair(
 
     let mut bye = None;
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for i in 0..n {
+    for (i, p) in players.iter().enumerate() {
         match mate_of(i) {
-            Some(j) if Some(j) == bye_vertex => bye = Some(players[i].id),
+            Some(j) if Some(j) == bye_vertex => bye = Some(p.id),
             Some(j) if i < j => pairs.push((i, j)),
             Some(_) => {}
             None => {
                 return Err(TournamentError::CannotPair(format!(
                     "the forbidden pairs leave {} without an opponent",
-                    players[i].id
+                    p.id
                 )))
             }
         }
@@ -377,7 +377,7 @@ fn allot(hi: &SwissPlayer, lo: &SwissPlayer, board: usize) -> Side {
     let (pl, sl) = lo.preference();
     match (ph, pl) {
         (None, None) => {
-            if board % 2 == 0 {
+            if board.is_multiple_of(2) {
                 Side::South
             } else {
                 Side::North

@@ -100,7 +100,7 @@ impl Tournament {
         let n = self.players.len();
         match self.format {
             Format::RoundRobin { double } => {
-                let cycle = if n % 2 == 0 { n - 1 } else { n };
+                let cycle = if n.is_multiple_of(2) { n - 1 } else { n };
                 cycle * if double { 2 } else { 1 }
             }
             Format::Swiss { rounds } => rounds,
