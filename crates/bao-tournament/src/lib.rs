@@ -36,7 +36,7 @@ pub mod swiss;
 mod tournament;
 mod types;
 
-pub use standings::{Standing, Tiebreak};
+pub use standings::{Standing, Tiebreak, Unplayed};
 pub use tournament::Tournament;
 pub use types::{
     seed_order, GameResult, Pairing, Player, PlayerId, Points, Round, Side, TournamentError,

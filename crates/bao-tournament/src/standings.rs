@@ -3,11 +3,14 @@
 //! **Points** are the sum over rounds of the game's points ([`Points`]: win 1, draw ½,
 //! loss 0 by default) and of the bye's (1 by default).
 //!
-//! **Unplayed rounds.** A bye, and a game won or lost by forfeit, is not a game played:
-//! for Buchholz and Sonneborn-Berger it counts as a game against a *virtual opponent*
-//! with the player's own final points (the convention of FIDE's tie-break regulations
-//! for unplayed games), so a player neither gains nor loses by a bye or by an absent
-//! opponent. Forfeits count in direct encounter, which is about results between players.
+//! **Unplayed rounds.** A bye, and a game won or lost by forfeit, is not a game played.
+//! In a Swiss ([`Unplayed::VirtualOpponent`]) it counts for Buchholz and Sonneborn-Berger
+//! as a game against a *virtual opponent* with the player's own final points (the
+//! convention of FIDE's tie-break regulations for unplayed games), so a player neither
+//! gains nor loses by a bye or by an absent opponent. In a round robin
+//! ([`Unplayed::Ignored`]) every player of an odd field sits out once by the schedule, so
+//! unplayed rounds add nothing to Sonneborn-Berger. Forfeits count in direct encounter,
+//! which is about results between players.
 
 use crate::types::{Player, PlayerId, Points, Round, Side};
 use std::fmt;
@@ -63,6 +66,16 @@ impl fmt::Display for Tiebreak {
     }
 }
 
+/// How Buchholz and Sonneborn-Berger count a round without a game played (a bye or a
+/// forfeit); see the module doc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unplayed {
+    /// As a game against an opponent with the player's own points (Swiss).
+    VirtualOpponent,
+    /// Not at all (round robins).
+    Ignored,
+}
+
 /// One line of the standings.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -90,16 +103,18 @@ struct Entry {
 }
 
 /// The standings of a round robin or Swiss among `count` players after `rounds`, with
-/// `tiebreaks` applied in order after points. Games without a result are left out.
+/// `tiebreaks` applied in order after points, unplayed rounds counted as `unplayed` says.
+/// Games without a result are left out.
 ///
 /// ```
-/// use bao_tournament::standings::{standings, Tiebreak};
+/// use bao_tournament::standings::{standings, Tiebreak, Unplayed};
 /// use bao_tournament::{GameResult, Pairing, PlayerId, Points, Round};
 ///
 /// let p = |i| PlayerId(i);
 /// let mut r = Round::new(1, vec![Pairing { south: p(0), north: p(1) }], Some(p(2)));
 /// r.results[0] = Some(GameResult::Draw);
-/// let s = standings(3, &[r], &Points::default(), &[Tiebreak::Buchholz]);
+/// let tb = [Tiebreak::Buchholz];
+/// let s = standings(3, &[r], &Points::default(), &tb, Unplayed::VirtualOpponent);
 /// assert_eq!((s[0].player, s[0].points), (p(2), 1.0));
 /// assert_eq!(s[1].points, 0.5);
 /// ```
@@ -108,6 +123,7 @@ pub fn standings(
     rounds: &[Round],
     points: &Points,
     tiebreaks: &[Tiebreak],
+    unplayed: Unplayed,
 ) -> Vec<Standing> {
     let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); count];
     let win = if points.win != 0.0 { points.win } else { 1.0 };
@@ -153,7 +169,11 @@ pub fn standings(
     let opp_scores = |i: usize| -> Vec<(f64, &Entry)> {
         entries[i]
             .iter()
-            .map(|e| (e.opponent.map_or(score[i], |o| score[o.0]), e))
+            .filter_map(|e| match (e.opponent, unplayed) {
+                (Some(o), _) => Some((score[o.0], e)),
+                (None, Unplayed::VirtualOpponent) => Some((score[i], e)),
+                (None, Unplayed::Ignored) => None,
+            })
             .collect()
     };
     let value = |i: usize, t: Tiebreak| -> f64 {
@@ -352,7 +372,7 @@ mod tests {
             round(3, &[(0, 3, NorthWins), (1, 2, SouthWins)], None),
         ];
         let tb = [Tiebreak::DirectEncounter, Tiebreak::SonnebornBerger];
-        let s = standings(4, &rounds, &Points::default(), &tb);
+        let s = standings(4, &rounds, &Points::default(), &tb, Unplayed::Ignored);
         let order: Vec<usize> = s.iter().map(|x| x.player.0).collect();
         assert_eq!(order, [1, 0, 2, 3]);
         assert_eq!(get(&s, 0).points, 1.5);
@@ -387,7 +407,13 @@ mod tests {
             Tiebreak::Buchholz,
             Tiebreak::SonnebornBerger,
         ];
-        let s = standings(5, &rounds, &Points::default(), &tb);
+        let s = standings(
+            5,
+            &rounds,
+            &Points::default(),
+            &tb,
+            Unplayed::VirtualOpponent,
+        );
         let pts: Vec<(usize, f64)> = s.iter().map(|x| (x.player.0, x.points)).collect();
         // Buchholz (virtual opponent = own points for byes and forfeits):
         //   0: 3 (0) + 2 (2) = 2;       cut 1: 2
@@ -428,6 +454,30 @@ mod tests {
     }
 
     #[test]
+    fn a_round_robin_bye_adds_nothing_to_sonneborn_berger() {
+        use GameResult::*;
+        // Three players: 0 beats 1 (round 1, 2 sits out), 2 beats 0 (round 2, 1 sits
+        // out), 1 draws 2 (round 3, 0 sits out). Points with a bye worth 1: 0: 1 + 1 = 2,
+        // 1: 1 + 0.5 = 1.5, 2: 1 + 1 + 0.5 = 2.5.
+        // SB, games only: 0: beat 1 (1.5) = 1.5; 1: drew 2 (2.5) x½ = 1.25;
+        // 2: beat 0 (2) + drew 1 (1.5) x½ = 2.75.
+        let rounds = [
+            round(1, &[(0, 1, SouthWins)], Some(2)),
+            round(2, &[(2, 0, SouthWins)], Some(1)),
+            round(3, &[(1, 2, Draw)], Some(0)),
+        ];
+        let tb = [Tiebreak::SonnebornBerger];
+        let s = standings(3, &rounds, &Points::default(), &tb, Unplayed::Ignored);
+        assert_eq!(get(&s, 0).tiebreaks[0].1, 1.5);
+        assert_eq!(get(&s, 1).tiebreaks[0].1, 1.25);
+        assert_eq!(get(&s, 2).tiebreaks[0].1, 2.75);
+        assert_eq!(
+            s.iter().map(|x| x.points).collect::<Vec<_>>(),
+            [2.5, 2.0, 1.5]
+        );
+    }
+
+    #[test]
     fn configurable_points() {
         use GameResult::*;
         // Three for a win, one for a draw, none for the bye.
@@ -443,7 +493,7 @@ mod tests {
             round(2, &[(2, 0, NorthWins)], Some(1)),
             round(3, &[(1, 2, Forfeit(Side::North))], Some(0)),
         ];
-        let s = standings(3, &rounds, &p, &[]);
+        let s = standings(3, &rounds, &p, &[], Unplayed::VirtualOpponent);
         // 0: 1 + 3 + 0 = 4; 1: 1 + 0 + 3 = 4; 2: 0 + 0 - 1 = -1.
         assert_eq!(get(&s, 0).points, 4.0);
         assert_eq!(get(&s, 1).points, 4.0);

@@ -1,7 +1,7 @@
 //! A tournament of games (round robin or Swiss): the players, the rounds paired so far
 //! and their results; the state a server keeps and a command line updates.
 
-use crate::standings::{standings, Standing, Tiebreak};
+use crate::standings::{standings, Standing, Tiebreak, Unplayed};
 use crate::swiss::{pair, SwissPlayer};
 use crate::types::{
     seed_order, GameResult, Pairing, Player, PlayerId, Points, Round, Side, TournamentError,
@@ -160,7 +160,13 @@ impl Tournament {
     /// Each player's state for the Swiss pairing, in pairing-number order.
     pub fn swiss_players(&self) -> Vec<SwissPlayer> {
         let score: Vec<f64> = {
-            let s = standings(self.players.len(), &self.rounds, &self.points, &[]);
+            let s = standings(
+                self.players.len(),
+                &self.rounds,
+                &self.points,
+                &[],
+                Unplayed::Ignored,
+            );
             let mut v = vec![0.0; self.players.len()];
             for x in s {
                 v[x.player.0] = x.points;
@@ -233,11 +239,16 @@ impl Tournament {
 
     /// The standings after the results recorded so far.
     pub fn standings(&self) -> Vec<Standing> {
+        let unplayed = match self.format {
+            Format::Swiss { .. } => Unplayed::VirtualOpponent,
+            _ => Unplayed::Ignored,
+        };
         standings(
             self.players.len(),
             &self.rounds,
             &self.points,
             &self.tiebreaks(),
+            unplayed,
         )
     }
 

@@ -148,7 +148,7 @@ struct Tally {
 fn random_swiss_tournaments_keep_the_rules() {
     let mut rng = Rng(seed());
     let mut t = Tally::default();
-    for case in 0..300 {
+    for case in 0..1000 {
         let n = 2 + rng.below(if case % 10 == 0 { 60 } else { 24 });
         // Rounds: up to a little more than a Swiss usually has, but fewer than n.
         let log = (usize::BITS - n.leading_zeros()) as usize;
