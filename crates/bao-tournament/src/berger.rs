@@ -10,7 +10,10 @@
 //! at most one. South moves first (BRD-1.3): it is the side chess calls White.
 //!
 //! A double round robin plays the table twice, the second cycle with every game's sides
-//! swapped, so every pair meets once with each player as South.
+//! swapped, so every pair meets once with each player as South. As FIDE advises, the last
+//! two rounds of the first cycle are played in the other order, so that no one has the
+//! same side three times running where the cycles meet (from six players; with four, no
+//! order of the rounds avoids it).
 
 use crate::types::{Pairing, PlayerId, Round};
 
@@ -75,6 +78,13 @@ pub fn rounds(players: &[PlayerId], double: bool) -> Vec<Round> {
         out.push(Round::new(r, games, bye));
     }
     if double {
+        // FIDE's advice for double round robins: swap the last two rounds of the first
+        // cycle, so that no one plays the same side three times running across the turn.
+        if m >= 3 {
+            out.swap(m - 2, m - 1);
+            out[m - 2].number = m - 1;
+            out[m - 1].number = m;
+        }
         let first: Vec<Round> = out.clone();
         for (i, r) in first.into_iter().enumerate() {
             let swapped = r
@@ -201,6 +211,29 @@ mod tests {
                     0
                 };
                 assert!(byes.iter().all(|&b| b == want), "n {n} byes {byes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_one_has_a_side_three_times_running() {
+        // Even fields (no byes to break the run), single and double. With four players no
+        // order of the three rounds avoids it when the second cycle repeats the first
+        // (tried by hand: each of the six orders leaves someone three in a row).
+        for n in (6..=20).step_by(2) {
+            for double in [false, true] {
+                let p: Vec<PlayerId> = (0..n).map(PlayerId).collect();
+                let rs = rounds(&p, double);
+                for x in &p {
+                    let sides: Vec<bool> = rs
+                        .iter()
+                        .map(|r| r.pairings.iter().any(|g| g.south == *x))
+                        .collect();
+                    assert!(
+                        !sides.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                        "n {n} double {double}: {x} {sides:?}"
+                    );
+                }
             }
         }
     }
