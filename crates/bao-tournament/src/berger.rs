@@ -219,7 +219,7 @@ mod tests {
     fn no_one_has_a_side_three_times_running() {
         // Even fields (no byes to break the run), single and double. With four players no
         // order of the three rounds avoids it when the second cycle repeats the first
-        // (tried by hand: each of the six orders leaves someone three in a row).
+        // (all six orders tried: each leaves someone three in a row).
         for n in (6..=20).step_by(2) {
             for double in [false, true] {
                 let p: Vec<PlayerId> = (0..n).map(PlayerId).collect();

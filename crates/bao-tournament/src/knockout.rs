@@ -225,6 +225,46 @@ impl Knockout {
         Ok(())
     }
 
+    /// Records the games of match `number` of `round` as played so far, the upper entrant
+    /// South in the first game and the sides changing every game (BRD-8.2), and moves the
+    /// winner on once the match is decided (BRD-8.1). Returns the match's state; a match
+    /// drawn after five games is an error, for the organiser to decide with
+    /// [`Self::record`].
+    ///
+    /// ```
+    /// use bao_tournament::knockout::{Knockout, MatchState};
+    /// use bao_tournament::{GameResult::*, Player, PlayerId};
+    ///
+    /// let players: Vec<Player> = (0..4).map(|i| Player::rated(format!("p{i}"), -i)).collect();
+    /// let mut k = Knockout::new(&players, false).unwrap();
+    /// // 1 v 4: seed 1 South in game 1 wins, loses game 2 as North, wins game 3.
+    /// assert_eq!(k.record_games(1, 1, &[SouthWins, SouthWins]), Ok(MatchState::Going));
+    /// let state = k.record_games(1, 1, &[SouthWins, SouthWins, SouthWins]).unwrap();
+    /// assert_eq!(state, MatchState::Won(PlayerId(0)));
+    /// assert_eq!(k.rounds[1][0].upper, Some(PlayerId(0)));
+    /// ```
+    pub fn record_games(
+        &mut self,
+        round: usize,
+        number: usize,
+        games: &[GameResult],
+    ) -> Result<MatchState, TournamentError> {
+        let m = self
+            .ready()
+            .into_iter()
+            .find(|m| m.round == round && m.number == number)
+            .ok_or(TournamentError::NoSuchMatch { round, number })?;
+        let (upper, lower) = (m.upper.expect("ready"), m.lower.expect("ready"));
+        match best_of_three(upper, lower, games) {
+            MatchState::Won(w) => {
+                self.record(round, number, w)?;
+                Ok(MatchState::Won(w))
+            }
+            MatchState::Drawn => Err(TournamentError::MatchDrawn),
+            MatchState::Going => Ok(MatchState::Going),
+        }
+    }
+
     /// Puts the winner of match `index` (0-based) of `round` into the next round.
     fn advance(&mut self, round: usize, index: usize, winner: PlayerId) {
         if let Some(next) = self.rounds.get_mut(round) {
@@ -521,6 +561,20 @@ mod tests {
             Knockout::new(&players(1), false),
             Err(TournamentError::TooFewPlayers { needed: 2, got: 1 })
         );
+    }
+
+    #[test]
+    fn a_drawn_match_is_left_to_the_organiser() {
+        use GameResult::*;
+        let mut k = Knockout::new(&players(2), false).unwrap();
+        assert_eq!(
+            k.record_games(1, 1, &[Draw; 5]),
+            Err(TournamentError::MatchDrawn)
+        );
+        assert_eq!(k.champion(), None);
+        k.record(1, 1, PlayerId(1)).unwrap();
+        assert_eq!(k.champion(), Some(PlayerId(1)));
+        assert!(k.is_finished());
     }
 
     #[test]
