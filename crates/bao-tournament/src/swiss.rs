@@ -220,12 +220,16 @@ pub fn pair(
         order: i128,
     }
     let gc = g_count as i128;
+    // At most this many edges in a matching (the bye's included).
+    let edges = (n as i128 + 1) / 2;
+    // The squared distance counts first: the "how high" term (at most gc an edge) only
+    // breaks ties between equal sums of squares.
     let score_cost = |gi: usize, gj: usize| -> i128 {
         let d = gi.abs_diff(gj) as i128;
         if d == 0 {
             0
         } else {
-            d * d * (gc + 1) + (gc - gi.min(gj) as i128)
+            d * d * (edges * gc + 1) + (gc - gi.min(gj) as i128)
         }
     };
     let pair_cost = |i: usize, j: usize| -> Cost {
@@ -284,7 +288,6 @@ pub fn pair(
     }
     // Stack the criteria: each level's unit is worth more than the most that all the
     // levels below can add up to over one matching (at most `edges` edges).
-    let edges = (n as i128 + 1) / 2;
     let max = |f: &dyn Fn(&Cost) -> i128| costs.iter().map(|c| f(&c.2)).max().unwrap_or(0);
     let levels: [&dyn Fn(&Cost) -> i128; 6] = [
         &|c| c.repeat,

@@ -88,29 +88,45 @@ fn side_conflict(a: &SwissPlayer, b: &SwissPlayer) -> bool {
     sa == 3 && sb == 3 && pa == pb
 }
 
-/// The fewest (repeats, absolute side conflicts), in that order, over every way of pairing
-/// the players (the bye included), found by trying them all: for up to 12 players.
-fn best_by_brute_force(
-    ps: &[SwissPlayer],
-    forbidden: &HashSet<(PlayerId, PlayerId)>,
-) -> (usize, usize) {
+/// A pairing's costs, each to be as small as possible, the first first: repeats (and second
+/// byes), absolute side conflicts, and the sum of the squared score-group distances of the
+/// pairs (the bye counting as a group below the lowest).
+type Costs = (usize, usize, usize);
+
+/// The score group of each player (0 the top).
+fn groups(ps: &[SwissPlayer]) -> Vec<usize> {
+    let mut scores: Vec<f64> = ps.iter().map(|p| p.score).collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    scores.dedup();
+    ps.iter()
+        .map(|p| scores.iter().position(|&s| s == p.score).unwrap())
+        .collect()
+}
+
+/// The least costs over every way of pairing the players (the bye included), found by
+/// trying them all: for up to 12 players.
+fn best_by_brute_force(ps: &[SwissPlayer], forbidden: &HashSet<(PlayerId, PlayerId)>) -> Costs {
     let n = ps.len();
     let verts = n + n % 2;
-    let cost = |i: usize, j: usize| -> Option<(usize, usize)> {
+    let g = groups(ps);
+    let lowest = g.iter().max().unwrap() + 1;
+    let cost = |i: usize, j: usize| -> Option<Costs> {
         if j == n {
-            return Some((usize::from(ps[i].had_bye), 0));
+            let d = lowest - g[i];
+            return Some((usize::from(ps[i].had_bye), 0, d * d));
         }
         if forbidden.contains(&(ps[i].id, ps[j].id)) {
             return None;
         }
         let rep = ps[i].opponents.iter().filter(|&&o| o == ps[j].id).count();
-        Some((rep, usize::from(side_conflict(&ps[i], &ps[j]))))
+        let d = g[i].abs_diff(g[j]);
+        Some((rep, usize::from(side_conflict(&ps[i], &ps[j])), d * d))
     };
     fn go(
         free: &mut Vec<usize>,
-        acc: (usize, usize),
-        best: &mut Option<(usize, usize)>,
-        cost: &dyn Fn(usize, usize) -> Option<(usize, usize)>,
+        acc: Costs,
+        best: &mut Option<Costs>,
+        cost: &dyn Fn(usize, usize) -> Option<Costs>,
     ) {
         let Some(a) = free.pop() else {
             if best.is_none_or(|b| acc < b) {
@@ -122,14 +138,14 @@ fn best_by_brute_force(
             let b = free[k];
             if let Some(c) = cost(a.min(b), a.max(b)) {
                 free.remove(k);
-                go(free, (acc.0 + c.0, acc.1 + c.1), best, cost);
+                go(free, (acc.0 + c.0, acc.1 + c.1, acc.2 + c.2), best, cost);
                 free.insert(k, b);
             }
         }
         free.push(a);
     }
     let mut best = None;
-    go(&mut (0..verts).collect(), (0, 0), &mut best, &cost);
+    go(&mut (0..verts).collect(), (0, 0, 0), &mut best, &cost);
     best.expect("some pairing")
 }
 
@@ -209,15 +225,28 @@ fn random_swiss_tournaments_keep_the_rules() {
             }
             t.repeats += repeats;
             // Small fields: no absolute side conflict unless every pairing with as few
-            // repeats has one.
+            // repeats has one, and score groups as close as those two allow.
             if n <= 12 {
                 let conflicts = round
                     .pairings
                     .iter()
                     .filter(|g| side_conflict(by_id(g.south), by_id(g.north)))
                     .count();
+                let gs = groups(&before);
+                let gi = |id: PlayerId| gs[before.iter().position(|p| p.id == id).unwrap()];
+                let lowest = gs.iter().max().unwrap() + 1;
+                let distance: usize = round
+                    .pairings
+                    .iter()
+                    .map(|g| gi(g.south).abs_diff(gi(g.north)).pow(2))
+                    .chain(round.bye.map(|b| (lowest - gi(b)).pow(2)))
+                    .sum();
                 let best = best_by_brute_force(&before, &forbidden);
-                assert_eq!((repeats, conflicts), best, "case {case} n {n} round {r}");
+                assert_eq!(
+                    (repeats, conflicts, distance),
+                    best,
+                    "case {case} n {n} round {r}"
+                );
             }
 
             // Score groups: distinct scores, highest first.
