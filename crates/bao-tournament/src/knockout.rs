@@ -538,6 +538,49 @@ mod tests {
     }
 
     #[test]
+    fn winners_move_on_whoever_wins() {
+        // Any winners: each round's entrants are the winners of the two matches feeding
+        // it, and every player but the champion loses exactly once (the third-place match
+        // aside).
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 2..=40 {
+            let mut k = Knockout::new(&players(n), n % 3 == 0).unwrap();
+            while let Some(m) = k.ready().first().cloned() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let w = if x.is_multiple_of(2) {
+                    m.upper
+                } else {
+                    m.lower
+                }
+                .unwrap();
+                k.record(m.round, m.number, w).unwrap();
+            }
+            assert!(k.is_finished(), "n {n}");
+            for r in 1..k.rounds.len() {
+                for (i, m) in k.rounds[r].iter().enumerate() {
+                    assert_eq!(m.upper, k.rounds[r - 1][2 * i].winner, "n {n}");
+                    assert_eq!(m.lower, k.rounds[r - 1][2 * i + 1].winner, "n {n}");
+                }
+            }
+            let mut losses = vec![0; n];
+            for m in k.rounds.iter().flatten() {
+                if let Some(l) = m.loser() {
+                    losses[l.0] += 1;
+                }
+            }
+            let champion = k.champion().unwrap();
+            for (p, &l) in losses.iter().enumerate() {
+                assert_eq!(l, usize::from(p != champion.0), "n {n} player {p}");
+            }
+            let s = k.standings();
+            assert_eq!(s[0].player, champion);
+            assert_eq!(s.len(), n);
+        }
+    }
+
+    #[test]
     fn record_refuses_what_is_not_ready() {
         let mut k = Knockout::new(&players(4), false).unwrap();
         assert_eq!(

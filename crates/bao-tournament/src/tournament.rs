@@ -340,6 +340,21 @@ mod tests {
     }
 
     #[test]
+    fn a_double_round_robin_meets_each_pair_once_each_way() {
+        let mut t = Tournament::new(Format::RoundRobin { double: true }, players(5)).unwrap();
+        assert_eq!(t.total_rounds(), 10);
+        while t.pair_next_round().is_ok() {}
+        let mut met = std::collections::HashSet::new();
+        for r in &t.rounds {
+            for g in &r.pairings {
+                assert!(met.insert((g.south, g.north)), "{g:?} twice");
+            }
+        }
+        assert_eq!(met.len(), 5 * 4);
+        assert!(!t.is_finished());
+    }
+
+    #[test]
     fn a_swiss_with_forbidden_pairs_never_pairs_them() {
         let mut t = Tournament::new(Format::Swiss { rounds: 5 }, players(10)).unwrap();
         // Two clubs of three.
