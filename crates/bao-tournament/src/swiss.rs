@@ -38,9 +38,9 @@
 //! The Dutch system (FIDE Handbook C.04.3) pairs score group by score group from the top,
 //! trying transpositions and exchanges of the group's halves in a fixed order until its
 //! criteria C.1–C.21 are met as well as they can be. This module states the same kinds of
-//! criterion as one weight and optimises the whole round at once, which is how the FIDE
-//! endorsed programs based on weighted matching (bbpPairings, JaVaFo in part) work. The
-//! same:
+//! criterion as one weight and optimises the whole round at once, as pairing programs built
+//! on weighted matching (bbpPairings, for one) do, though they reproduce the Dutch order
+//! exactly with weights of many more levels, bracket by bracket. The same:
 //! * the absolute criteria: no repeat, at most one bye each, no side three times in a row
 //!   or a difference beyond two (while possible: the Dutch system allows the last only for
 //!   topscorers in the last round, here it is allowed wherever nothing else pairs);
