@@ -211,8 +211,9 @@ pub fn run(a: TournamentArgs) -> Result<(), CliError> {
     };
     writeln!(
         o,
-        "tournament: {kind}, {n} players, {} rounds, variant {} rules {}",
+        "tournament: {kind}, {n} players, {} round{}, variant {} rules {}",
         t.total_rounds(),
+        if t.total_rounds() == 1 { "" } else { "s" },
         rules.variant.id(),
         rules
     )?;
