@@ -140,7 +140,7 @@ pub struct MatchArgs {
 /// The most search threads the commands accept.
 const MAX_THREADS: usize = 64;
 
-fn threads(n: usize) -> Result<usize, CliError> {
+pub(crate) fn threads(n: usize) -> Result<usize, CliError> {
     if (1..=MAX_THREADS).contains(&n) {
         Ok(n)
     } else {

@@ -11,6 +11,7 @@ mod record_cmd;
 mod review_cmd;
 mod serve_cmd;
 mod svg_cmd;
+mod tournament_cmd;
 mod tune_cmd;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -60,6 +61,9 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Play paired games between two players and report the score, Elo and SPRT.
     Match(engine_cmd::MatchArgs),
+    /// Play a round robin or Swiss among engines and levels; print the crosstable and the
+    /// standings with tie-breaks.
+    Tournament(tournament_cmd::TournamentArgs),
     /// Tune the evaluation weights of one variant by self-play (SPSA); compare the result
     /// with `bao match nodes:20000:FILE nodes:20000`.
     Tune(tune_cmd::TuneArgs),
@@ -97,7 +101,10 @@ const GROUPS: &[(&str, &[&str])] = &[
         &["moves", "apply", "perft", "trace", "playout", "engine"],
     ),
     ("Server", &["serve", "loadtest"]),
-    ("Development", &["bench", "match", "tune", "puzzles"]),
+    (
+        "Development",
+        &["bench", "match", "tournament", "tune", "puzzles"],
+    ),
 ];
 
 /// Width of `bao --help` lines, as `max_term_width` above.
@@ -191,6 +198,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => engine_cmd::engine(a),
         Command::Tune(a) => tune_cmd::run(a),
         Command::Match(a) => engine_cmd::play_match(a),
+        Command::Tournament(a) => tournament_cmd::run(a),
         Command::Svg(a) => svg_cmd::run(a),
         Command::Record(a) => record_cmd::run(a),
         Command::Review(a) => review_cmd::run(a),
