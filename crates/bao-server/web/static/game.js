@@ -4,6 +4,7 @@
 // event lines, then the board is set to the move's position; no picture comes per move.
 
 import {
+  $,
   api,
   el,
   notify,
@@ -30,7 +31,6 @@ import { turnIs, alertSettings } from './alerts.js';
 import { shareButton } from './share.js';
 import { renderPlay, framePatch } from './play.js';
 
-const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
 // A game kept in this browser (`local-…`) is played against the browser engine, not the server.

@@ -2,11 +2,10 @@
 // clock.js), rematch, pass and play, takeback and hint against the computer. game.js and
 // home.js call the few functions exported here; everything else stays in this module.
 
-import { api, el, notify, pref, setPref } from './app.js';
+import { $, api, el, notify, pref, setPref } from './app.js';
 import { t } from './i18n.js';
 import { renderClock } from './clock.js';
 
-const $ = (id) => document.getElementById(id);
 const other = (side) => (side === 'S' ? 'N' : 'S');
 const sideName = (side) => (side === 'S' ? t('play.side_S') : t('play.side_N'));
 

@@ -2,11 +2,10 @@
 // move on the board. Each move is checked by the server (the rules crate) against the proven
 // line, whose opponent answers are then played; progress is remembered in localStorage.
 
-import { api, el, notify, renderUrl } from './app.js';
+import { $, api, el, notify, renderUrl } from './app.js';
 import { BoardView } from './board.js';
 import { t, tHtml, tn } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
 const STORE = 'bao.puzzles.solved';
 const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
 const pageStatus = $('page-status');

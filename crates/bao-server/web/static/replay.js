@@ -1,13 +1,12 @@
 // Replay page: upload a game record (NOT-6) or open ?game={id}, then step through it.
 // Boards come from the shared renderer; stepping forward animates the move's events.
 
-import { api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { $, api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
 import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
 
-const $ = (id) => document.getElementById(id);
 const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption') });
 const svgCache = new Map();
