@@ -23,6 +23,7 @@ import {
 } from './app.js';
 import { t, tn, touch } from './i18n.js';
 import { BoardView } from './board.js';
+import { MoveChooser } from './chooser.js';
 import { reviewLink } from './review.js';
 import { localSource } from './offline-game.js';
 import { keepSocket, showConnection } from './socket.js';
@@ -39,7 +40,6 @@ const local = localSource(gameId);
 let latest = null; // newest GameState received (or built from the socket's messages)
 let shown = null; // GameState whose position the board shows
 let busy = false; // an animation is running
-let sel = null; // the move being chosen: {pit, letter?, plus?, forced}
 let sending = false;
 let flipChoice = null; // the viewer's own choice of orientation, once made
 
@@ -55,6 +55,7 @@ const board = new BoardView($('board'), {
     if (e && shown) e.textContent = handText(shown.variant, n);
   },
 });
+const chooser = new MoveChooser({ box: $('chooser'), board, play: send, confirmForced: () => confirmForced.checked });
 
 // ---------- settings ----------
 const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -71,19 +72,12 @@ const confirmForced = $('confirm-forced');
 confirmForced.checked = !!pref('confirmForced', false);
 confirmForced.addEventListener('change', () => {
   setPref('confirmForced', confirmForced.checked);
-  sel = null;
-  if (shown) renderChooser(shown);
+  chooser.cancel();
 });
 $('flip').addEventListener('change', () => {
   flipChoice = $('flip').checked;
   board.setFlipped(flipChoice);
-  if (shown) renderChooser(shown);
-});
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && sel) {
-    sel = null;
-    renderChooser(shown);
-  }
+  chooser.render(); // the arrows of the direction buttons
 });
 
 // ---------- state pipeline ----------
@@ -142,7 +136,7 @@ async function pump() {
         const m = carry;
         carry = null;
         $('skip').disabled = false;
-        $('chooser').replaceChildren();
+        chooser.clear();
         showPlaying(m);
         const ok = await board.animate(m.events, m.by, m.position);
         board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
@@ -154,8 +148,7 @@ async function pump() {
         // Animate the moves not yet shown, one after another, from their events.
         const pending = (s.moves || []).filter((m) => m.ply > shown.ply).sort((a, b) => a.ply - b.ply);
         $('skip').disabled = false;
-        sel = null;
-        $('chooser').replaceChildren();
+        chooser.clear();
         for (const m of pending) {
           showPlaying(m);
           const ok = await board.animate(m.events, m.by, m.position);
@@ -203,7 +196,7 @@ function render(s) {
     notify(pageStatus, `${over} ${t('game.match_game_begins', { n: s.match.game_no })}${side}`);
   }
   shown = s;
-  if (newGame) sel = null;
+  if (newGame) chooser.cancel(true);
   const v = VARIANT_TITLES[s.variant] || s.variant;
   document.title = t('game.doc_title', { variant: v, id: s.id });
   $('game-title').textContent = v;
@@ -458,100 +451,24 @@ function renderMatch(s) {
   $('match-note').textContent = over;
 }
 
-// ---------- choosing a move ----------
+// ---------- choosing a move (static/chooser.js) ----------
 function pickPit(pit) {
   if (!shown || !myTurn(shown) || sending) return;
-  sel = { pit, forced: false };
-  renderChooser(shown);
-}
-
-const uniq = (xs) => [...new Set(xs)];
-
-/** Which way a letter points on the screen, for the side whose pit it is. */
-function arrow(letter, side) {
-  const bottom = board.flipped ? 'N' : 'S';
-  const left = letter === 'L' ? side === bottom : side !== bottom;
-  return left ? '←' : '→';
+  chooser.pick(pit);
 }
 
 function renderChooser(s) {
-  const box = $('chooser');
   const legal = myTurn(s) && !board.animating && !sending ? s.legal || [] : [];
-  const list = $('all-moves-list');
   $('all-moves').hidden = legal.length === 0;
-  list.replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
-  if (!legal.length) {
-    board.clearMarks();
-    box.replaceChildren();
-    return;
-  }
-  const pits = uniq(legal.map((c) => c.pit));
-  board.markLegal(pits, sel?.pit);
-  if (!sel || !pits.includes(sel.pit)) {
-    sel = null;
-    box.replaceChildren(el('span', { class: 'prompt' }, touch ? t('game.choose_pit_tap') : t('game.choose_pit')), el('span', { class: 'muted' }, pits.join(' ')));
-    return;
-  }
-  const side = s.side_to_move;
-  let cands = legal.filter((c) => c.pit === sel.pit);
-  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(s); } }, t('game.cancel'));
-  const namua = s.stage === 'namua' || s.stage === 'nemo';
-  // Step 1: the letter (direction, or entry kichwa of a namua capture).
-  if (sel.letter === undefined) {
-    const letters = uniq(cands.map((c) => c.letter));
-    if (letters.length > 1) {
-      const buttons = letters.map((l) => {
-        const c = cands.find((x) => x.letter === l);
-        const row = sel.pit[0];
-        const kichwa = `${side === 'S' ? 'A' : 'a'}${l === 'L' ? 1 : 8}`;
-        const dir = `${arrow(l, side)} ${l}`;
-        const text = namua && !c.takasa ? t('game.enter_at', { dir, kichwa }) : t('game.sow_towards', { dir, pit: `${row}${l === 'L' ? 1 : 8}` });
-        return el('button', { type: 'button', class: 'primary', 'data-letter': l, onclick: () => { sel.letter = l; renderChooser(s); } }, text);
-      });
-      const q = namua && !cands[0].takasa ? t('game.which_kichwa', { pit: sel.pit }) : t('game.which_way', { pit: sel.pit });
-      box.replaceChildren(el('span', { class: 'prompt' }, q), ...(arrow('L', side) === '→' ? buttons.reverse() : buttons), cancel);
-      buttons[0].focus();
-      return;
-    }
-    sel.letter = letters[0];
-    sel.forced = true;
-  }
-  cands = cands.filter((c) => c.letter === sel.letter);
-  // Step 2: stop in the house or go on safari (KIS-7.5), only where both exist.
-  if (sel.plus === undefined) {
-    const kinds = uniq(cands.map((c) => !!c.safari));
-    if (kinds.length > 1) {
-      const stop = cands.find((c) => !c.safari);
-      const go = cands.find((c) => c.safari);
-      const b1 = el('button', { type: 'button', class: 'primary', 'data-choice': 'stop', onclick: () => send(stop.move) }, t('game.stop_in_house', { move: stop.move }));
-      const b2 = el('button', { type: 'button', class: 'primary', 'data-choice': 'safari', onclick: () => send(go.move) }, t('game.safari', { move: go.move }));
-      box.replaceChildren(el('span', { class: 'prompt' }, t('game.reach_house')), b1, b2, cancel);
-      b1.focus();
-      return;
-    }
-    sel.plus = kinds[0];
-  }
-  const move = cands[0];
-  if (!move) {
-    sel = null;
-    return renderChooser(s);
-  }
-  if (sel.forced && confirmForced.checked) {
-    const b = el('button', { type: 'button', class: 'primary', 'data-confirm': move.move, onclick: () => send(move.move) }, t('game.play_move', { move: move.move }));
-    box.replaceChildren(el('span', { class: 'prompt' }, t('game.only_one_way')), b, cancel);
-    b.focus();
-    return;
-  }
-  send(move.move);
+  $('all-moves-list').replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
+  chooser.offer(legal, { side: s.side_to_move, namua: s.stage === 'namua' || s.stage === 'nemo' });
 }
 
 async function send(move) {
   if (!shown || sending) return;
   const s = shown;
   sending = true;
-  sel = null;
-  board.clearMarks();
-  $('chooser').replaceChildren(el('span', { class: 'muted' }, `Playing ${move}…`));
+  chooser.wait(move);
   try {
     if (local) await local.play(move, s.ply);
     else await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });

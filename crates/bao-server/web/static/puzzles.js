@@ -2,21 +2,23 @@
 // move on the board. Each move is checked by the server (the rules crate) against the proven
 // line, whose opponent answers are then played; progress is remembered in localStorage.
 
-import { $, api, el, notify, renderUrl } from './app.js';
+import { $, api, el, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
 import { BoardView } from './board.js';
+import { MoveChooser } from './chooser.js';
 import { t, tHtml, tn } from './i18n.js';
 
 const STORE = 'bao.puzzles.solved';
 const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
+const chooser = new MoveChooser({ box: $('chooser'), board, play: send });
 const pageStatus = $('page-status');
 
 let list = []; // the variant's puzzles
 let puzzle = null; // the puzzle shown (GET /api/puzzles/{id})
 let ply = 0; // the solver's turn in the line
 let legal = []; // the solver's legal moves now
+let position = null; // the position the solver plays from now
 let busy = false;
 let done = false;
-let sel = null; // the pit picked, while its moves are being chosen
 
 function solvedSet() {
   try {
@@ -94,8 +96,9 @@ async function open(id) {
   history.replaceState(null, '', url);
   ply = 0;
   legal = puzzle.legal || [];
+  position = puzzle.position;
   done = false;
-  sel = null;
+  chooser.cancel(true);
   const side = puzzle.position.split(' ')[2] || 'S';
   // The solver at the bottom of the board.
   board.flipped = side === 'N';
@@ -112,43 +115,21 @@ async function open(id) {
   renderChooser();
 }
 
-const uniq = (xs) => [...new Set(xs)];
-
 function pickPit(pit) {
   if (busy || done) return;
-  sel = pit;
-  renderChooser();
+  chooser.pick(pit);
 }
 
-/** The pits to play, then (where a pit has several moves) the way to play it. */
+/** The pits to play, then (static/chooser.js) the way to play the pit tapped. */
 function renderChooser() {
-  const box = $('chooser');
   if (busy || done || !legal.length) {
-    board.clearMarks();
-    box.replaceChildren();
+    chooser.clear();
     return;
   }
-  const pits = uniq(legal.map((m) => m.slice(0, 2)));
-  board.markLegal(pits, sel);
-  if (!sel || !pits.includes(sel)) {
-    sel = null;
-    box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_pit')));
-    return;
-  }
-  const moves = legal.filter((m) => m.slice(0, 2) === sel);
-  if (moves.length === 1) {
-    send(moves[0]);
-    return;
-  }
-  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(); } }, t('puzzles.cancel'));
-  const buttons = moves.map((m) => {
-    let text = m;
-    if (m.includes('+')) text = t('puzzles.safari', { move: m });
-    else if (moves.some((x) => x === `${m}+`)) text = t('puzzles.stop_house', { move: m });
-    return el('button', { type: 'button', class: 'primary', 'data-move': m, onclick: () => send(m) }, text);
-  });
-  box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_way', { pit: sel })), ...buttons, cancel);
-  buttons[0].focus();
+  // In namua (seeds in hand, NOT-3) the letter of a capture names the kichwa it enters at.
+  const p = parsePosition(position);
+  const namua = !!p && p.variant !== 'kimasai' && p.hands[p.side] > 0;
+  chooser.offer(legal.map(legalFromText), { side: solverSide(), namua });
 }
 
 function solverSide() {
@@ -158,7 +139,6 @@ function solverSide() {
 async function send(move) {
   if (busy || done) return;
   busy = true;
-  sel = null;
   renderChooser();
   feedback(t('puzzles.checking', { move }));
   let r;
@@ -177,7 +157,7 @@ async function send(move) {
     return;
   }
   const me = solverSide();
-  const them = me === 'S' ? 'N' : 'S';
+  const them = otherSide(me);
   feedback(t('puzzles.correct', { move: r.move }), 'good');
   if (!(await board.animate(r.events, me, r.position))) board.setPosition(r.position, r.move);
   else board.setPosition(r.position, r.move);
@@ -199,6 +179,7 @@ async function send(move) {
   }
   ply += 2;
   legal = r.legal || [];
+  position = r.reply_position || r.position;
   busy = false;
   renderChooser();
 }
