@@ -190,7 +190,7 @@ export function numberMoves(moves, firstSide = 'S') {
   let row = null;
   let no = 0;
   moves.forEach((m, i) => {
-    const by = m.by || (i % 2 === 0 ? firstSide : firstSide === 'S' ? 'N' : 'S');
+    const by = m.by || (i % 2 === 0 ? firstSide : otherSide(firstSide));
     if (by === 'S' || !row) {
       no += 1;
       row = { no, S: null, N: null };

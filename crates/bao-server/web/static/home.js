@@ -1,7 +1,7 @@
 // Home page: start a game (variant, rule options, opponent, seats, match) and list games to
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
-import { $, api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
+import { $, otherSide, api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
 import { keepSocket, showConnection } from './socket.js';
 import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
 import { turnIs, alertSettings } from './alerts.js';
@@ -328,7 +328,7 @@ mineBox.classList.add('my-games');
 $('main')?.prepend(mineBox);
 
 function opponentOf(g) {
-  const side = g.your_side === 'S' ? 'N' : 'S';
+  const side = otherSide(g.your_side);
   const p = g.players?.[side];
   if (g.waiting || !p) return t('mine.no_opponent');
   if (p.kind === 'computer') return t('mine.computer', { level: p.level ?? '?' });

@@ -34,7 +34,7 @@ async function svgFor(i) {
   const last = i === 0 ? null : game.moves[i - 1].move;
   const url = renderUrl(position, game.rules, last);
   // A game kept in this browser is drawn by the browser engine (it may be offline).
-  if (!svgCache.has(url) && game.local) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
+  if (!svgCache.has(url) && isLocal(game.id)) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
   if (!svgCache.has(url)) {
     const res = await fetch(url);
     if (!res.ok) throw new Error(t('replay.board_failed', { status: res.status }));
@@ -153,7 +153,7 @@ function renderGame() {
   $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
   if (game.result_text) $('facts').append(el('dt', {}, t('replay.fact_how')), el('dd', {}, resultSentence(game.result_text)));
   $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
-  $('record-link').onclick = game.local ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
+  $('record-link').onclick = isLocal(game.id) ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
   $('game-link').href = `/g/${encodeURIComponent(game.id)}`;
   const start = parsePosition(game.start);
   const rows = numberMoves(game.moves, start ? start.side : 'S');
