@@ -2,7 +2,7 @@
 // move on the board. Each move is checked by the server (the rules crate) against the proven
 // line, whose opponent answers are then played; progress is remembered in localStorage.
 
-import { $, api, el, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
+import { $, api, el, errorText, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
 import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
 import { t, tHtml, tn } from './i18n.js';
@@ -87,7 +87,7 @@ async function open(id) {
   try {
     puzzle = await api(`/api/puzzles/${encodeURIComponent(id)}`);
   } catch (err) {
-    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     busy = false;
     return;
   }
@@ -145,7 +145,7 @@ async function send(move) {
   try {
     r = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
   } catch (err) {
-    feedback(err.message, 'bad');
+    feedback(errorText(err), 'bad');
     busy = false;
     renderChooser();
     return;
@@ -199,7 +199,7 @@ async function loadVariant(variant, wanted) {
   try {
     list = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
   } catch (err) {
-    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     return;
   }
   try {

@@ -49,7 +49,7 @@ async function show(i) {
   try {
     board.setSvg(await svgFor(step));
   } catch (err) {
-    notify(status, err.message, 'error');
+    notify(status, errorText(err), 'error');
   }
   board.container.dataset.step = String(step);
   update();
