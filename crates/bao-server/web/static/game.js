@@ -113,7 +113,7 @@ let carry = null; // the last move of a match game that has just ended (the stat
 function onState(s, move = null) {
   if (!s || typeof s !== 'object') return;
   if (move && shown && !sameGame(shown, s) && move.ply === shown.ply + 1) carry = move;
-  // A stale answer; but a newer state at a lower ply is a takeback (issue 11.5).
+  // A stale answer; but a newer state at a lower ply is a takeback (docs/api.md, takeback).
   if (latest && sameGame(latest, s) && s.ply < latest.ply && !(s.updated > latest.updated)) return;
   if (latest && seq(s)[0] < seq(latest)[0]) return; // an answer from an earlier game of the match
   latest = s;

@@ -1,4 +1,4 @@
-// Games against the computer played in the browser (issue 10, point 3): the game page's
+// Games against the computer played in the browser (docs/api.md "Offline"): the game page's
 // "game source" for ids `local-…`. The browser engine (engine-worker.js, the server's rules
 // and levels in WebAssembly) decides everything; the game is kept in IndexedDB
 // (offline-store.js) and shown by the unchanged game page from GameStates shaped like the

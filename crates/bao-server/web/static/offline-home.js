@@ -1,4 +1,4 @@
-// The home page's offline parts (issue 10, point 3): "play in this browser" for games against
+// The home page's offline parts (docs/api.md "Offline"): "play in this browser" for games against
 // the computer (chosen, or automatic when the network is gone), and the list of the games
 // kept in this browser: continue, replay, download the record.
 

@@ -1,5 +1,5 @@
-// Games played in the browser against the browser engine, kept in IndexedDB (issue 10,
-// point 3): they survive a reload and a closed tab, with or without network.
+// Games played in the browser against the browser engine, kept in IndexedDB (docs/api.md
+// "Offline"): they survive a reload and a closed tab, with or without network.
 //
 // One object store `games`, key `id` (`local-…`), value:
 // {id, variant, rules, start|null, moves: [canonical move], you: 'S'|'N', level, name,

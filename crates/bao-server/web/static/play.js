@@ -1,6 +1,8 @@
-// Play features on the game page and the home page (issue 11, points 2 to 5): clocks (with
-// clock.js), rematch, pass and play, takeback and hint against the computer. game.js and
-// home.js call the few functions exported here; everything else stays in this module.
+// Play features on the game page and the home page (docs/api.md "Play: clocks, rematch, pass
+// and play, takeback, hint"): clocks (with clock.js), rematch, pass and play, takeback and
+// hint against the computer. game.js and home.js call the few functions exported here;
+// everything else stays in this module. The server's features go through the game source
+// (server-game.js), and only where the source says it can.
 
 import { $, el, errorText, notify, otherSide, pref, setPref } from './app.js';
 import { t } from './i18n.js';

@@ -1,4 +1,4 @@
-// One WebSocket that stays up (issue 11.1): the game page and the home page's lobby both use
+// One WebSocket that stays up (docs/api.md "WebSocket"): the game page and the home page's lobby both use
 // it. It keeps the connection alive with pings, reconnects with jittered exponential
 // back-off (1 s, 2 s, 4 s ... capped at 30 s, each a random 50-100 % of that, so that a
 // thousand pages dropped together by a server restart do not all come back in the same
