@@ -18,6 +18,11 @@ let ply = 0; // the solver's turn in the line
 let legal = []; // the solver's legal moves now
 let position = null; // the position the solver plays from now
 let busy = false;
+// Answers may come back in another order than asked: only the newest open() and the newest
+// loadVariant() apply theirs, and a list that comes after the player opened a puzzle does
+// not open its first puzzle over it.
+let opening = 0;
+let loading = 0;
 let done = false;
 
 function solvedSet() {
@@ -76,21 +81,22 @@ function goalHtml(goal, moves) {
   return tHtml('puzzles.goal_save_house');
 }
 
-async function drawBoard(position) {
-  const res = await fetch(renderUrl(position));
-  board.setSvg(await res.text());
-  board.setPosition(position);
-}
-
 async function open(id) {
+  const gen = ++opening;
   busy = true;
+  let next;
+  let svg;
   try {
-    puzzle = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+    next = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+    svg = await (await fetch(renderUrl(next.position))).text();
   } catch (err) {
+    if (gen !== opening) return;
     notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     busy = false;
     return;
   }
+  if (gen !== opening) return; // another puzzle was asked for meanwhile
+  puzzle = next;
   const url = new URL(location.href);
   url.searchParams.set('id', id);
   history.replaceState(null, '', url);
@@ -102,7 +108,8 @@ async function open(id) {
   const side = puzzle.position.split(' ')[2] || 'S';
   // The solver at the bottom of the board.
   board.flipped = side === 'N';
-  await drawBoard(puzzle.position);
+  board.setSvg(svg);
+  board.setPosition(puzzle.position);
   const index = list.findIndex((p) => p.id === id);
   const goal = $('goal');
   if (puzzle.goal.kind === 'save_house') goal.innerHTML = goalHtml(puzzle.goal, puzzle.moves);
@@ -138,6 +145,7 @@ function solverSide() {
 
 async function send(move) {
   if (busy || done) return;
+  const gen = opening; // the puzzle this move is for
   busy = true;
   renderChooser();
   feedback(t('puzzles.checking', { move }));
@@ -145,11 +153,13 @@ async function send(move) {
   try {
     r = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
   } catch (err) {
+    if (gen !== opening) return;
     feedback(errorText(err), 'bad');
     busy = false;
     renderChooser();
     return;
   }
+  if (gen !== opening) return; // another puzzle was opened meanwhile
   if (r.verdict !== 'correct') {
     feedback(t('puzzles.wrong', { move: r.move }), 'bad');
     busy = false;
@@ -166,6 +176,7 @@ async function send(move) {
     if (!(await board.animate(r.reply_events, them, r.reply_position))) board.setPosition(r.reply_position, r.reply);
     else board.setPosition(r.reply_position, r.reply);
   }
+  if (gen !== opening) return;
   if (r.solved) {
     done = true;
     markSolved(puzzle.id);
@@ -196,12 +207,17 @@ function nextId() {
 }
 
 async function loadVariant(variant, wanted) {
+  const gen = ++loading;
+  const opened = opening;
+  let next;
   try {
-    list = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
+    next = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
   } catch (err) {
-    notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
+    if (gen === loading) notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     return;
   }
+  if (gen !== loading) return; // another game was chosen meanwhile
+  list = next;
   try {
     localStorage.setItem('bao.puzzles.variant', variant);
   } catch {
@@ -211,6 +227,10 @@ async function loadVariant(variant, wanted) {
     puzzle = null;
     renderList();
     feedback(t('puzzles.none'));
+    return;
+  }
+  if (opening !== opened) {
+    renderList(); // the player opened a puzzle while the list was on its way
     return;
   }
   const solved = solvedSet();
