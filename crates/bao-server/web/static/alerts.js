@@ -1,4 +1,4 @@
-// Turn alerts (issue 11.1): when it becomes the player's move while the tab is hidden, the
+// Turn alerts: when it becomes the player's move while the tab is hidden, the
 // title gets a mark ("(•) Your move – bao"), the favicon gets a dot, a short sound plays if
 // the player turned it on (made with WebAudio, no file), and a system notification appears if
 // the player asked for it (permission is asked only after a click on "Tell me when it is my

@@ -40,6 +40,15 @@ export async function api(path, { method = 'GET', body, raw = false, headers = {
   return data;
 }
 
+/** The element with id `id` (every page's scripts look their parts up by id). */
+export const $ = (id) => document.getElementById(id);
+
+/** The items of `xs` without repeats, in first-seen order. */
+export const uniq = (xs) => [...new Set(xs)];
+
+/** The other side: `S` for `N`, `N` for `S`. */
+export const otherSide = (side) => (side === 'S' ? 'N' : 'S');
+
 /** Builds an element: el('a', {href: '/', class: 'x'}, 'text', child...). */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -181,7 +190,7 @@ export function numberMoves(moves, firstSide = 'S') {
   let row = null;
   let no = 0;
   moves.forEach((m, i) => {
-    const by = m.by || (i % 2 === 0 ? firstSide : firstSide === 'S' ? 'N' : 'S');
+    const by = m.by || (i % 2 === 0 ? firstSide : otherSide(firstSide));
     if (by === 'S' || !row) {
       no += 1;
       row = { no, S: null, N: null };
@@ -191,6 +200,12 @@ export function numberMoves(moves, firstSide = 'S') {
     if (by === 'N') row = null;
   });
   return rows;
+}
+
+/** A legal move from its canonical text (NOT-1): `A7L*`, `a5R+`, `B2L`, kimasai `A3`. */
+export function legalFromText(move) {
+  const letter = /[LR]/.test(move[2] || '') ? move[2] : null;
+  return { move, pit: move.slice(0, 2), letter, safari: move.includes('+'), takasa: move.includes('*') };
 }
 
 /** Seeds captured by a move, from its event lines ("capture a4 6"). */

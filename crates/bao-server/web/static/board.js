@@ -65,7 +65,7 @@ export class BoardView {
     svg.removeAttribute('width');
     svg.removeAttribute('height');
     // On a phone the board goes edge to edge and its side margins are cut off, so that each
-    // of the 8 pit columns is at least 44 px wide at 360 px (issue 10.2).
+    // of the 8 pit columns is at least 44 px wide at 360 px.
     if (typeof matchMedia === 'function' && matchMedia('(max-width: 520px)').matches) {
       const vb = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
       if (vb.length === 4 && vb[2] > 490) svg.setAttribute('viewBox', `${(vb[2] - 490) / 2} ${vb[1]} 490 ${vb[3]}`);
@@ -330,7 +330,7 @@ export class BoardView {
             this.setCount(this.hand(by), this.count(this.hand(by)) - 1);
             this.setCount(g, this.count(g) + 1);
             setActive(g);
-            // Kimasai's cows come from the reserve (akiba): one word everywhere (issue 10).
+            // Kimasai's cows come from the reserve (akiba): one word everywhere.
             if (this.svg?.getAttribute('data-variant') === 'kimasai') this.say(t('game.say_place_reserve', { who, pit: a }));
             else this.say(t('game.say_place', { who, pit: a }));
             await wait(1.5);

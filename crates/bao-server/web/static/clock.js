@@ -1,4 +1,4 @@
-// Clocks on the game page (issue 11.2): both sides' time, counted down in the page from the
+// Clocks on the game page (docs/api.md "Clocks"): both sides' time, counted down in the page from the
 // server's figures (GameState.clock and the move frames' `clock`). The server alone decides a
 // loss on time; the page only shows it.
 

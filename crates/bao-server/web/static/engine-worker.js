@@ -1,4 +1,4 @@
-// The browser engine in a Web Worker (issue 10, point 3): the rules and the computer player
+// The browser engine in a Web Worker (docs/api.md "Offline"): the rules and the computer player
 // of the server, compiled to WebAssembly (crates/bao-wasm), so that a game against the
 // computer goes on with no network and the page never freezes while the computer thinks.
 //

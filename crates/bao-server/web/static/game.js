@@ -1,10 +1,13 @@
-// Game page (/g/{id}): play or watch a game live. The server's GameState is the only truth.
-// The page gets it whole once (on connect, on resync), then keeps its own copy up to date
-// from small versioned socket messages (docs/api.md, WebSocket): a move is animated from its
-// event lines, then the board is set to the move's position; no picture comes per move.
+// Game page (/g/{id}): play or watch a game live. The game source's GameState is the only
+// truth: the server's (server-game.js: whole once, then small versioned socket messages,
+// docs/api.md "WebSocket") or, for a game kept in this browser, the browser engine's
+// (offline-game.js). Both have one shape, so this page has one path; what only one source
+// offers (joining by invite, takeback, hint, rematch, review) it declares in `source.can`.
+// A move is animated from its event lines, then the board is set to the move's position.
 
 import {
-  api,
+  $,
+  otherSide,
   el,
   notify,
   parsePosition,
@@ -22,24 +25,23 @@ import {
 } from './app.js';
 import { t, tn, touch } from './i18n.js';
 import { BoardView } from './board.js';
+import { MoveChooser } from './chooser.js';
 import { reviewLink } from './review.js';
 import { localSource } from './offline-game.js';
-import { keepSocket, showConnection } from './socket.js';
-import { saveSeat } from './seats.js';
+import { serverSource } from './server-game.js';
+import { showConnection } from './socket.js';
 import { turnIs, alertSettings } from './alerts.js';
 import { shareButton } from './share.js';
-import { renderPlay, framePatch } from './play.js';
+import { renderPlay } from './play.js';
 
-const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
 // A game kept in this browser (`local-…`) is played against the browser engine, not the server.
-const local = localSource(gameId);
+const source = localSource(gameId) || serverSource(gameId);
 
 let latest = null; // newest GameState received (or built from the socket's messages)
 let shown = null; // GameState whose position the board shows
 let busy = false; // an animation is running
-let sel = null; // the move being chosen: {pit, letter?, plus?, forced}
 let sending = false;
 let flipChoice = null; // the viewer's own choice of orientation, once made
 
@@ -55,6 +57,7 @@ const board = new BoardView($('board'), {
     if (e && shown) e.textContent = handText(shown.variant, n);
   },
 });
+const chooser = new MoveChooser({ box: $('chooser'), board, play: send, confirmForced: () => confirmForced.checked });
 
 // ---------- settings ----------
 const reduced = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -71,19 +74,12 @@ const confirmForced = $('confirm-forced');
 confirmForced.checked = !!pref('confirmForced', false);
 confirmForced.addEventListener('change', () => {
   setPref('confirmForced', confirmForced.checked);
-  sel = null;
-  if (shown) renderChooser(shown);
+  chooser.cancel();
 });
 $('flip').addEventListener('change', () => {
   flipChoice = $('flip').checked;
   board.setFlipped(flipChoice);
-  if (shown) renderChooser(shown);
-});
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && sel) {
-    sel = null;
-    renderChooser(shown);
-  }
+  chooser.render(); // the arrows of the direction buttons
 });
 
 // ---------- state pipeline ----------
@@ -95,21 +91,13 @@ function sameGame(a, b) {
 let drawnSvg = null; // the server picture the board was last built from
 let fetchingPicture = false;
 
-/** Draws the board from /api/render/svg when no state brought a picture. */
+/** Draws the board from the source's picture when no state brought one. */
 async function fetchPicture(s) {
   if (fetchingPicture) return;
   fetchingPicture = true;
   try {
-    if (local) {
-      if (!drawnSvg) board.setSvg((drawnSvg = await local.svg(s)));
-      if (shown) render(shown);
-      return;
-    }
-    const q = new URLSearchParams({ position: s.position, rules: s.rules || '-' });
-    const r = await fetch(`/api/render/svg?${q}`);
-    if (!r.ok) return;
-    const text = await r.text();
-    if (drawnSvg) return; // a state with a picture came first
+    const text = await source.svg(s);
+    if (!text || drawnSvg) return; // a state with a picture came first
     drawnSvg = text;
     board.setSvg(text);
     if (shown) render(shown);
@@ -125,7 +113,7 @@ let carry = null; // the last move of a match game that has just ended (the stat
 function onState(s, move = null) {
   if (!s || typeof s !== 'object') return;
   if (move && shown && !sameGame(shown, s) && move.ply === shown.ply + 1) carry = move;
-  // A stale answer; but a newer state at a lower ply is a takeback (issue 11.5).
+  // A stale answer; but a newer state at a lower ply is a takeback (docs/api.md, takeback).
   if (latest && sameGame(latest, s) && s.ply < latest.ply && !(s.updated > latest.updated)) return;
   if (latest && seq(s)[0] < seq(latest)[0]) return; // an answer from an earlier game of the match
   latest = s;
@@ -142,7 +130,7 @@ async function pump() {
         const m = carry;
         carry = null;
         $('skip').disabled = false;
-        $('chooser').replaceChildren();
+        chooser.clear();
         showPlaying(m);
         const ok = await board.animate(m.events, m.by, m.position);
         board.container.dataset.animCheck = ok ? 'ok' : 'mismatch';
@@ -154,8 +142,7 @@ async function pump() {
         // Animate the moves not yet shown, one after another, from their events.
         const pending = (s.moves || []).filter((m) => m.ply > shown.ply).sort((a, b) => a.ply - b.ply);
         $('skip').disabled = false;
-        sel = null;
-        $('chooser').replaceChildren();
+        chooser.clear();
         for (const m of pending) {
           showPlaying(m);
           const ok = await board.animate(m.events, m.by, m.position);
@@ -203,7 +190,7 @@ function render(s) {
     notify(pageStatus, `${over} ${t('game.match_game_begins', { n: s.match.game_no })}${side}`);
   }
   shown = s;
-  if (newGame) sel = null;
+  if (newGame) chooser.cancel(true);
   const v = VARIANT_TITLES[s.variant] || s.variant;
   document.title = t('game.doc_title', { variant: v, id: s.id });
   $('game-title').textContent = v;
@@ -242,16 +229,16 @@ function render(s) {
   renderMoves(s);
   renderInvite(s);
   renderResult(s);
-  reviewLink($('result'), s);
+  if (source.can.review) reviewLink($('result'), s);
   renderMatch(s);
   renderChooser(s);
   mineHooks(s);
   $('record-link').hidden = s.result !== '-';
   $('resign').hidden = !(s.you && s.result === '-');
-  $('record-link').href = `/api/games/${encodeURIComponent(s.id)}/record`;
-  $('record-link2').href = `/api/games/${encodeURIComponent(s.id)}/record`;
+  source.recordLink($('record-link'), s);
+  source.recordLink($('record-link2'), s);
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
-  renderPlay(s, { board, onState, pageStatus });
+  renderPlay(s, { board, onState, pageStatus, source });
 }
 
 // ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
@@ -261,10 +248,11 @@ $('connection').before(alertsBox);
 $('copy-invite').before(shareButton(() => $('invite-link').value, $('invite-link'), $('copy-done')), ' ');
 function mineHooks(s) {
   alertsBox.hidden = !s.you || s.read_only;
-  const other = s.you ? s.players?.[s.you === 'S' ? 'N' : 'S'] : null;
+  const them = s.you ? otherSide(s.you) : null;
+  const other = them ? s.players?.[them] : null;
   turnIs(s.id, myTurn(s), {
     text: t('mine.alert_title'),
-    body: t('mine.alert_body', { name: other ? playerLabel(other, s.you === 'S' ? 'N' : 'S') : '?' }),
+    body: t('mine.alert_body', { name: other ? playerLabel(other, them) : '?' }),
     url: location.pathname,
   });
 }
@@ -458,111 +446,34 @@ function renderMatch(s) {
   $('match-note').textContent = over;
 }
 
-// ---------- choosing a move ----------
+// ---------- choosing a move (static/chooser.js) ----------
 function pickPit(pit) {
   if (!shown || !myTurn(shown) || sending) return;
-  sel = { pit, forced: false };
-  renderChooser(shown);
-}
-
-const uniq = (xs) => [...new Set(xs)];
-
-/** Which way a letter points on the screen, for the side whose pit it is. */
-function arrow(letter, side) {
-  const bottom = board.flipped ? 'N' : 'S';
-  const left = letter === 'L' ? side === bottom : side !== bottom;
-  return left ? '←' : '→';
+  chooser.pick(pit);
 }
 
 function renderChooser(s) {
-  const box = $('chooser');
   const legal = myTurn(s) && !board.animating && !sending ? s.legal || [] : [];
-  const list = $('all-moves-list');
   $('all-moves').hidden = legal.length === 0;
-  list.replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
-  if (!legal.length) {
-    board.clearMarks();
-    box.replaceChildren();
-    return;
-  }
-  const pits = uniq(legal.map((c) => c.pit));
-  board.markLegal(pits, sel?.pit);
-  if (!sel || !pits.includes(sel.pit)) {
-    sel = null;
-    box.replaceChildren(el('span', { class: 'prompt' }, touch ? t('game.choose_pit_tap') : t('game.choose_pit')), el('span', { class: 'muted' }, pits.join(' ')));
-    return;
-  }
-  const side = s.side_to_move;
-  let cands = legal.filter((c) => c.pit === sel.pit);
-  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(s); } }, t('game.cancel'));
-  const namua = s.stage === 'namua' || s.stage === 'nemo';
-  // Step 1: the letter (direction, or entry kichwa of a namua capture).
-  if (sel.letter === undefined) {
-    const letters = uniq(cands.map((c) => c.letter));
-    if (letters.length > 1) {
-      const buttons = letters.map((l) => {
-        const c = cands.find((x) => x.letter === l);
-        const row = sel.pit[0];
-        const kichwa = `${side === 'S' ? 'A' : 'a'}${l === 'L' ? 1 : 8}`;
-        const dir = `${arrow(l, side)} ${l}`;
-        const text = namua && !c.takasa ? t('game.enter_at', { dir, kichwa }) : t('game.sow_towards', { dir, pit: `${row}${l === 'L' ? 1 : 8}` });
-        return el('button', { type: 'button', class: 'primary', 'data-letter': l, onclick: () => { sel.letter = l; renderChooser(s); } }, text);
-      });
-      const q = namua && !cands[0].takasa ? t('game.which_kichwa', { pit: sel.pit }) : t('game.which_way', { pit: sel.pit });
-      box.replaceChildren(el('span', { class: 'prompt' }, q), ...(arrow('L', side) === '→' ? buttons.reverse() : buttons), cancel);
-      buttons[0].focus();
-      return;
-    }
-    sel.letter = letters[0];
-    sel.forced = true;
-  }
-  cands = cands.filter((c) => c.letter === sel.letter);
-  // Step 2: stop in the house or go on safari (KIS-7.5), only where both exist.
-  if (sel.plus === undefined) {
-    const kinds = uniq(cands.map((c) => !!c.safari));
-    if (kinds.length > 1) {
-      const stop = cands.find((c) => !c.safari);
-      const go = cands.find((c) => c.safari);
-      const b1 = el('button', { type: 'button', class: 'primary', 'data-choice': 'stop', onclick: () => send(stop.move) }, t('game.stop_in_house', { move: stop.move }));
-      const b2 = el('button', { type: 'button', class: 'primary', 'data-choice': 'safari', onclick: () => send(go.move) }, t('game.safari', { move: go.move }));
-      box.replaceChildren(el('span', { class: 'prompt' }, t('game.reach_house')), b1, b2, cancel);
-      b1.focus();
-      return;
-    }
-    sel.plus = kinds[0];
-  }
-  const move = cands[0];
-  if (!move) {
-    sel = null;
-    return renderChooser(s);
-  }
-  if (sel.forced && confirmForced.checked) {
-    const b = el('button', { type: 'button', class: 'primary', 'data-confirm': move.move, onclick: () => send(move.move) }, t('game.play_move', { move: move.move }));
-    box.replaceChildren(el('span', { class: 'prompt' }, t('game.only_one_way')), b, cancel);
-    b.focus();
-    return;
-  }
-  send(move.move);
+  $('all-moves-list').replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
+  chooser.offer(legal, { side: s.side_to_move, namua: s.stage === 'namua' || s.stage === 'nemo' });
 }
 
 async function send(move) {
   if (!shown || sending) return;
   const s = shown;
   sending = true;
-  sel = null;
-  board.clearMarks();
-  $('chooser').replaceChildren(el('span', { class: 'muted' }, `Playing ${move}…`));
+  chooser.wait(move);
   try {
-    if (local) await local.play(move, s.ply);
-    else await api(`/api/games/${encodeURIComponent(s.id)}/moves`, { method: 'POST', body: { move, ply: s.ply } });
+    // The move's state comes through the subscription (for the server: the socket, or one
+    // request when the socket is down).
+    await source.play(move, s.ply);
     if (pageStatus.dataset.kind === 'error') notify(pageStatus, ''); // an earlier refusal no longer applies
   } catch (err) {
     notify(pageStatus, errorText(err), 'error');
   } finally {
     sending = false;
   }
-  // The live socket brings the move to everyone, us included; without it, ask.
-  if (!local && (!socket || socket.status() !== 'open')) await refresh();
   // Frames that came while the move was on its way were drawn without a chooser.
   if (shown && !board.animating) renderChooser(shown);
 }
@@ -570,10 +481,7 @@ async function send(move) {
 $('resign').addEventListener('click', async () => {
   if (!shown || !confirm(t('game.resign_confirm'))) return;
   try {
-    // The game and ply it is meant for: a resignation that crosses the move that ends the
-    // game is refused (409) instead of landing on the next game of the match.
-    const body = { game_no: shown.match ? shown.match.game_no : 1, ply: shown.ply };
-    onState(local ? await local.resign() : await api(`/api/games/${encodeURIComponent(shown.id)}/resign`, { method: 'POST', body }));
+    onState(await source.resign(shown));
   } catch (err) {
     notify(pageStatus, errorText(err), 'error');
   }
@@ -583,121 +491,40 @@ function announce(text) {
   $('announce').textContent = text;
 }
 
-// ---------- the socket's messages ----------
-/** A legal move from its canonical text (NOT-1): `A7L*`, `a5R+`, `B2L`, kimasai `A3`. */
-function legalFromText(move) {
-  const letter = /[LR]/.test(move[2] || '') ? move[2] : null;
-  return { move, pit: move.slice(0, 2), letter, safari: move.includes('+'), takasa: move.includes('*') };
+// ---------- the game source ----------
+function showMissing() {
+  notify(pageStatus, t('game.not_found'), 'error');
+  $('turn-headline').textContent = t('game.not_found_title');
 }
 
-/**
- * A move frame: the newest state plus what the move changed. Returns false when the frame
- * does not follow that state (a gap: the caller asks for the whole state).
- */
-function applyMove(msg) {
-  const base = latest;
-  const ev = msg.move;
-  if (!base || !ev) return false;
-  if (ev.ply <= base.ply) return true; // already known (an HTTP answer came first)
-  if (ev.ply !== base.ply + 1) return false;
-  const over = ev.result !== '-';
-  const s = {
-    ...base,
-    position: ev.position,
-    ply: ev.ply,
-    side_to_move: msg.side_to_move,
-    result: ev.result,
-    result_text: over ? (msg.result_text ?? null) : null,
-    termination: null,
-    stage: msg.stage,
-    block: msg.block ?? null,
-    must: msg.must ?? null,
-    legal: (msg.legal || []).map(legalFromText),
-    moves: [...(base.moves || []), ev],
-    match: msg.match || base.match,
-    updated: msg.updated,
-  };
-  Object.assign(s, framePatch(base, msg));
-  onState(s, ev);
-  return true;
-}
-
-/** Who is connected changed. */
-function applyPresence(connected) {
-  const base = latest;
-  if (!base || !connected) return;
-  const players = { ...base.players };
-  for (const side of ['S', 'N']) if (players[side]) players[side] = { ...players[side], connected: !!connected[side] };
-  latest = { ...base, players };
-  if (!busy) pump();
-}
-
-// ---------- connection ----------
 async function refresh() {
   try {
-    onState(local ? await local.state() : await api(`/api/games/${encodeURIComponent(gameId)}`));
+    onState(await source.state());
     return true;
   } catch (err) {
     if (err.status === 404) {
-      notify(pageStatus, t('game.not_found'), 'error');
-      $('turn-headline').textContent = t('game.not_found_title');
+      showMissing();
       return 'missing';
     }
     return false;
   }
 }
 
-let socket = null;
-let pollTimer = null;
-function startPolling() {
-  if (!pollTimer) pollTimer = setInterval(refresh, 3000);
-}
-function stopPolling() {
-  clearInterval(pollTimer);
-  pollTimer = null;
-}
-
-/** The game's socket (static/socket.js: keep-alive, back-off, reconnect on wake-up). */
+/** Every later state, and the connection's status, from the source. */
 function connect() {
-  if (local) return local.subscribe(onState); // the browser engine's moves come from the worker
-  let version = null; // `v` of the last message applied; null until the first state
-  let syncing = false;
-  const resync = (send) => {
-    if (syncing) return;
-    syncing = true;
-    version = null;
-    send({ type: 'sync' });
-  };
-  socket = keepSocket(`/api/games/${encodeURIComponent(gameId)}/ws`, {
-    onOpen() {
-      // The server sends the whole state on connect: a reconnect is a resync.
-      version = null;
-      syncing = false;
-    },
-    onResume: resync,
-    onStatus(status, info) {
-      // The game page words "live" and "lost" its own way (it polls while the socket is down).
-      showConnection($('connection'), status, info, () => socket && socket.reconnect(), {
+  source.subscribe({
+    state: onState,
+    current: () => latest,
+    error: (err) => notify(pageStatus, errorText(err), 'error'),
+    missing: showMissing,
+    connection(status, info, reconnect) {
+      // The game page words "live" and "lost" its own way (the server source polls while
+      // its socket is down); a game in this browser has no connection at all.
+      showConnection($('connection'), status, info, reconnect, {
         open: t('game.conn_live'),
         lost: t('game.conn_lost'),
+        browser: t('offline.connection'),
       });
-      if (status === 'open') stopPolling();
-      else if (status === 'reconnecting' || status === 'lost') startPolling();
-    },
-    onMessage(msg, send) {
-      if (msg.type === 'error') return notify(pageStatus, errorText({ category: msg.error, message: msg.message }), 'error');
-      if (msg.type === 'state') {
-        syncing = false;
-        version = msg.v;
-        onState(msg.state);
-        return;
-      }
-      if (typeof msg.v !== 'number' || version === null) return; // waiting for a state
-      if (msg.v <= version) return; // sent before the state we have
-      if (msg.v !== version + 1) return resync(send); // missed something
-      version = msg.v;
-      if (msg.type === 'move' && !applyMove(msg)) resync(send);
-      else if (msg.type === 'presence') applyPresence(msg.connected);
     },
   });
 }
@@ -710,20 +537,17 @@ async function init() {
   const params = new URLSearchParams(location.search);
   const invite = params.get('invite');
   if (invite) {
-    try {
-      const body = { invite };
-      const name = pref('name', '');
-      if (name) body.name = name;
-      const seat = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { method: 'POST', body });
-      saveSeat({ id: gameId, token: seat.token, side: seat.seat, name: name || null });
-      notify(pageStatus, t('game.joined'));
-      setTimeout(() => notify(pageStatus, ''), 4000);
-    } catch (err) {
-      notify(pageStatus, err.status === 409 ? t('game.seat_taken') : errorText(err), 'error');
+    if (source.can.join) {
+      try {
+        await source.join(invite, pref('name', ''));
+        notify(pageStatus, t('game.joined'));
+        setTimeout(() => notify(pageStatus, ''), 4000);
+      } catch (err) {
+        notify(pageStatus, err.status === 409 ? t('game.seat_taken') : errorText(err), 'error');
+      }
     }
     history.replaceState(null, '', location.pathname);
   }
-  if (local) for (const a of [$('record-link'), $('record-link2')]) a.addEventListener('click', (e) => (e.preventDefault(), local.record()));
   if ((await refresh()) !== 'missing') connect();
 }
 

@@ -1,7 +1,7 @@
 // Home page: start a game (variant, rule options, opponent, seats, match) and list games to
 // watch: one small page of each list, then kept up to date from the lobby socket.
 
-import { api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
+import { $, otherSide, api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
 import { keepSocket, showConnection } from './socket.js';
 import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
 import { turnIs, alertSettings } from './alerts.js';
@@ -41,9 +41,9 @@ const OPTION_HELP = {
 // listed among the rule options.
 const HIDDEN_OPTIONS = new Set(['match']);
 
-const form = document.getElementById('new-game');
+const form = $('new-game');
 addStartOptions(form);
-const status = document.getElementById('form-status');
+const status = $('form-status');
 let variants = [];
 
 function currentVariant() {
@@ -52,7 +52,7 @@ function currentVariant() {
 }
 
 function renderVariants() {
-  const box = document.getElementById('variants');
+  const box = $('variants');
   box.replaceChildren(
     ...variants.map((v, i) =>
       el(
@@ -75,7 +75,7 @@ function renderVariants() {
 
 function renderOptions() {
   const v = currentVariant();
-  const box = document.getElementById('options');
+  const box = $('options');
   if (!v) return;
   const rows = (v.options || [])
     .filter((o) => !HIDDEN_OPTIONS.has(o.name))
@@ -125,7 +125,7 @@ function renderOptions() {
     });
   box.replaceChildren(...(rows.length ? rows : [el('p', { class: 'muted' }, t('home.no_options'))]));
   const match = (v.options || []).find((o) => o.name === 'match');
-  if (match) document.getElementById('match').value = String(match.default);
+  if (match) $('match').value = String(match.default);
   updateSummary();
 }
 
@@ -147,20 +147,20 @@ function rulesString() {
 
 function updateSummary() {
   const r = rulesString();
-  document.getElementById('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: r });
+  $('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: r });
 }
 
-document.getElementById('reset-options').addEventListener('click', renderOptions);
+$('reset-options').addEventListener('click', renderOptions);
 
-const level = document.getElementById('level');
+const level = $('level');
 level.addEventListener('input', () => {
-  document.getElementById('level-value').textContent = level.value;
+  $('level-value').textContent = level.value;
 });
 for (const r of form.querySelectorAll('input[name="opponent"]')) {
   r.addEventListener('change', () => {
     const computer = form.querySelector('input[name="opponent"]:checked').value === 'computer';
-    document.getElementById('level-row').hidden = !computer;
-    document.getElementById('level-help').hidden = !computer;
+    $('level-row').hidden = !computer;
+    $('level-help').hidden = !computer;
   });
 }
 
@@ -173,17 +173,17 @@ form.addEventListener('submit', async (e) => {
     variant: v.id,
     rules: rulesString(),
     opponent: opponentKind === 'computer' ? { kind: 'computer', level: Number(level.value) } : { kind: 'human' },
-    side: document.getElementById('side').value,
-    match: document.getElementById('match').value,
+    side: $('side').value,
+    match: $('match').value,
   };
   Object.assign(body, startOptions(form));
-  const start = document.getElementById('start').value.trim();
+  const start = $('start').value.trim();
   if (start) body.start = start;
-  const name = document.getElementById('name').value.trim();
+  const name = $('name').value.trim();
   // Without a name the player is called "Player" in the page's language (kept in the record).
   body.name = name || t('home.default_name');
   setPref('name', name);
-  const button = document.getElementById('start-button');
+  const button = $('start-button');
   button.disabled = true;
   if (await offlineStart(body, status)) return; // played in this browser (chosen, or offline)
   notify(status, t('home.starting'));
@@ -194,8 +194,8 @@ form.addEventListener('submit', async (e) => {
   } catch (err) {
     if (err.status === 0 && (await offlineStart(body, status, true))) return; // the server is out of reach
     notify(status, errorText(err), 'error');
-    if (err.category === 'bad_position') document.getElementById('start-box').open = true;
-    if (err.category === 'bad_rules') document.getElementById('options-box').open = true;
+    if (err.category === 'bad_position') $('start-box').open = true;
+    if (err.category === 'bad_rules') $('options-box').open = true;
     button.disabled = false;
   }
 });
@@ -231,7 +231,7 @@ const lists = {
 
 function drawList(status) {
   const l = lists[status];
-  const list = document.getElementById(l.id);
+  const list = $(l.id);
   list.replaceChildren(...(l.games.length ? l.games.map((g) => gameItem(g, l.live)) : [el('li', { class: 'muted' }, l.empty())]));
 }
 
@@ -244,7 +244,7 @@ async function loadGames() {
       lists[status].games = (Array.isArray(page) ? page : page.games || []).slice(0, PAGE);
       drawList(status);
     } catch (err) {
-      document.getElementById(lists[status].id).replaceChildren(el('li', { class: 'muted' }, t('home.list_unavailable', { error: errorText(err) })));
+      $(lists[status].id).replaceChildren(el('li', { class: 'muted' }, t('home.list_unavailable', { error: errorText(err) })));
     }
   }
 }
@@ -296,7 +296,7 @@ function connectLobby() {
       }
     },
     onStatus(st, info) {
-      showConnection(document.getElementById('mine-connection'), st, info, () => lobby && lobby.reconnect());
+      showConnection($('mine-connection'), st, info, () => lobby && lobby.reconnect());
       if (st === 'reconnecting' || st === 'lost') startFallback();
     },
   });
@@ -325,10 +325,10 @@ const mineBox = el(
 // First on the page: a returning player comes back for these (on a phone the start form
 // and the hero would push them far down).
 mineBox.classList.add('my-games');
-document.getElementById('main')?.prepend(mineBox);
+$('main')?.prepend(mineBox);
 
 function opponentOf(g) {
-  const side = g.your_side === 'S' ? 'N' : 'S';
+  const side = otherSide(g.your_side);
   const p = g.players?.[side];
   if (g.waiting || !p) return t('mine.no_opponent');
   if (p.kind === 'computer') return t('mine.computer', { level: p.level ?? '?' });
@@ -386,11 +386,9 @@ function mineItem(g) {
 let mineGames = [];
 function drawMine() {
   mineBox.hidden = mineGames.length === 0 && seats().length === 0;
-  document
-    .getElementById('my-games-list')
-    .replaceChildren(
-      ...(mineGames.length ? mineGames.map(mineItem) : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
-    );
+  $('my-games-list').replaceChildren(
+    ...(mineGames.length ? mineGames.map(mineItem) : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
+  );
 }
 
 let mineBusy = null;

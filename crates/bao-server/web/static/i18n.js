@@ -1,4 +1,4 @@
-// Texts in the reader's language (issue 10). Full guide: docs/i18n.md.
+// Texts in the reader's language. Full guide: docs/i18n.md.
 //
 // How to use it:
 //   import { t, tHtml, tn, lang } from './i18n.js';

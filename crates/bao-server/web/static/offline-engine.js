@@ -1,5 +1,7 @@
 // The page's side of engine-worker.js: one worker per page, requests answered by promises.
 
+import { t } from './i18n.js';
+
 let worker = null;
 let next = 1;
 const waiting = new Map();
@@ -15,7 +17,8 @@ function start() {
     else w.resolve(ok);
   });
   worker.addEventListener('error', (e) => {
-    for (const w of waiting.values()) w.reject(new Error(e.message || 'the engine could not be started'));
+    console.warn('bao: the browser engine failed', e.message);
+    for (const w of waiting.values()) w.reject(new Error(t('offline.engine_failed')));
     waiting.clear();
     worker = null;
   });

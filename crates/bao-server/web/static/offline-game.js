@@ -1,4 +1,4 @@
-// Games against the computer played in the browser (issue 10, point 3): the game page's
+// Games against the computer played in the browser (docs/api.md "Offline"): the game page's
 // "game source" for ids `local-…`. The browser engine (engine-worker.js, the server's rules
 // and levels in WebAssembly) decides everything; the game is kept in IndexedDB
 // (offline-store.js) and shown by the unchanged game page from GameStates shaped like the
@@ -7,6 +7,7 @@
 import { engine } from './offline-engine.js';
 import { saveGame, getGame, listGames } from './offline-store.js';
 import { t } from './i18n.js';
+import { otherSide } from './app.js';
 
 const PREFIX = 'local-';
 
@@ -56,8 +57,7 @@ export async function startLocalGame({ variant, rules = '-', level = 3, side = '
 /** The sentence of a result the rules did not reach (the server's forced_text). */
 function forcedText(result, termination) {
   const names = { S: 'South', N: 'North' };
-  const other = { S: 'N', N: 'S' };
-  if (termination === 'resignation' && names[result]) return `${names[other[result]]} resigned: ${names[result]} has won`;
+  if (termination === 'resignation' && names[result]) return `${names[otherSide(result)]} resigned: ${names[result]} has won`;
   return names[result] ? `${names[result]} has won (${termination})` : `drawn (${termination})`;
 }
 
@@ -74,7 +74,6 @@ export async function localState(g) {
   const over = result !== '-';
   return {
     id: g.id,
-    local: true,
     variant: v.variant,
     rules: v.rules,
     start: v.start,
@@ -138,9 +137,11 @@ export async function downloadRecord(g) {
 export { listGames };
 
 /**
- * The game source of the game page for a local game id, or null for a server game.
- * state() answers the GameState; play(), resign() change it; subscribe() gets every later
- * state (the computer's moves); svg() draws a board; record() downloads the record.
+ * The game source of the game page for a local game id, or null for a server game: the shape
+ * of server-game.js's serverSource (its comment lists the methods). state() answers the
+ * GameState; play(), resign() change it; subscribe() brings every later state (the computer's
+ * moves); svg() draws a board; recordLink() makes a link download the record. The server's
+ * own features (joining, takeback, hint, rematch, review) are not offered here.
  */
 export function localSource(id) {
   if (!isLocal(id)) return null;
@@ -205,17 +206,17 @@ export function localSource(id) {
   const think = () => computer().catch((e) => console.warn('bao: the computer could not move', e));
 
   return {
-    local: true,
+    can: { join: false, takeback: false, hint: false, rematch: false, review: false },
     async state() {
       const s = await localState(await load());
       // The computer's turn (it plays South, or a reload came while it was thinking).
       setTimeout(think, 0);
       return s;
     },
-    subscribe(f) {
-      listener = f;
-      const line = document.getElementById('connection');
-      if (line) line.textContent = t('offline.connection');
+    subscribe(h) {
+      listener = h && h.state;
+      // No socket: the moves come from the engine on this device.
+      if (h && h.connection) h.connection('browser', {}, null);
     },
     async play(move, ply) {
       await load();
@@ -236,7 +237,7 @@ export function localSource(id) {
       await load();
       const s = await localState(game);
       if (s.result !== '-') return s;
-      game.result = game.you === 'S' ? 'N' : 'S';
+      game.result = otherSide(game.you);
       game.termination = 'resignation';
       await save();
       return after();
@@ -244,8 +245,11 @@ export function localSource(id) {
     svg(s) {
       return engine({ op: 'svg', variant: s.variant, rules: s.rules, position: s.position });
     },
-    async record() {
-      await downloadRecord(await load());
+    recordLink(a) {
+      a.onclick = (e) => {
+        e.preventDefault();
+        load().then(downloadRecord);
+      };
     },
   };
 }

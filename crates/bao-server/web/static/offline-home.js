@@ -1,12 +1,10 @@
-// The home page's offline parts (issue 10, point 3): "play in this browser" for games against
+// The home page's offline parts (docs/api.md "Offline"): "play in this browser" for games against
 // the computer (chosen, or automatic when the network is gone), and the list of the games
 // kept in this browser: continue, replay, download the record.
 
-import { el, notify, VARIANT_TITLES } from './app.js';
+import { $, el, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
 import { startLocalGame, listGames, downloadLocalRecord } from './offline-game.js';
-
-const $ = (id) => document.getElementById(id);
 
 /** The "play in this browser" choice, shown with the computer's level. */
 function addChoice() {

@@ -1,10 +1,12 @@
-// Games played in the browser against the browser engine, kept in IndexedDB (issue 10,
-// point 3): they survive a reload and a closed tab, with or without network.
+// Games played in the browser against the browser engine, kept in IndexedDB (docs/api.md
+// "Offline"): they survive a reload and a closed tab, with or without network.
 //
 // One object store `games`, key `id` (`local-…`), value:
 // {id, variant, rules, start|null, moves: [canonical move], you: 'S'|'N', level, name,
 //  created, updated (ms since the epoch), result|null and termination|null for a resignation,
 //  last_result once the game is over (for the home page's list)}.
+
+import { t } from './i18n.js';
 
 const DB = 'bao-offline';
 const STORE = 'games';
@@ -21,7 +23,7 @@ function open() {
       };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
-      req.onblocked = () => reject(new Error('the browser store is busy in another tab'));
+      req.onblocked = () => reject(new Error(t('offline.store_busy')));
     });
     opened.catch(() => {
       opened = null;
@@ -37,7 +39,7 @@ async function run(mode, f) {
     const req = f(tx.objectStore(STORE));
     tx.oncomplete = () => resolve(req ? req.result : undefined);
     tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error || new Error('the browser store refused the change'));
+    tx.onabort = () => reject(tx.error || new Error(t('offline.store_refused')));
   });
 }
 

@@ -1,13 +1,13 @@
-// Play features on the game page and the home page (issue 11, points 2 to 5): clocks (with
-// clock.js), rematch, pass and play, takeback and hint against the computer. game.js and
-// home.js call the few functions exported here; everything else stays in this module.
+// Play features on the game page and the home page (docs/api.md "Play: clocks, rematch, pass
+// and play, takeback, hint"): clocks (with clock.js), rematch, pass and play, takeback and
+// hint against the computer. game.js and home.js call the few functions exported here;
+// everything else stays in this module. The server's features go through the game source
+// (server-game.js), and only where the source says it can.
 
-import { api, el, notify, pref, setPref } from './app.js';
+import { $, el, errorText, notify, otherSide, pref, setPref } from './app.js';
 import { t } from './i18n.js';
 import { renderClock } from './clock.js';
 
-const $ = (id) => document.getElementById(id);
-const other = (side) => (side === 'S' ? 'N' : 'S');
 const sideName = (side) => (side === 'S' ? t('play.side_S') : t('play.side_N'));
 
 // ---------- game page ----------
@@ -22,7 +22,7 @@ export function framePatch(base, msg) {
 }
 
 let panel = null;
-let ctx = null; // {board, onState, pageStatus}
+let ctx = null; // {board, onState, pageStatus, source}
 let current = null;
 
 function ensurePanel() {
@@ -61,9 +61,12 @@ function ensurePanel() {
   return panel;
 }
 
-const vsComputer = (s) => !!s.you && s.players?.[other(s.you)]?.kind === 'computer';
+const vsComputer = (s) => !!s.you && s.players?.[otherSide(s.you)]?.kind === 'computer';
 
-/** Renders this module's parts for GameState `s`; `c` = {board, onState, pageStatus}. */
+/**
+ * Renders this module's parts for GameState `s`; `c` = {board, onState, pageStatus, source}.
+ * Takeback, hint and rematch are offered only where the game source can (`source.can`).
+ */
 export function renderPlay(s, c) {
   ctx = c;
   const changedGame = current && (current.id !== s.id || current.match?.game_no !== s.match?.game_no || current.ply !== s.ply);
@@ -83,10 +86,11 @@ export function renderPlay(s, c) {
     c.board.setFlipped(turn);
   }
   const mine = (s.moves || []).some((m) => m.by === s.you);
-  $('play-takeback').hidden = !(vsComputer(s) && myMove && mine);
-  $('play-hint').hidden = !((vsComputer(s) || s.local) && myMove);
+  const can = c.source.can;
+  $('play-takeback').hidden = !(can.takeback && vsComputer(s) && myMove && mine);
+  $('play-hint').hidden = !(can.hint && (vsComputer(s) || s.local) && myMove);
   // Rematch: offer, waiting, or the way to the new game.
-  const over = s.match?.over && !s.read_only && !!s.you;
+  const over = can.rematch && s.match?.over && !s.read_only && !!s.you;
   const r = s.rematch;
   $('play-rematch').hidden = !over || (r && (r.by === s.you || s.local));
   $('play-rematch').textContent = r ? t('play.rematch_accept') : t('play.rematch');
@@ -98,20 +102,14 @@ export function renderPlay(s, c) {
   if (note.textContent === '' ) delete note.dataset.kind;
 }
 
-function gameNo(s) {
-  return s.match ? s.match.game_no : 1;
-}
-
 async function takeback() {
   const s = current;
   if (!s) return;
   try {
-    const body = { game_no: gameNo(s), ply: s.ply };
-    const next = await api(`/api/games/${encodeURIComponent(s.id)}/takeback`, { method: 'POST', body });
-    ctx.onState(next);
+    ctx.onState(await ctx.source.takeback(s));
     $('play-note').textContent = t('play.takeback_done');
   } catch (err) {
-    notify(ctx.pageStatus, err.message, 'error');
+    notify(ctx.pageStatus, errorText(err), 'error');
   }
 }
 
@@ -130,12 +128,12 @@ async function hint() {
   note.textContent = t('play.hint_thinking');
   note.dataset.kind = 'hint';
   try {
-    const h = await api(`/api/games/${encodeURIComponent(s.id)}/hint`);
+    const h = await ctx.source.hint(s);
     note.textContent = t('play.hint_result', { move: h.move, score: scoreText(h.score) });
     note.dataset.move = h.move;
   } catch (err) {
     note.textContent = '';
-    notify(ctx.pageStatus, err.message, 'error');
+    notify(ctx.pageStatus, errorText(err), 'error');
   }
 }
 
@@ -143,10 +141,10 @@ async function rematch() {
   const s = current;
   if (!s) return;
   try {
-    const r = await api(`/api/games/${encodeURIComponent(s.id)}/rematch`, { method: 'POST', body: {} });
+    const r = await ctx.source.rematch(s);
     location.assign(r.url || `/g/${r.id}`);
   } catch (err) {
-    notify(ctx.pageStatus, err.message, 'error');
+    notify(ctx.pageStatus, errorText(err), 'error');
   }
 }
 

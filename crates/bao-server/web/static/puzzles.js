@@ -2,22 +2,28 @@
 // move on the board. Each move is checked by the server (the rules crate) against the proven
 // line, whose opponent answers are then played; progress is remembered in localStorage.
 
-import { api, el, notify, renderUrl } from './app.js';
+import { $, api, el, errorText, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
 import { BoardView } from './board.js';
+import { MoveChooser } from './chooser.js';
 import { t, tHtml, tn } from './i18n.js';
 
-const $ = (id) => document.getElementById(id);
 const STORE = 'bao.puzzles.solved';
 const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
+const chooser = new MoveChooser({ box: $('chooser'), board, play: send });
 const pageStatus = $('page-status');
 
 let list = []; // the variant's puzzles
 let puzzle = null; // the puzzle shown (GET /api/puzzles/{id})
 let ply = 0; // the solver's turn in the line
 let legal = []; // the solver's legal moves now
+let position = null; // the position the solver plays from now
 let busy = false;
+// Answers may come back in another order than asked: only the newest open() and the newest
+// loadVariant() apply theirs, and a list that comes after the player opened a puzzle does
+// not open its first puzzle over it.
+let opening = 0;
+let loading = 0;
 let done = false;
-let sel = null; // the pit picked, while its moves are being chosen
 
 function solvedSet() {
   try {
@@ -75,32 +81,35 @@ function goalHtml(goal, moves) {
   return tHtml('puzzles.goal_save_house');
 }
 
-async function drawBoard(position) {
-  const res = await fetch(renderUrl(position));
-  board.setSvg(await res.text());
-  board.setPosition(position);
-}
-
 async function open(id) {
+  const gen = ++opening;
   busy = true;
+  let next;
+  let svg;
   try {
-    puzzle = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+    next = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+    svg = await (await fetch(renderUrl(next.position))).text();
   } catch (err) {
-    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    if (gen !== opening) return;
+    notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     busy = false;
     return;
   }
+  if (gen !== opening) return; // another puzzle was asked for meanwhile
+  puzzle = next;
   const url = new URL(location.href);
   url.searchParams.set('id', id);
   history.replaceState(null, '', url);
   ply = 0;
   legal = puzzle.legal || [];
+  position = puzzle.position;
   done = false;
-  sel = null;
+  chooser.cancel(true);
   const side = puzzle.position.split(' ')[2] || 'S';
   // The solver at the bottom of the board.
   board.flipped = side === 'N';
-  await drawBoard(puzzle.position);
+  board.setSvg(svg);
+  board.setPosition(puzzle.position);
   const index = list.findIndex((p) => p.id === id);
   const goal = $('goal');
   if (puzzle.goal.kind === 'save_house') goal.innerHTML = goalHtml(puzzle.goal, puzzle.moves);
@@ -113,43 +122,21 @@ async function open(id) {
   renderChooser();
 }
 
-const uniq = (xs) => [...new Set(xs)];
-
 function pickPit(pit) {
   if (busy || done) return;
-  sel = pit;
-  renderChooser();
+  chooser.pick(pit);
 }
 
-/** The pits to play, then (where a pit has several moves) the way to play it. */
+/** The pits to play, then (static/chooser.js) the way to play the pit tapped. */
 function renderChooser() {
-  const box = $('chooser');
   if (busy || done || !legal.length) {
-    board.clearMarks();
-    box.replaceChildren();
+    chooser.clear();
     return;
   }
-  const pits = uniq(legal.map((m) => m.slice(0, 2)));
-  board.markLegal(pits, sel);
-  if (!sel || !pits.includes(sel)) {
-    sel = null;
-    box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_pit')));
-    return;
-  }
-  const moves = legal.filter((m) => m.slice(0, 2) === sel);
-  if (moves.length === 1) {
-    send(moves[0]);
-    return;
-  }
-  const cancel = el('button', { type: 'button', onclick: () => { sel = null; renderChooser(); } }, t('puzzles.cancel'));
-  const buttons = moves.map((m) => {
-    let text = m;
-    if (m.includes('+')) text = t('puzzles.safari', { move: m });
-    else if (moves.some((x) => x === `${m}+`)) text = t('puzzles.stop_house', { move: m });
-    return el('button', { type: 'button', class: 'primary', 'data-move': m, onclick: () => send(m) }, text);
-  });
-  box.replaceChildren(el('span', { class: 'prompt' }, t('puzzles.choose_way', { pit: sel })), ...buttons, cancel);
-  buttons[0].focus();
+  // In namua (seeds in hand, NOT-3) the letter of a capture names the kichwa it enters at.
+  const p = parsePosition(position);
+  const namua = !!p && p.variant !== 'kimasai' && p.hands[p.side] > 0;
+  chooser.offer(legal.map(legalFromText), { side: solverSide(), namua });
 }
 
 function solverSide() {
@@ -158,19 +145,21 @@ function solverSide() {
 
 async function send(move) {
   if (busy || done) return;
+  const gen = opening; // the puzzle this move is for
   busy = true;
-  sel = null;
   renderChooser();
   feedback(t('puzzles.checking', { move }));
   let r;
   try {
     r = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
   } catch (err) {
-    feedback(err.message, 'bad');
+    if (gen !== opening) return;
+    feedback(errorText(err), 'bad');
     busy = false;
     renderChooser();
     return;
   }
+  if (gen !== opening) return; // another puzzle was opened meanwhile
   if (r.verdict !== 'correct') {
     feedback(t('puzzles.wrong', { move: r.move }), 'bad');
     busy = false;
@@ -178,7 +167,7 @@ async function send(move) {
     return;
   }
   const me = solverSide();
-  const them = me === 'S' ? 'N' : 'S';
+  const them = otherSide(me);
   feedback(t('puzzles.correct', { move: r.move }), 'good');
   if (!(await board.animate(r.events, me, r.position))) board.setPosition(r.position, r.move);
   else board.setPosition(r.position, r.move);
@@ -187,6 +176,7 @@ async function send(move) {
     if (!(await board.animate(r.reply_events, them, r.reply_position))) board.setPosition(r.reply_position, r.reply);
     else board.setPosition(r.reply_position, r.reply);
   }
+  if (gen !== opening) return;
   if (r.solved) {
     done = true;
     markSolved(puzzle.id);
@@ -200,6 +190,7 @@ async function send(move) {
   }
   ply += 2;
   legal = r.legal || [];
+  position = r.reply_position || r.position;
   busy = false;
   renderChooser();
 }
@@ -216,12 +207,17 @@ function nextId() {
 }
 
 async function loadVariant(variant, wanted) {
+  const gen = ++loading;
+  const opened = opening;
+  let next;
   try {
-    list = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
+    next = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
   } catch (err) {
-    notify(pageStatus, t('puzzles.load_failed', { error: err.message }), 'error');
+    if (gen === loading) notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     return;
   }
+  if (gen !== loading) return; // another game was chosen meanwhile
+  list = next;
   try {
     localStorage.setItem('bao.puzzles.variant', variant);
   } catch {
@@ -231,6 +227,10 @@ async function loadVariant(variant, wanted) {
     puzzle = null;
     renderList();
     feedback(t('puzzles.none'));
+    return;
+  }
+  if (opening !== opened) {
+    renderList(); // the player opened a puzzle while the list was on its way
     return;
   }
   const solved = solvedSet();

@@ -1,13 +1,12 @@
 // Replay page: upload a game record (NOT-6) or open ?game={id}, then step through it.
 // Boards come from the shared renderer; stepping forward animates the move's events.
 
-import { api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { $, api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
 import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
 
-const $ = (id) => document.getElementById(id);
 const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption') });
 const svgCache = new Map();
@@ -35,7 +34,7 @@ async function svgFor(i) {
   const last = i === 0 ? null : game.moves[i - 1].move;
   const url = renderUrl(position, game.rules, last);
   // A game kept in this browser is drawn by the browser engine (it may be offline).
-  if (!svgCache.has(url) && game.local) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
+  if (!svgCache.has(url) && isLocal(game.id)) svgCache.set(url, await localSvg(game.variant, game.rules, position, last));
   if (!svgCache.has(url)) {
     const res = await fetch(url);
     if (!res.ok) throw new Error(t('replay.board_failed', { status: res.status }));
@@ -50,7 +49,7 @@ async function show(i) {
   try {
     board.setSvg(await svgFor(step));
   } catch (err) {
-    notify(status, err.message, 'error');
+    notify(status, errorText(err), 'error');
   }
   board.container.dataset.step = String(step);
   update();
@@ -154,7 +153,7 @@ function renderGame() {
   $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
   if (game.result_text) $('facts').append(el('dt', {}, t('replay.fact_how')), el('dd', {}, resultSentence(game.result_text)));
   $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
-  $('record-link').onclick = game.local ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
+  $('record-link').onclick = isLocal(game.id) ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
   $('game-link').href = `/g/${encodeURIComponent(game.id)}`;
   const start = parsePosition(game.start);
   const rows = numberMoves(game.moves, start ? start.side : 'S');

@@ -1,4 +1,4 @@
-// Game review on the replay page (issue 11.6, docs/api.md "Review"): asks the server for the
+// Game review on the replay page (docs/api.md "Review"): asks the server for the
 // engine's review of a finished game, then shows an evaluation graph (click a point to go to
 // that move), the best move on the board at each step, the marks in the move list and a
 // summary per player. Also the "Review this game" link of the game page.

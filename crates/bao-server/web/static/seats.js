@@ -1,4 +1,4 @@
-// The seats this browser holds (issue 11.1): game id, token, side and name, kept in
+// The seats this browser holds (docs/api.md "Seats"): game id, token, side and name, kept in
 // localStorage as well as the HttpOnly cookie the server sets (which scripts cannot read).
 // The home page asks `POST /api/games/mine` about them to list "My games" with whose turn it
 // is (docs/api.md, My games).

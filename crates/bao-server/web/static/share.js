@@ -1,4 +1,4 @@
-// Sharing an invite (issue 11.1): the phone's share sheet (`navigator.share`) where the
+// Sharing an invite: the phone's share sheet (`navigator.share`) where the
 // browser has one, else copying the link.
 
 import { copyText, el } from './app.js';

@@ -1,4 +1,4 @@
-// One WebSocket that stays up (issue 11.1): the game page and the home page's lobby both use
+// One WebSocket that stays up (docs/api.md "WebSocket"): the game page and the home page's lobby both use
 // it. It keeps the connection alive with pings, reconnects with jittered exponential
 // back-off (1 s, 2 s, 4 s ... capped at 30 s, each a random 50-100 % of that, so that a
 // thousand pages dropped together by a server restart do not all come back in the same
@@ -207,7 +207,8 @@ export function keepSocket(path, { onOpen, onMessage, onStatus, onResume } = {})
 /**
  * Shows a socket's status in `box` (a small text under the game or the lists) and sets
  * `box.dataset.connection` to the status. `reconnect` (optional) adds a "Reconnect now" button
- * while the connection is lost; `words.open` / `words.lost` replace the default texts.
+ * while the connection is lost; `words.open` / `words.lost` replace the default texts, and
+ * `words[status]` gives the text of a status of the page's own (the game page's `browser`).
  */
 export function showConnection(box, status, info = {}, reconnect = null, words = {}) {
   if (!box) return;
@@ -230,7 +231,7 @@ export function showConnection(box, status, info = {}, reconnect = null, words =
       text = info.offline ? t('mine.conn_offline') : words.lost || t('mine.conn_lost', { seconds: secs });
       break;
     default:
-      text = '';
+      text = words[status] || '';
   }
   const parts = [text];
   if (status === 'lost' && reconnect && !info.offline) {

@@ -1,5 +1,5 @@
 // The service worker (served at /sw.js, scope /): after one visit the site loads with no
-// network, and a game against the computer can be played in the browser (issue 10, point 3).
+// network, and a game against the computer can be played in the browser (docs/api.md "Offline").
 //
 // * Versioned files (`/static/NAME?v=HASH`, never changing) are cache-first; the server
 //   writes the list of every one of them into PRECACHE below when it serves this file, so a
