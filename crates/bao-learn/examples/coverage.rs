@@ -29,6 +29,19 @@ fn main() {
             taught.contains(id) || taught.iter().any(|t| t.starts_with(&format!("{id}.")))
         };
         let (yes, no): (Vec<&String>, Vec<&String>) = ids.iter().partition(|id| covered(id));
+        // Sections that state no rule of play: reference algorithms, worked examples, sources,
+        // open research points. Listed apart, since no lesson should teach them.
+        let titles = spec::titled_ids_in(&file);
+        let informative = |id: &String| {
+            titles.iter().any(|(i, t)| {
+                (i == id || id.starts_with(&format!("{i}.")))
+                    && ["algorithm", "example", "Sources", "research"]
+                        .iter()
+                        .any(|w| t.contains(w))
+            })
+        };
+        let (info, no): (Vec<&String>, Vec<&String>) =
+            no.into_iter().partition(|id| informative(id));
         println!(
             "{} ({file}): {} of {} IDs taught",
             v.id(),
@@ -37,6 +50,7 @@ fn main() {
         );
         println!("  taught: {}", join(&yes));
         println!("  not taught: {}", join(&no));
+        println!("  not taught, informative sections: {}", join(&info));
         let others: Vec<&String> = taught.iter().filter(|t| !ids.contains(t)).collect();
         println!("  also cited (other files): {}", join(&others));
     }

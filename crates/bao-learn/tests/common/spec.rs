@@ -36,24 +36,33 @@ pub fn leading_id(text: &str) -> Option<String> {
 
 /// The IDs one spec file defines, in file order without repeats.
 pub fn ids_in(file: &str) -> Vec<String> {
+    titled_ids_in(file).into_iter().map(|(id, _)| id).collect()
+}
+
+/// The IDs one spec file defines with their titles (`KIS-13`, `Reference algorithm ...`).
+pub fn titled_ids_in(file: &str) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(spec_dir().join(file))
         .unwrap_or_else(|e| panic!("docs/spec/{file}: {e}"));
-    let mut out: Vec<String> = Vec::new();
-    let mut push = |id: String| {
-        if !out.contains(&id) {
-            out.push(id);
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |id: String, rest: &str| {
+        if !out.iter().any(|(i, _)| *i == id) {
+            let title = rest[id.len()..]
+                .trim_start_matches(['.', ' '])
+                .trim()
+                .to_string();
+            out.push((id, title));
         }
     };
     for line in text.lines() {
         let heading = line.trim_start_matches('#');
         if heading.len() < line.len() {
             if let Some(id) = leading_id(heading.trim_start()) {
-                push(id);
+                push(id, heading.trim_start());
             }
         }
         for part in line.split("**").skip(1).step_by(2) {
             if let Some(id) = leading_id(part) {
-                push(id);
+                push(id, part);
             }
         }
     }
