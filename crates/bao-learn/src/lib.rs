@@ -216,6 +216,9 @@ pub enum Goal {
     },
     /// The move wins the game (BRD-7.3, BRD-7.4).
     Win,
+    /// The move does not lose the game at once: the mover does not leave his own front row
+    /// empty (BRD-7.2, KIM-8.2) nor end it in any other lost position (BRD-7.3).
+    Survive,
     /// Every one of these goals, by the same move.
     All {
         /// The goals.
@@ -307,6 +310,7 @@ impl Goal {
                 .iter()
                 .any(|t| pit.is_none_or(|p| p.0 == *t)),
             Goal::Win => f.outcome.winner() == Some(me),
+            Goal::Survive => f.outcome.winner() != Some(me.other()),
             Goal::All { goals } => goals.iter().all(|g| g.reached(f, rules)),
         }
     }
