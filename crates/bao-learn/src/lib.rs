@@ -25,6 +25,8 @@
 //! ```
 //!
 //! Pure: no I/O except the lesson files embedded with `include_str!`.
+//!
+//! The lesson format, the goal kinds and how to write a step: `docs/learn.md`.
 #![warn(missing_docs)]
 
 use bao_rules::{
