@@ -144,15 +144,20 @@ fn every_solution_is_legal_and_reaches_the_goal_with_the_scripted_replies() {
                     }
                 }
             }
-            // Canonical notation (NOT-1), so that front-ends can compare strings.
-            if let Ok((pos, rules)) = s.start() {
-                if let Some(first) = sol.split_whitespace().next() {
-                    match find_move(&pos, &rules, first) {
-                        Ok(m) if m.mv.to_string() != first => problems.push(format!(
-                            "{name}: {first:?} is written {} in canonical notation",
-                            m.mv
-                        )),
-                        _ => {}
+            // Canonical notation (NOT-1) for every ply, so that front-ends can compare strings.
+            if let Ok((mut pos, rules)) = s.start() {
+                for ply in s.solution_plies(sol) {
+                    match find_move(&pos, &rules, &ply) {
+                        Ok(m) => {
+                            if m.mv.to_string() != ply {
+                                problems.push(format!(
+                                    "{name}: {ply:?} is written {} in canonical notation",
+                                    m.mv
+                                ));
+                            }
+                            pos = m.next;
+                        }
+                        Err(_) => break, // reported by check_step above
                     }
                 }
             }
@@ -172,6 +177,28 @@ fn every_solution_is_legal_and_reaches_the_goal_with_the_scripted_replies() {
             problems.push(format!(
                 "{name}: engine replies cannot be checked: one-move solutions only"
             ));
+        }
+    }
+    fail(problems);
+}
+
+#[test]
+fn every_step_has_a_hint_and_no_lesson_repeats_a_step() {
+    let mut problems = Vec::new();
+    for v in Variant::ALL {
+        for l in course(v).lessons {
+            let mut seen = BTreeSet::new();
+            for (i, s) in l.steps.iter().enumerate() {
+                let name = format!("{}/{}/{}", v.id(), l.id, i + 1);
+                if s.hints.is_empty() {
+                    problems.push(format!("{name}: no hint"));
+                }
+                if !seen.insert((s.position.clone(), format!("{:?}", s.goal))) {
+                    problems.push(format!(
+                        "{name}: the same position and goal as an earlier step"
+                    ));
+                }
+            }
         }
     }
     fail(problems);
