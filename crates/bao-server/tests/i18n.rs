@@ -62,6 +62,17 @@ fn sources() -> Vec<(String, String)> {
             }
         }
     }
+    // The Learn lessons (bao-learn) name the keys of the learn area in their data files.
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bao-learn/lessons");
+    for e in std::fs::read_dir(&lessons).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            out.push((
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            ));
+        }
+    }
     out
 }
 

@@ -50,8 +50,10 @@ pub struct Pages {
     rendered: HashMap<(String, Lang), Rendered>,
 }
 
-/// Catalog areas that stay out of the inline catalog for scripts (templates only).
-const TEMPLATE_ONLY_AREAS: &[&str] = &["rules."];
+/// Catalog areas that stay out of the inline catalog for scripts (templates only). The learn
+/// area holds the lesson texts of bao-learn (18 KB a language): kept out of every page until
+/// a Learn page asks for them.
+const TEMPLATE_ONLY_AREAS: &[&str] = &["rules.", "learn."];
 
 impl Pages {
     /// Renders the embedded templates with the embedded catalogs.

@@ -1,0 +1,3 @@
+//! Helpers shared by the tests and the coverage example.
+
+pub mod spec;
