@@ -1,5 +1,5 @@
 //! Builds the browser engine (crates/bao-wasm) for `wasm32-unknown-unknown` and leaves it
-//! in `OUT_DIR/bao.wasm`, which src/assets.rs embeds as `/static/bao.wasm` (issue 10, point 3):
+//! in `OUT_DIR/bao.wasm`, which src/web/assets.rs embeds as `/static/bao.wasm` (docs/api.md, "Offline"):
 //! `cargo run --release -p bao-cli -- serve` on a fresh clone serves the offline engine with
 //! no other tool than cargo and rustup.
 //!

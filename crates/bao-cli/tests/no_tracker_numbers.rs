@@ -146,6 +146,15 @@ fn repository_files(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Migrations already applied to players' databases: sqlx keeps a checksum of each applied
+/// migration and refuses to start on a database whose migration file has changed, so their
+/// bytes (comments included) are frozen. Newer migrations are checked like everything else.
+const FROZEN: &[&str] = &[
+    "crates/bao-server/migrations/0001_games.sql",
+    "crates/bao-server/migrations/0002_moved.sql",
+    "crates/bao-server/migrations/0003_play.sql",
+];
+
 fn is_lock_file(path: &Path) -> bool {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     name.ends_with(".lock") || name == "package-lock.json" || name == "pnpm-lock.yaml"
@@ -201,7 +210,7 @@ fn no_tracker_numbers_in_the_repository() {
     let mut scanned = 0;
     for f in repository_files(&root) {
         // This file cites tracker numbers on purpose, to test the pattern.
-        if f == me || is_lock_file(&f) {
+        if f == me || is_lock_file(&f) || FROZEN.iter().any(|z| f == Path::new(z)) {
             continue;
         }
         let Ok(bytes) = std::fs::read(root.join(&f)) else {

@@ -13,7 +13,7 @@ async fn health_variants_pages_and_unknown_paths() {
     let s = start(&sqlite_url("pages")).await;
     let c = Client::new(&s);
     // An idle server: the engine pool is bounded by the machine's cores by default, and
-    // nothing searches or waits (issue 13.2).
+    // nothing searches or waits.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     assert_eq!(
         c.get("/api/health", None).await.json,
@@ -427,7 +427,7 @@ async fn websocket_live_updates_errors_and_reconnect() {
     assert_eq!(m_s["move"]["move"], mv.as_str());
     assert_eq!(m_s["move"], m_n["move"]);
     assert_eq!(m_s["move"], m_v["move"]);
-    // Lean frames (issue 9): what changed, no picture, no state; the next legal moves only
+    // Lean frames (docs/api.md, "Lean messages"): what changed, no picture, no state; the next legal moves only
     // to the player now to move, the same list the full state gives.
     assert_eq!(m_n["side_to_move"], "N");
     assert_eq!(m_v["move"]["ply"], 1);

@@ -1,4 +1,4 @@
-//! Clocks (issue 11.2) on SQLite and on PostgreSQL (BAO_TEST_POSTGRES_URL;
+//! Clocks (docs/api.md, "Clocks") on SQLite and on PostgreSQL (BAO_TEST_POSTGRES_URL;
 //! scripts/start-postgres.sh): checked requests, the running side, a loss on time decided
 //! by the server with nobody connected, and a restart (two instances: clock_instances.rs).
 

@@ -1,4 +1,4 @@
-//! Clocks (issue 11.2) with two instances on one PostgreSQL (BAO_TEST_POSTGRES_URL): exactly
+//! Clocks (docs/api.md, "Clocks") with two instances on one PostgreSQL (BAO_TEST_POSTGRES_URL): exactly
 //! one records each loss on time. In a binary of its own: a test whose sweep runs (such as
 //! the restart test of clock.rs) would decide these games itself, from a third instance.
 

@@ -1,4 +1,4 @@
-//! The server's edge over real HTTP and WebSocket (issue 9.3-9.6): cross-site requests,
+//! The server's edge over real HTTP and WebSocket (docs/api.md, "Cross-site requests" to "Operations"): cross-site requests,
 //! Content-Type, rate limits, slow clients, the connection cap, compression, caching, the
 //! JSON form of every error, the HTML 404 page and the health check.
 

@@ -1,4 +1,4 @@
-//! Issue 13.2: computer moves, hints and reviews share one bounded engine pool
+//! The engine pool: computer moves, hints and reviews share one bounded engine pool
 //! (src/engine_pool.rs), live work first. Every wait here is for a state (the pool's
 //! counters, a game's ply, a review's state); the long timeouts only turn a hang into a
 //! failure.
@@ -469,7 +469,7 @@ async fn timed_searches_use_the_search_threads() {
     s.stop().await;
 }
 
-/// The figure in the report of issue 13.2: how long a live search waits for the only permit
+/// The figure of docs/api.md, "Operations": how long a live search waits for the only permit
 /// while a review of a long game runs (default budget, 20,000 nodes per search), against
 /// the review's own time per ply. Wall-clock times: run by hand on a quiet machine.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Languages (issue 10): the catalogs agree, every key is used and every used key exists, and
+//! Languages (docs/i18n.md): the catalogs agree, every key is used and every used key exists, and
 //! a page answers in the language chosen by `?lang=`, the cookie or `Accept-Language`.
 
 mod common;

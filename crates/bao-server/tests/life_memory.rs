@@ -1,10 +1,10 @@
-//! Memory across many games (issue 9, point 4): the figure in docs/api.md ("Memory").
+//! Memory across many games the figure in docs/api.md ("Memory").
 //! Ignored by default (it plays 20,000 matches); run it with
 //!
 //! ```text
 //! cargo test -p bao-server --test life_memory -- --ignored --nocapture
 //! BAO_MEMORY_GAMES=2000 cargo test ...    # fewer games
-//! BAO_MEMORY_KEEP=1 cargo test ...        # no eviction: memory as before issue 9
+//! BAO_MEMORY_KEEP=1 cargo test ...        # no eviction: every game stays in memory
 //! ```
 //!
 //! Each match (kete, person against person, single game) is created, joined, played for

@@ -1,4 +1,4 @@
-//! Pass and play (issue 11.4).
+//! Pass and play (docs/api.md, "Pass and play").
 
 mod common;
 use common::play::*;

@@ -1,4 +1,4 @@
-//! `POST /api/games/mine` (issue 11.1, docs/api.md "My games") over real HTTP, on SQLite and
+//! `POST /api/games/mine` (docs/api.md, "My games") over real HTTP, on SQLite and
 //! on PostgreSQL (BAO_TEST_POSTGRES_URL; scripts/start-postgres.sh starts one).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Puzzles (issue 11.7): every stored puzzle checked again, and the API over real HTTP.
+//! Puzzles (docs/api.md, "Puzzles"): every stored puzzle checked again, and the API over real HTTP.
 //!
 //! The seeds and save-the-house goals are checked here by brute force with the rules crate
 //! alone, written independently of the miner. The win goal's uniqueness is the engine's proof

@@ -1,4 +1,4 @@
-//! Rematch (issue 11.3) on SQLite and PostgreSQL (two instances on one database).
+//! Rematch (docs/api.md, "Play") on SQLite and PostgreSQL (two instances on one database).
 
 mod common;
 use common::play::*;

@@ -1,4 +1,4 @@
-//! A game on the server ends drawn by threefold repetition (BRD-7.5, issue 14).
+//! A game on the server ends drawn by threefold repetition (BRD-7.5).
 //!
 //! The line is the kimasai staircase cycle of crates/bao-rules/tests/repetition.rs: South's
 //! staircase 10, 9, …, 1 (A1 to B7) and North's 3, 2, 1 (a1–a3) and 2, 1 (b8–b7) each move one

@@ -1,4 +1,4 @@
-//! Game review over HTTP (issue 11.6, docs/api.md "Review") on SQLite: a finished game is
+//! Game review over HTTP (docs/api.md, "Review") on SQLite: a finished game is
 //! queued, reviewed by the worker pool and answered ply by ply; unfinished games, unknown
 //! games and a full queue are refused in words (scenarios in tests/common/review.rs).
 

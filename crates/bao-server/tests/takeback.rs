@@ -1,4 +1,4 @@
-//! Takeback and hint against the computer (issue 11.5), stored across a restart.
+//! Takeback and hint against the computer (docs/api.md, "Play"), stored across a restart.
 
 mod common;
 use common::play::*;

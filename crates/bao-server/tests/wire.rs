@@ -1,4 +1,4 @@
-//! The live protocol (issue 9 point 5, issue 12): full state once, then small versioned
+//! The live protocol (docs/api.md, "WebSocket"): full state once, then small versioned
 //! frames a client can rebuild the game from; `sync`; the server's keep-alive; the lobby.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Game lifecycle tests (issue 9: resign names its game, one name gate, paginated lists,
+//! Game lifecycle tests (docs/api.md, "Game lifecycle": resign names its game, one name gate, paginated lists,
 //! abandoned games, eviction from memory), run on SQLite (tests/life_sqlite.rs) and
 //! PostgreSQL (tests/life_postgres.rs) with the same code.
 
@@ -73,7 +73,7 @@ async fn new_match(c: &Client, start: &Position) -> (String, String, String) {
     (id, p0, j.json["token"].as_str().unwrap().to_string())
 }
 
-/// Issue 9 point 1: in a best of three, a resignation sent for game 1 while the opponent's
+/// In a best of three, a resignation sent for game 1 while the opponent's
 /// move ends game 1 never lands on game 2 (which made the match 0-2).
 pub async fn resign_names_its_game(url: &str) {
     let s = start(url).await;
@@ -170,7 +170,7 @@ pub async fn resign_names_its_game(url: &str) {
     s.stop().await;
 }
 
-/// Issue 9 point 2: one gate for every name, the same stored on both databases.
+/// One gate for every name, the same stored on both databases.
 pub async fn names_pass_one_gate(url: &str) {
     let s = start(url).await;
     let c = Client::new(&s);
@@ -254,7 +254,7 @@ async fn upload(c: &Client) -> String {
     up.json["id"].as_str().unwrap().to_string()
 }
 
-/// Issue 9 point 2: `GET /api/games` pages with a limit and an opaque cursor: newest first,
+/// `GET /api/games` pages with a limit and an opaque cursor: newest first,
 /// no duplicates and no gaps while games are added.
 pub async fn lists_are_paginated(url: &str) {
     let s = start_with(
@@ -379,7 +379,7 @@ async fn wait_over(c: &Client, id: &str) -> Value {
     wait_state(c, id, None, |s| s["match"]["over"] == true).await
 }
 
-/// Issue 9 point 6: a match without a move for `abandon_after` ends as abandoned.
+/// A match without a move for `abandon_after` ends as abandoned.
 pub async fn abandoned_games_end(url: &str) {
     let s = start_with(
         url,
@@ -477,7 +477,7 @@ async fn evict_all(app: &bao_server::app::App) {
     panic!("{} games stay in memory", app.games.in_memory());
 }
 
-/// Issue 9 point 4: unused games leave memory and come back on demand; never two copies.
+/// Unused games leave memory and come back on demand; never two copies.
 pub async fn idle_games_leave_memory(url: &str) {
     let s = start_with(url, manual()).await;
     let c = Client::new(&s);

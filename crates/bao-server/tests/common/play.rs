@@ -1,4 +1,4 @@
-//! Tests of issue 11 points 2-5 (clocks, rematch, pass and play, takeback and hint), run on
+//! Tests of play (docs/api.md, "Play": clocks, rematch, pass and play, takeback and hint), run on
 //! SQLite and PostgreSQL with the same code (tests/clock.rs, rematch.rs, local.rs, takeback.rs).
 
 use super::*;
@@ -252,7 +252,7 @@ pub async fn clock_loss_recorded_once(url: &str) {
     b.stop().await;
 }
 
-/// Issue 11.3: the rematch is one game for both players however they ask, sides swapped,
+/// The rematch is one game for both players however they ask, sides swapped,
 /// same rules and clock; the offer reaches the other player's socket.
 pub async fn rematch_is_one_game(url: &str) {
     let s = start_with(url, no_sweep()).await;
@@ -344,7 +344,7 @@ pub async fn rematch_across_instances(url: &str) {
     b.stop().await;
 }
 
-/// Issue 11.4: one token plays both sides; the state says so and names the side to move.
+/// Pass and play: one token plays both sides; the state says so and names the side to move.
 pub async fn pass_and_play(url: &str) {
     let s = start_with(url, no_sweep()).await;
     let c = Client::new(&s);
@@ -388,7 +388,7 @@ pub async fn pass_and_play(url: &str) {
     s.stop().await;
 }
 
-/// Issue 11.5: takeback against the computer returns to the position before the player's
+/// Takeback against the computer returns to the position before the player's
 /// last move (the reply undone too), is stored (a restart agrees), and a stale or
 /// misplaced one is refused; the hint is a legal move for the player to move.
 pub async fn takeback_and_hint(url: &str) {
@@ -464,7 +464,7 @@ pub async fn takeback_and_hint(url: &str) {
     s.stop().await;
 }
 
-/// Issue 13.3: the computer plays with its clock: at level 8 on a 2 s clock it answers
+/// The computer plays with its clock: at level 8 on a 2 s clock it answers
 /// within its budget (at most half of what is left) instead of its level's full search.
 pub async fn computer_uses_its_clock(url: &str) {
     let s = start_with(url, no_sweep()).await;

@@ -1,4 +1,4 @@
-//! The review API tests (issue 11.6), run on SQLite (tests/review.rs) and PostgreSQL
+//! The review API tests (docs/api.md, "Review"), run on SQLite (tests/review.rs) and PostgreSQL
 //! (tests/review_postgres.rs) with the same code.
 
 use super::{start, Answer, Client};
