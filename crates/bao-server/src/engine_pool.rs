@@ -1,4 +1,4 @@
-//! The server's one engine pool (docs/api.md, "Engine pool"): computer moves, hints and game reviews all
+//! The server's one engine pool (docs/api.md, "Operations"): computer moves, hints and game reviews all
 //! search under one bound, the number of search threads the server may run at once
 //! ([`EngineConfig::threads`], by default the machine's cores; `bao serve --engine-threads`).
 //!

@@ -427,7 +427,7 @@ async fn websocket_live_updates_errors_and_reconnect() {
     assert_eq!(m_s["move"]["move"], mv.as_str());
     assert_eq!(m_s["move"], m_n["move"]);
     assert_eq!(m_s["move"], m_v["move"]);
-    // Lean frames (docs/api.md, "Lean messages"): what changed, no picture, no state; the next legal moves only
+    // Lean frames (docs/api.md, "WebSocket"): what changed, no picture, no state; the next legal moves only
     // to the player now to move, the same list the full state gives.
     assert_eq!(m_n["side_to_move"], "N");
     assert_eq!(m_v["move"]["ply"], 1);

@@ -165,7 +165,7 @@ pub struct ClockView {
     pub control: TimeControl,
 }
 
-/// A rematch offered or agreed (docs/api.md, "Rematch").
+/// A rematch offered or agreed (docs/api.md, "Play").
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct RematchView {
     /// The new game's id.
@@ -326,7 +326,7 @@ pub struct GameState {
 }
 
 /// What a committed move changes, as every viewer gets it over the WebSocket: no picture,
-/// no move list (docs/api.md, "Lean messages").
+/// no move list (docs/api.md, "WebSocket").
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct MoveFrame {
     /// Version: one more than the message before it.

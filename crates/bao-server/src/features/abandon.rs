@@ -1,4 +1,4 @@
-//! Abandoned games (docs/api.md, "Abandoned games"): a live match nobody moved in for
+//! Abandoned games (docs/api.md, "Game lifecycle"): a live match nobody moved in for
 //! [`Lifecycle::abandon_after`](crate::game::Lifecycle) ends as abandoned.
 //!
 //! One periodic sweep per instance. Several instances on one PostgreSQL may sweep at once:

@@ -1,4 +1,4 @@
-//! Help against the computer (docs/api.md, "Takeback and hint"): take back your last move and
+//! Help against the computer (docs/api.md, "Play"): take back your last move and
 //! the computer's reply, or ask the engine for the best move. Only where no person is helped
 //! against another: games against the computer (and, for hints, pass and play).
 

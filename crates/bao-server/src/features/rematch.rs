@@ -1,4 +1,4 @@
-//! The rematch of a finished match (docs/api.md, "Rematch"): same variant, rules, start and
+//! The rematch of a finished match (docs/api.md, "Play"): same variant, rules, start and
 //! clock, each player on the other side. The first seat holder to ask creates it; the other
 //! (and any repeated call) gets the same game, on every instance (one rematch per match is
 //! the store's condition).

@@ -1,6 +1,5 @@
-//! What the home page and the rules pages need besides games (docs/api.md, "Variants",
-//! "Board pictures"): the variants with their rule options, and a board picture of any
-//! position.
+//! What the home page and the rules pages need besides games (docs/api.md, "JSON API"): the
+//! variants with their rule options, and a board picture of any position.
 
 use crate::edge::body::json_text;
 use crate::error::{ApiError, ApiResult};

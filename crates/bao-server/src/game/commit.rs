@@ -185,7 +185,7 @@ impl Games {
     }
 
     /// Tells every client of the game about a committed move: only what changed
-    /// (docs/api.md, "Lean messages"); the next legal moves go to the player to move only.
+    /// (docs/api.md, "WebSocket"); the next legal moves go to the player to move only.
     /// Called under the match lock.
     pub(crate) fn broadcast_move(&self, slot: &Slot, m: &Match, ev: &MoveEvent) {
         self.tell_observers(m);

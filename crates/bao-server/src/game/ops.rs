@@ -317,7 +317,7 @@ impl Games {
                 ));
             }
             // A move names the ply it was made in: a retried request whose ply was already
-            // played is refused as stale before anything else is judged (docs/api.md, "Moves").
+            // played is refused as stale before anything else is judged (docs/api.md, "JSON API", the moves).
             let now_ply = m.game.position().ply();
             if let Some(q) = ply {
                 if q != now_ply {
