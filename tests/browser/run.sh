@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Browser tests of the bao web app (issue 4): builds `bao`, starts `bao serve` on a free
+# Browser tests of the bao web app: builds `bao`, starts `bao serve` on a free
 # loopback port with a temporary SQLite file, runs the tests in tests/browser/tests/ in a real
 # headless Chromium (Debian's /usr/bin/chromium driven by playwright-core), then stops the server.
 #

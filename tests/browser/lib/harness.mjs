@@ -175,7 +175,7 @@ export async function clickMove(page, pick = (legal) => legal[0]) {
 }
 
 /**
- * Lets a test hide the tab and see notifications (issue 11.1 alerts): every Notification the
+ * Lets a test hide the tab and see notifications (the turn alerts): every Notification the
  * page makes is recorded in `window.__notes` (headless Chromium shows none), and
  * `window.__setHidden(true|false)` sets `document.visibilityState` and fires
  * `visibilitychange`. Grants the notification permission too.

@@ -1,4 +1,4 @@
-// Issue 4, browser test 1: start a game against the computer from the home page and play it
+// Start a game against the computer from the home page and play it
 // to the end by clicking pits. The start is a mtaji position in which every line of play ends
 // within 5 plies (checked with `bao moves` when it was chosen, and re-checked below with
 // `bao apply` against the server's record of the game).

@@ -1,4 +1,4 @@
-// Issue 4, browser test 2: two people in two separate browser contexts (separate cookies)
+// Two people in two separate browser contexts (separate cookies)
 // play each other through an invite link.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 4, browser test 3: a spectator (no seat, no cookie) watches a game live and sees
+// A spectator (no seat, no cookie) watches a game live and sees
 // every move as it is played; the home page lists the game under "Watch live".
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

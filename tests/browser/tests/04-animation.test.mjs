@@ -1,4 +1,4 @@
-// Issue 4, browser test 4: a move is animated seed by seed from its event lines (CLI-5), the
+// A move is animated seed by seed from its event lines (CLI-5), the
 // viewer can skip, and the final board equals the server's position.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

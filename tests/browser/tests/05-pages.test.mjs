@@ -128,7 +128,7 @@ test('a broken record is refused with the line and reason', async () => {
   await page.goto('/replay');
   await page.fill('#record-text', '[Variant "kiswahili"]\n[Rules "-"]\n[South "?"]\n[North "?"]\n[Date "????.??.??"]\n[Result "-"]\n\n1. A7L* a4R -\n');
   await page.click('#upload-form button[type="submit"]');
-  // "Checking the record…" shows first (issue 9 point 8): wait for the refusal itself.
+  // "Checking the record…" shows first: wait for the refusal itself, not for a time.
   await page.waitForSelector('#page-status[data-kind="error"]:not([hidden])');
   assert.match(await page.textContent('#page-status'), /not accepted/);
   assert.ok(await page.locator('#viewer').isHidden());

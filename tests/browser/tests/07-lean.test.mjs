@@ -1,7 +1,7 @@
-// Issue 9 point 5: lean live messages. A game is played to its end in the page (against the
-// computer) while a spectator page watches; both pages keep their own state from the small
-// move frames and draw the board themselves, and at the end both boards equal the server's
-// position, down to the marks (owned houses, blocked pit, last move).
+// Lean live messages (docs/api.md "WebSocket"). A game is played to its end in the page (against
+// the computer) while a spectator page watches; both pages keep their own state from the small move
+// frames and draw the board themselves, and at the end both boards equal the server's position,
+// down to the marks (owned houses, blocked pit, last move).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, assertClean, screenshot, api, BASE, clickMove, boardCounts, positionCounts } from '../lib/harness.mjs';

@@ -1,4 +1,4 @@
-// Issue 12: on the replay page, Next and Back clicked while a move is animating finish that
+// On the replay page, Next and Back clicked while a move is animating finish that
 // animation at once and step on (5 clicks are 5 moves), and Skip finishes it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 10 (points 1, 2, 4): every page in Swahili and English, on a phone (360x640, touch)
+// Every page in Swahili and English, on a phone (360x640, touch)
 // and a desktop (1280x800): nothing scrolls sideways, the language switch works and is
 // remembered, pits are big enough to tap, and a whole game against the computer is played in
 // Swahili with no English sentence from the catalog on the page.

@@ -1,6 +1,6 @@
 // The browser engine (crates/bao-wasm, as the server serves it at /static/bao.wasm) and the
 // native rules (`bao moves -`) agree on the legal moves, the position each leads to and the
-// result it reaches, over 1,000 random positions per variant (issue 10, point 4). The
+// result it reaches, over 1,000 random positions per variant (docs/api.md "Offline"). The
 // positions come from random walks chosen here in JavaScript (seed printed; BAO_AGREE_SEED
 // repeats a run), so neither side picks the positions it is tested on.
 

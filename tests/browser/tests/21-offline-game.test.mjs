@@ -1,4 +1,4 @@
-// Issue 10, points 3 and 4: after one visit the site works with no network. The test goes
+// Offline (docs/api.md "Offline"): after one visit the site works with no network. The test goes
 // offline (context.setOffline), reloads the home page from the service worker's cache, starts
 // a game against the computer (level 1) that the browser engine (WebAssembly in a worker)
 // plays, plays it to the end by clicking, downloads its record, which `bao record validate`

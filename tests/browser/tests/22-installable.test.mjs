@@ -1,7 +1,7 @@
-// Issue 10, point 3: the site is installable. The manifest names the app and its icons (192 and
-// 512 px PNG, checked by their PNG headers, and an SVG), a theme colour, a start URL and the
-// standalone display; every page links it and registers the service worker, which the server
-// sends from the root with the versioned files it precaches.
+// The site is installable (docs/api.md "Offline"). The manifest names the app and its icons (192
+// and 512 px PNG, checked by their PNG headers, and an SVG), a theme colour, a start URL and the
+// standalone display; every page links it and registers the service worker, which the server sends
+// from the root with the versioned files it precaches.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, launch, openPage, assertClean } from '../lib/harness.mjs';

@@ -1,4 +1,4 @@
-// Issue 11.2, browser test: the clocks count down on the page, and a clock that runs out ends
+// Clocks (docs/api.md "Clocks"): the clocks count down on the page, and a clock that runs out ends
 // the game on time (decided by the server; the page shows it). The home form offers clocks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 11.3, browser test: after a game, one player asks for a rematch, the other sees the
+// Rematch (docs/api.md "Play"): after a game, one player asks for a rematch, the other sees the
 // offer and accepts; both land on the same new game, with the sides swapped.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 11.4, browser test: pass and play on one page; the page says whose move it is and
+// Pass and play on one page (docs/api.md "Pass and play"); the page says whose move it is and
 // turns the board to the player to move.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// Issue 11.5, browser test: against the computer, a hint names a legal move, and a takeback
-// returns to the position before the player's last move.
+// Takeback and hint (docs/api.md "Play"): against the computer, a hint names a legal move, and a
+// takeback returns to the position before the player's last move.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, assertClean, screenshot, api, waitForPly, clickMove } from '../lib/harness.mjs';

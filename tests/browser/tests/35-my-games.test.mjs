@@ -1,4 +1,4 @@
-// Issue 11.1, browser test 35: "My games" on the home page. The browser keeps the seats it
+// "My games" on the home page (docs/api.md "POST /api/games/mine"). The browser keeps the seats it
 // takes (static/seats.js) and lists whose move it is in each game; the list follows the
 // opponent's moves live (lobby socket -> POST /api/games/mine) and finished games can be removed.
 import { test, before, after } from 'node:test';

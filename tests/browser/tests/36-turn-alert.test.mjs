@@ -1,4 +1,4 @@
-// Issue 11.1, browser test 36: a turn alert in a hidden tab. When the opponent moves while the
+// A turn alert in a hidden tab. When the opponent moves while the
 // game's tab is in the background, the title gets "(•)", the favicon a dot, a sound plays (if
 // turned on) and a Notification is made (the player allowed it with a click); all of it goes
 // away when the tab is visible again.

@@ -1,4 +1,4 @@
-// Issue 11.1, browser test 37: the sockets come back. The game page and the home page's lobby
+// The sockets come back. The game page and the home page's lobby
 // say "Connection lost" when the network goes, reconnect by themselves when it is back, and
 // the game page catches up with a move made meanwhile. The back-off is jittered and capped.
 import { test, before, after } from 'node:test';

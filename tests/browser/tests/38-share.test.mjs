@@ -1,4 +1,4 @@
-// Issue 11.1, browser test 38: sharing the invite. Where the browser has a share sheet
+// Sharing the invite. Where the browser has a share sheet
 // (navigator.share) the "Share link" button opens it with the invite link; when sharing is
 // refused the link is copied instead; without a share sheet the button is not shown and
 // "Copy link" copies.

@@ -1,4 +1,4 @@
-// Issue 11.1, browser test 39: the home page alerts too. With the home page in a background
+// The home page alerts too. With the home page in a background
 // tab, the opponent's move in one of "My games" marks the title and favicon and makes a
 // Notification (permission granted, asked for with a click); back in front, all is restored.
 import { test, before, after } from 'node:test';

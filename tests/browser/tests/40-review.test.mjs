@@ -1,5 +1,6 @@
-// Issue 11.6: the review of a finished game on the replay page (evaluation graph, marks in
-// the move list, the best move on the board), and the game page's "Review this game" link.
+// The review of a finished game (docs/api.md "Review", docs/review.md) on the replay page
+// (evaluation graph, marks in the move list, the best move on the board), and the game page's
+// "Review this game" link.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, assertClean, screenshot, api, bao, BASE, stepIs } from '../lib/harness.mjs';

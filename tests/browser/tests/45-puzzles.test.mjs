@@ -1,7 +1,7 @@
-// Issue 11.7: the puzzles page. A wrong move is refused ("try again", the board unchanged), the
-// solution is played move by move by clicking pits (the opponent's answers come from the line),
-// the puzzle is marked solved and stays solved after a reload (localStorage); the home page
-// links to it; Swahili text; screenshots at 1280x800 and 360x640.
+// The puzzles page (docs/api.md "Puzzles"). A wrong move is refused ("try again", the board
+// unchanged), the solution is played move by move by clicking pits (the opponent's answers come
+// from the line), the puzzle is marked solved and stays solved after a reload (localStorage); the
+// home page links to it; Swahili text; screenshots at 1280x800 and 360x640.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, assertClean, api, boardCounts, positionCounts, screenshot } from '../lib/harness.mjs';
