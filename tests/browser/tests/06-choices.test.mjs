@@ -76,7 +76,11 @@ test('with "confirm forced choices" on, a pit with a single move waits for confi
 
 test('keyboard: a legal pit can be focused and played with Enter, a direction chosen with the keyboard', async () => {
   const { page, id } = await southPage('kiswahili');
-  await page.focus('#board g.pit.legal[data-pit="A6"]');
+  // The pit's button (its hit area, named "Play A6 …") takes the focus.
+  const pit = page.locator('#board g.pit.legal[data-pit="A6"] [role="button"]');
+  assert.match(await pit.getAttribute('aria-label'), /A6/);
+  await pit.focus();
+  await page.waitForSelector('#board g.pit.legal[data-pit="A6"] [role="button"]:focus');
   await page.keyboard.press('Enter');
   // The first direction button has the focus.
   await page.waitForSelector('#chooser button[data-letter]:focus');

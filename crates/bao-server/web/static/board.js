@@ -265,12 +265,13 @@ export class BoardView {
       const g = this.pit(name);
       if (!g) continue;
       g.classList.add('legal');
-      g.setAttribute('tabindex', '0');
-      g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', tn('game.pit_play_label', this.count(g), { pit: name }));
+      const button = pitButton(g);
+      button.setAttribute('tabindex', '0');
+      button.setAttribute('role', 'button');
+      button.setAttribute('aria-label', tn('game.pit_play_label', this.count(g), { pit: name }));
       if (name === selected) {
         g.classList.add('selected');
-        g.setAttribute('aria-pressed', 'true');
+        button.setAttribute('aria-pressed', 'true');
       }
     }
   }
@@ -278,10 +279,11 @@ export class BoardView {
   clearMarks() {
     for (const g of this.container.querySelectorAll('g.pit.legal, g.pit.selected')) {
       g.classList.remove('legal', 'selected');
-      g.removeAttribute('tabindex');
-      g.removeAttribute('role');
-      g.removeAttribute('aria-label');
-      g.removeAttribute('aria-pressed');
+      const button = pitButton(g);
+      button.removeAttribute('tabindex');
+      button.removeAttribute('role');
+      button.removeAttribute('aria-label');
+      button.removeAttribute('aria-pressed');
     }
   }
 
@@ -460,6 +462,17 @@ export class BoardView {
     marker.querySelector('text').textContent = String(n);
     marker.style.opacity = n > 0 ? '1' : '0';
   }
+}
+
+/**
+ * The element of a pit that is its button when the pit is playable: the pit's invisible hit
+ * area (the renderer's `rect.hit`), else the pit itself. Not the whole pit: its visible count
+ * and name ("2", "A6") would then be the button's text, and a name such as "Play A6 (2 seeds)"
+ * would not contain them in that order (WCAG 2.5.3 "Label in Name"). Clicks and keys on it
+ * reach the pit (`closest('g.pit.legal')`).
+ */
+function pitButton(g) {
+  return g.querySelector(':scope > .hit') || g;
 }
 
 function flash(g, cls) {
