@@ -362,7 +362,8 @@ function mineItem(g) {
     el(
       'span',
       { class: 'row' },
-      el('a', { class: `button${turn === 'your' ? ' primary' : ''}`, href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': `${turnText(g, turn)}: ${vs}` }, turn === 'your' ? t('mine.play') : t('mine.open')),
+      // The name starts with the visible word (WCAG 2.5.3 "Label in Name"), then says which game.
+      el('a', { class: `button${turn === 'your' ? ' primary' : ''}`, href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': `${turn === 'your' ? t('mine.play') : t('mine.open')}: ${vs}, ${turnText(g, turn)}` }, turn === 'your' ? t('mine.play') : t('mine.open')),
       turn === 'over'
         ? el(
             'button',
