@@ -219,7 +219,7 @@ export class ReviewPanel {
           el(
             'tr',
             {},
-            el('th', {}, ''),
+            el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, t('review.col_side'))),
             el('th', { scope: 'col' }, t('review.col_average')),
             el('th', { scope: 'col', title: t('review.mark_inaccuracy') }, '?!'),
             el('th', { scope: 'col', title: t('review.mark_mistake') }, '?'),
