@@ -32,7 +32,7 @@ fi
 export BAO_BIN BAO_CHROMIUM="$chromium"
 
 cd "$here"
-if [ ! -f node_modules/playwright-core/package.json ]; then
+if [ ! -f node_modules/playwright-core/package.json ] || [ ! -f node_modules/axe-core/package.json ]; then
   command -v npm >/dev/null || fail "npm not found"
   npm ci --no-audit --no-fund || fail "npm ci"
 fi

@@ -4,6 +4,7 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -217,3 +218,39 @@ export function stepIs(page, n) {
     n,
   );
 }
+
+/** axe-core's browser script (tests/browser/package.json pins the version). */
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core');
+
+/**
+ * Runs axe-core on the page as it is now, with its default rules (WCAG 2.0, 2.1 and 2.2 A
+ * and AA, and the best practices) and WCAG 2.2's target size (24 px, off by default), and
+ * returns the violations: rule id, impact, help, and each failing node's selector and axe's
+ * summary of what is wrong.
+ */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'], rules: { 'target-size': { enabled: true } } });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
+    }));
+  });
+}
+
+/** A readable report of `axeViolations`' answer for the page or state named `where`. */
+export function axeReport(where, violations) {
+  const lines = [];
+  for (const v of violations) {
+    lines.push(`${where}: ${v.id} (${v.impact}): ${v.help}`);
+    for (const n of v.nodes) {
+      lines.push(`    ${n.target}`);
+      for (const l of (n.summary || '').split('\n')) if (l.trim()) lines.push(`      ${l.trim()}`);
+    }
+  }
+  return lines.join('\n');
+}
+

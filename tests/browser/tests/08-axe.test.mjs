@@ -1,0 +1,304 @@
+// Accessibility: every page of the app, and the states that appear after playing (a direction
+// chooser, the end of a game, a review, a refused record), passes axe-core's default rules
+// (WCAG 2.0, 2.1 and 2.2 levels A and AA, and the best practices) and WCAG 2.2's target size,
+// in Swahili and English, on a phone (360x640, touch) and a desktop (1280x800). A test fails
+// on any violation and prints each one: the page, the rule, its impact, what it asks for and
+// the failing nodes. The states are reached by waiting for what shows them, never for a time.
+//
+// BAO_AXE_SCREENSHOTS=1 also saves a screenshot of every state checked (artifacts/browser/),
+// to look at the pages after a change of colours or markup.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, api, bao, screenshot, axeViolations, axeReport, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+
+const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+/** A review takes the engine a while on a busy machine: a ceiling, not a wait. */
+const REVIEW_TIMEOUT_MS = 300000;
+
+/** A finished game's record (South won by resignation), uploaded for the replay and review. */
+function finishedRecord(south) {
+  let pos = 'kiswahili';
+  const moves = [];
+  // Six plies that do not end the game, each the first legal move `bao moves` lists.
+  while (moves.length < 6) {
+    const [mv, next] = bao('moves', pos)
+      .map((l) => l.split('\t'))
+      .find((l) => l.length === 3 && l[2] === '-');
+    moves.push(mv);
+    pos = next;
+  }
+  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
+  return ['[Variant "kiswahili"]', '[Rules "-"]', `[South "${south}"]`, '[North "Juma"]', '[Date "2026.12.01"]', '[Result "S"]', '[Termination "resignation"]', '', `${numbered} S`, ''].join('\n');
+}
+
+async function upload(text) {
+  const res = await fetch(`${BASE}/api/records`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).id;
+}
+
+let browser;
+/** Replay: a finished game not reviewed, and one whose review is asked for in before(). */
+let replayId;
+let reviewedId;
+before(async () => {
+  browser = await launch();
+  replayId = await upload(finishedRecord('Asha'));
+  reviewedId = await upload(finishedRecord('Baraka'));
+  await api(`/api/games/${reviewedId}/review`, { method: 'POST', body: { game_no: 1 } });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A game made through the API: `{id, seats: {S: token, N: token}, invite}`. */
+async function newGame(body, { join = false } = {}) {
+  const g = await api('/api/games', { method: 'POST', body: { variant: 'kiswahili', side: 'S', match: 'single_game', ...body } });
+  const seats = { [g.seat]: g.token };
+  if (join) {
+    const j = await api(`/api/games/${g.id}/join`, { method: 'POST', body: { invite: g.invite, name: 'Nia' } });
+    seats[j.seat] = j.token;
+  }
+  return { id: g.id, seats, invite: g.invite };
+}
+
+/** Gives the browser context the seat cookie of `token` in game `id`. */
+async function sit(context, id, token) {
+  await context.addCookies([{ name: `bao_${id}`, value: token, url: BASE }]);
+}
+
+/**
+ * The states to check, in order, on one page of one context: [name, async (page, context)
+ * => void], each leaving the page in the state to check. Later states may build on earlier
+ * ones (the home page last, with the games of this context in "My games").
+ */
+const STATES = [
+  [
+    'home',
+    async (page) => {
+      await page.goto('/');
+      await page.waitForSelector('#variants input[value="kiswahili"]');
+      await page.waitForSelector('input[name="opponent"][value="local"]');
+      // The lists have loaded (a game or "none"), not "Loading…".
+      await page.waitForFunction(() => !document.querySelector('#live-games')?.textContent.includes('…'));
+    },
+  ],
+  [
+    'home, options and start position open',
+    async (page) => {
+      await page.click('#options-box summary');
+      await page.waitForSelector('#options .option');
+      await page.click('#start-box summary');
+      await page.waitForSelector('#start:visible');
+    },
+  ],
+  [
+    'game against the computer (best of three), your move',
+    async (page, context) => {
+      const g = await newGame({ opponent: { kind: 'computer', level: 1 }, match: 'best_of_three' });
+      await sit(context, g.id, g.seats.S);
+      await page.goto(`/g/${g.id}`);
+      await page.waitForSelector('#board g.pit.legal');
+      await page.waitForSelector('#match:not([hidden])');
+    },
+  ],
+  [
+    'game against the computer, direction chooser open',
+    async (page) => {
+      // At the start A6 can be sown either way: the page asks which.
+      await page.click('#board g.pit.legal[data-pit="A6"]');
+      await page.waitForSelector('#chooser button[data-letter]');
+    },
+  ],
+  [
+    'game against the computer, all moves open and a hint',
+    async (page) => {
+      await page.click('#chooser button:not([data-letter])');
+      await page.waitForSelector('#all-moves:not([hidden])');
+      await page.click('#all-moves summary');
+      await page.waitForSelector('#all-moves-list button[data-move]');
+      await page.click('#play-hint');
+      await page.waitForFunction(() => document.querySelector('#play-note')?.dataset.move);
+    },
+  ],
+  [
+    'two players with clocks, waiting for the opponent (invite link)',
+    async (page, context) => {
+      const g = await newGame({ opponent: { kind: 'human' }, clock: { initial_ms: 300000, increment_ms: 3000 } });
+      await sit(context, g.id, g.seats.S);
+      await page.goto(`/g/${g.id}`);
+      await page.waitForSelector('#invite:not([hidden])');
+      await page.waitForSelector('#board svg g.pit');
+      page.game = g;
+    },
+  ],
+  [
+    'two players with clocks, a player to move',
+    async (page) => {
+      const g = page.game;
+      const j = await api(`/api/games/${g.id}/join`, { method: 'POST', body: { invite: g.invite, name: 'Nia' } });
+      g.seats[j.seat] = j.token;
+      await page.waitForSelector('#invite', { state: 'hidden' });
+      await page.waitForSelector('#board g.pit.legal');
+      await page.waitForSelector('.clock.running');
+    },
+  ],
+  [
+    'two players with clocks, the game over (resigned), rematch offered',
+    async (page) => {
+      const g = page.game;
+      await api(`/api/games/${g.id}/resign`, { method: 'POST', token: g.seats.N, body: { game_no: 1, ply: 0 } });
+      await page.waitForSelector('#result:not([hidden])');
+      await page.waitForSelector('#play-rematch:not([hidden])');
+    },
+  ],
+  [
+    'a spectator of a live game',
+    async (page) => {
+      const g = await newGame({ opponent: { kind: 'human' } }, { join: true });
+      const s = await api(`/api/games/${g.id}`);
+      await api(`/api/games/${g.id}/moves`, { method: 'POST', token: g.seats.S, body: { move: s.legal[0].move, ply: 0 } });
+      await page.goto(`/g/${g.id}`);
+      await page.waitForFunction(() => Number(document.querySelector('#board')?.dataset.ply) === 1);
+      await page.waitForSelector('#connection[data-connection="open"]');
+    },
+  ],
+  [
+    'pass and play',
+    async (page, context) => {
+      const g = await newGame({ opponent: { kind: 'local' } });
+      await sit(context, g.id, g.seats.S);
+      await page.goto(`/g/${g.id}`);
+      await page.waitForSelector('#play-local:not([hidden])');
+      await page.waitForSelector('#board g.pit.legal');
+    },
+  ],
+  [
+    'a game in this browser (browser engine)',
+    async (page) => {
+      await page.goto('/');
+      await page.waitForSelector('#variants input[value="kiswahili"]');
+      await page.locator('input[name="opponent"][value="computer"]').check();
+      await page.locator('#play-here').check();
+      await page.locator('#level').fill('1');
+      await page.selectOption('#side', 'S');
+      await Promise.all([page.waitForURL(/\/g\/local-[a-z0-9]+$/), page.click('#start-button')]);
+      await page.waitForSelector('#board g.pit.legal');
+    },
+  ],
+  [
+    'a game that does not exist',
+    async (page) => {
+      await page.goto('/g/nosuchgame0000');
+      await page.waitForSelector('#page-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'replay, nothing loaded',
+    async (page) => {
+      await page.goto('/replay');
+      await page.waitForSelector('#record-text');
+    },
+  ],
+  [
+    'replay, a broken record refused',
+    async (page) => {
+      await page.fill('#record-text', '[Variant "kiswahili"]\n[Rules "-"]\n[South "?"]\n[North "?"]\n[Date "????.??.??"]\n[Result "-"]\n\n1. A7L* a4R -\n');
+      await page.click('#upload-form button[type="submit"]');
+      await page.waitForSelector('#page-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'replay, a record loaded',
+    async (page) => {
+      await page.goto(`/replay?game=${replayId}`);
+      await page.waitForSelector('#viewer:not([hidden])');
+      await page.waitForSelector('#review-start:not([hidden])');
+      await page.click('#next');
+      await page.waitForFunction(() => document.querySelector('#board').dataset.step === '1' && !document.querySelector('#board').classList.contains('animating'));
+    },
+  ],
+  [
+    'review',
+    async (page) => {
+      await page.goto(`/replay?game=${reviewedId}`);
+      await page.waitForSelector('#review-panel[data-state="done"]', { timeout: REVIEW_TIMEOUT_MS });
+      await page.click('#review-graph circle[data-step="2"]');
+      await page.waitForFunction(() => document.querySelector('#board').dataset.step === '2' && !document.querySelector('#board').classList.contains('animating'));
+    },
+  ],
+  ...['kiswahili', 'kete', 'kimasai'].map((v) => [
+    `rules of ${v}`,
+    async (page) => {
+      await page.goto(`/rules/${v}`);
+      await page.waitForLoadState('load');
+    },
+  ]),
+  [
+    'puzzles',
+    async (page) => {
+      await page.goto('/puzzles');
+      await page.waitForSelector('#list button');
+      await page.waitForSelector('#board g.pit.legal');
+    },
+  ],
+  [
+    'puzzles, the solution shown',
+    async (page) => {
+      await page.click('#show');
+      await page.waitForSelector('#solution:not([hidden])');
+    },
+  ],
+  [
+    'an address with no page (404)',
+    async (page) => {
+      const res = await page.goto('/no/such/page');
+      assert.equal(res.status(), 404);
+      await page.waitForSelector('h1');
+    },
+  ],
+  [
+    'home, with my games and the games in this browser',
+    async (page) => {
+      await page.goto('/');
+      await page.waitForSelector('#variants input[value="kiswahili"]');
+      await page.waitForSelector('#local-title');
+      await page.waitForSelector('#my-games-list li:not(.muted)');
+    },
+  ],
+];
+
+for (const [device, name] of [
+  [PHONE, 'phone 360x640'],
+  [DESKTOP, 'desktop 1280x800'],
+]) {
+  for (const lang of ['sw', 'en']) {
+    test(`axe-core finds no violation on any page: ${lang}, ${name}`, async () => {
+      // The browser's language chooses the page's (no cookie, no ?lang).
+      const context = await browser.newContext({ ...device, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
+      context.setDefaultTimeout(STATE_TIMEOUT_MS);
+      await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const reports = [];
+      let checked = 0;
+      for (const [state, reach] of STATES) {
+        await reach(page, context);
+        const where = `${state} (${new URL(page.url()).pathname}, ${lang}, ${name})`;
+        if (!page.url().includes('/no/such/')) assert.equal(await page.getAttribute('html', 'lang'), lang, `${where}: html lang`);
+        const v = await axeViolations(page);
+        if (v.length) reports.push(axeReport(where, v));
+        if (process.env.BAO_AXE_SCREENSHOTS) {
+          await screenshot(page, `08-axe-${lang}-${device.viewport.width}-${String(checked).padStart(2, '0')}-${state.replace(/[^a-z0-9]+/gi, '-')}`);
+        }
+        checked += 1;
+      }
+      await context.close();
+      assert.deepEqual(errors, [], 'uncaught script errors');
+      assert.ok(checked === STATES.length);
+      assert.equal(reports.length, 0, `axe-core violations in ${reports.length} of ${checked} states:\n${reports.join('\n')}`);
+    });
+  }
+}
