@@ -244,6 +244,14 @@ const STATES = [
     },
   ],
   [
+    'puzzles, a pit played (the ways to play it offered, or the move judged)',
+    async (page) => {
+      await page.locator('#board g.pit.legal').last().click();
+      await page.waitForFunction(() => document.querySelector('#chooser button[data-move]') || /good|bad/.test(document.querySelector('#feedback').className));
+      await page.waitForFunction(() => !document.querySelector('#board').classList.contains('animating'));
+    },
+  ],
+  [
     'puzzles, the solution shown',
     async (page) => {
       await page.click('#show');
