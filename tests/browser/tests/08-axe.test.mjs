@@ -275,6 +275,17 @@ const STATES = [
       await page.waitForSelector('#my-games-list li:not(.muted)');
     },
   ],
+  [
+    'home with no network (from the service worker)',
+    async (page, context) => {
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+      await context.setOffline(true);
+      await page.reload();
+      await page.waitForSelector('#variants input[value="kiswahili"]');
+      await page.waitForSelector('#offline-note:not([hidden])');
+    },
+  ],
 ];
 
 for (const [device, name] of [
