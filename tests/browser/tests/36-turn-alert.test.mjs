@@ -19,6 +19,8 @@ test('turn alert in a hidden tab: title, favicon, sound, notification', async ()
   await fakeHiddenTab(context); // records notifications, lets the test hide the tab
 
   await page.goto('/');
+  // The form starts nothing until the variants have come (home.js): wait for them.
+  await page.waitForSelector('#variants input[value="kiswahili"]');
   await page.locator('input[name="opponent"][value="human"]').check();
   await page.selectOption('#side', 'S');
   await page.selectOption('#match', 'single_game');

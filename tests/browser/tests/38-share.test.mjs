@@ -32,6 +32,8 @@ async function creatorPage(share) {
     }
   }, share);
   await page.goto('/');
+  // The form starts nothing until the variants have come (home.js): wait for them.
+  await page.waitForSelector('#variants input[value="kiswahili"]');
   await page.locator('input[name="opponent"][value="human"]').check();
   await Promise.all([page.waitForURL(/\/g\//), page.click('#start-button')]);
   await page.waitForSelector('#invite:not([hidden])');

@@ -18,6 +18,8 @@ test('home page: turn alert for one of my games while the tab is hidden', async 
   await fakeHiddenTab(context); // records notifications, lets the test hide the tab
   // Asha is North: Baraka (South) has the first move.
   await page.goto('/');
+  // The form starts nothing until the variants have come (home.js): wait for them.
+  await page.waitForSelector('#variants input[value="kiswahili"]');
   await page.locator('input[name="opponent"][value="human"]').check();
   await page.selectOption('#side', 'N');
   await Promise.all([page.waitForURL(/\/g\//), page.click('#start-button')]);
