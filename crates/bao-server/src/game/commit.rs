@@ -76,11 +76,7 @@ impl Games {
         let stored = c.stored();
         let version = match self
             .store
-            .commit(
-                &c.write,
-                stored.as_ref().unwrap_or(&c.after),
-                &self.instance,
-            )
+            .commit(c.write, stored.as_ref().unwrap_or(&c.after), &self.instance)
             .await
         {
             Ok(v) => v,

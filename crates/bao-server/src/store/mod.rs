@@ -311,7 +311,7 @@ impl Store {
     /// clock or the abandonment sweep came first) and nothing was written.
     pub async fn commit(
         &self,
-        write: &Write,
+        write: Write,
         after: &Match,
         instance: &str,
     ) -> Result<i64, StoreError> {
@@ -324,7 +324,7 @@ impl Store {
         });
         self.submit(Job::Change(Box::new(ChangeJob {
             id: after.id.clone(),
-            write: write.clone(),
+            write,
             snap: snapshot(after),
             seat,
             instance: instance.to_string(),
@@ -912,13 +912,9 @@ async fn run_job(
                 seat,
                 instance,
             } = &**c;
-            change(tx, id, write, snap, seat.as_ref()).await?;
+            let version = change(tx, id, write, snap, seat.as_ref()).await?;
             notify(tx, backend, id, instance).await?;
-            let row = sqlx::query("SELECT version FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut **tx)
-                .await?;
-            Ok(row.try_get("version")?)
+            Ok(version)
         }
     }
 }
@@ -974,14 +970,15 @@ async fn insert_match(
     Ok(())
 }
 
-/// Writes one change of game `id`; every branch bumps `version` once.
+/// Writes one change of game `id`; every branch bumps `version` once and answers the new
+/// version (RETURNING: no second query on the move's path).
 async fn change(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
     write: &Write,
     snap: &Snapshot,
     seat: Option<&SeatCols>,
-) -> Result<(), StoreError> {
+) -> Result<i64, StoreError> {
     match write {
         Write::Flag {
             game_no,
@@ -991,7 +988,7 @@ async fn change(
         } => {
             // Exactly once over all instances: only the game as the flagging instance saw
             // it, with its clock run out in the database's own terms.
-            let n = write_snapshot(
+            let v = write_snapshot(
                 tx,
                 id,
                 snap,
@@ -1000,20 +997,19 @@ async fn change(
                 "AND ply = $16 AND clock_deadline IS NOT NULL AND clock_deadline <= $17",
                 &[*ply as i64, *now],
             )
-            .await?;
-            if n != 1 {
-                return Err(StoreError::Conflict(
-                    "the game changed before its clock could run out".into(),
-                ));
-            }
-            end_round(tx, id, *game_no, t).await
+            .await?
+            .ok_or_else(|| {
+                StoreError::Conflict("the game changed before its clock could run out".into())
+            })?;
+            end_round(tx, id, *game_no, t).await?;
+            Ok(v)
         }
         Write::Takeback {
             game_no,
             from_ply,
             to_ply,
         } => {
-            let n = write_snapshot(
+            let v = write_snapshot(
                 tx,
                 id,
                 snap,
@@ -1022,35 +1018,35 @@ async fn change(
                 "AND ply = $16",
                 &[*from_ply as i64],
             )
-            .await?;
-            if n != 1 {
-                return Err(StoreError::Conflict(
+            .await?
+            .ok_or_else(|| {
+                StoreError::Conflict(
                     "the game changed before the takeback; nothing was taken back".into(),
-                ));
-            }
+                )
+            })?;
             sqlx::query("DELETE FROM moves WHERE game_id = $1 AND game_no = $2 AND ply > $3")
                 .bind(id)
                 .bind(*game_no as i64)
                 .bind(*to_ply as i64)
                 .execute(&mut **tx)
                 .await?;
-            Ok(())
+            Ok(v)
         }
         Write::Rematch { by, new } => {
             // Race-safe over all instances: one rematch per match.
             let r = sqlx::query(
                 "UPDATE games SET rematch = $1, rematch_by = $2, version = version + 1
-                 WHERE id = $3 AND rematch IS NULL",
+                 WHERE id = $3 AND rematch IS NULL RETURNING version",
             )
             .bind(&new.id)
             .bind(*by as i64)
             .bind(id)
-            .execute(&mut **tx)
+            .fetch_optional(&mut **tx)
             .await?;
-            if r.rows_affected() != 1 {
-                return Err(StoreError::Conflict("the rematch exists already".into()));
-            }
-            insert_match(tx, new, &[(new.current.clone(), Vec::new())]).await
+            let v = version_of(r)?
+                .ok_or_else(|| StoreError::Conflict("the rematch exists already".into()))?;
+            insert_match(tx, new, &[(new.current.clone(), Vec::new())]).await?;
+            Ok(v)
         }
         Write::Move { game_no, mv, ended } => {
             insert_move(tx, id, *game_no, mv, snap.updated).await?;
@@ -1066,7 +1062,7 @@ async fn change(
             let r = sqlx::query(
                 "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
                    position = $6, result = $7, updated = $8, version = version + 1
-                 WHERE id = $9 AND status = 'live' AND updated = $10",
+                 WHERE id = $9 AND status = 'live' AND updated = $10 RETURNING version",
             )
             .bind(snap.game_no)
             .bind(snap.wins0)
@@ -1078,14 +1074,13 @@ async fn change(
             .bind(snap.updated)
             .bind(id)
             .bind(*seen)
-            .execute(&mut **tx)
+            .fetch_optional(&mut **tx)
             .await?;
-            if r.rows_affected() != 1 {
-                return Err(StoreError::Conflict(
-                    "the match changed or ended before it could be closed".into(),
-                ));
-            }
-            end_round(tx, id, *game_no, t).await
+            let v = version_of(r)?.ok_or_else(|| {
+                StoreError::Conflict("the match changed or ended before it could be closed".into())
+            })?;
+            end_round(tx, id, *game_no, t).await?;
+            Ok(v)
         }
         Write::End { game_no, t } => {
             end_round(tx, id, *game_no, t).await?;
@@ -1099,17 +1094,16 @@ async fn change(
             let r = sqlx::query(
                 "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3,
                    version = version + 1
-                 WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human'",
+                 WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human' RETURNING version",
             )
             .bind(seat.token_hash.clone())
             .bind(&seat.name)
             .bind(snap.updated)
             .bind(id)
-            .execute(&mut **tx)
+            .fetch_optional(&mut **tx)
             .await?;
-            if r.rows_affected() != 1 {
-                return Err(StoreError::Conflict("the seat has been taken".into()));
-            }
+            let v = version_of(r)?
+                .ok_or_else(|| StoreError::Conflict("the seat has been taken".into()))?;
             sqlx::query(
                 "UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4",
             )
@@ -1119,7 +1113,7 @@ async fn change(
             .bind(*game_no as i64)
             .execute(&mut **tx)
             .await?;
-            Ok(())
+            Ok(v)
         }
     }
 }
@@ -1134,15 +1128,15 @@ async fn update_snapshot(
     s: &Snapshot,
     moved: Option<i64>,
     game_no: u32,
-) -> Result<(), StoreError> {
-    if write_snapshot(tx, id, s, moved, game_no, "", &[]).await? != 1 {
-        return Err(StoreError::Conflict("the match has already ended".into()));
-    }
-    Ok(())
+) -> Result<i64, StoreError> {
+    write_snapshot(tx, id, s, moved, game_no, "", &[])
+        .await?
+        .ok_or_else(|| StoreError::Conflict("the match has already ended".into()))
 }
 
 /// The UPDATE of [`update_snapshot`] with a further condition `extra` (fixed SQL text whose
-/// parameters start at `$16`, bound from `binds`); returns the rows changed.
+/// parameters start at `$16`, bound from `binds`); returns the new version, `None` when the
+/// condition matched no row.
 async fn write_snapshot(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
@@ -1151,13 +1145,14 @@ async fn write_snapshot(
     game_no: u32,
     extra: &str,
     binds: &[i64],
-) -> Result<u64, StoreError> {
+) -> Result<Option<i64>, StoreError> {
     let sql = format!(
         "UPDATE games SET game_no = $1, wins0 = $2, wins1 = $3, status = $4, ply = $5,
            position = $6, result = $7, updated = $8, moved = COALESCE($9, moved),
            clock_left0 = $10, clock_left1 = $11, clock_since = $12, clock_deadline = $13,
            version = version + 1
-         WHERE id = $14 AND status = 'live' AND game_no = $15 {extra}"
+         WHERE id = $14 AND status = 'live' AND game_no = $15 {extra}
+         RETURNING version"
     );
     let mut q = sqlx::query(&sql)
         .bind(s.game_no)
@@ -1178,7 +1173,15 @@ async fn write_snapshot(
     for b in binds {
         q = q.bind(*b);
     }
-    Ok(q.execute(&mut **tx).await?.rows_affected())
+    version_of(q.fetch_optional(&mut **tx).await?)
+}
+
+/// The `version` an UPDATE ... RETURNING version answered, if it changed a row.
+fn version_of(row: Option<AnyRow>) -> Result<Option<i64>, StoreError> {
+    Ok(match row {
+        Some(r) => Some(r.try_get("version")?),
+        None => None,
+    })
 }
 
 /// Writes every clock column of game `id`.

@@ -70,7 +70,7 @@ pub async fn computer_moves_after_restart(url: &str) {
             mv: ev,
             ended: None,
         };
-        store.commit(&write, &after, "test").await.unwrap();
+        store.commit(write, &after, "test").await.unwrap();
         store.close().await;
     }
     let s = start(url).await;
