@@ -270,6 +270,23 @@ pub fn diagram(pos: &Position) -> String {
         "hand"
     };
     s.push_str(&format!("North {hand_word} {}\n", pos.hand(Side::North)));
+    s.push_str(&pit_rows(pos));
+    s.push_str(&format!("South {hand_word} {}\n", pos.hand(Side::South)));
+    let text = pos.to_string();
+    let flags = text.split(' ').nth(4).unwrap_or("-");
+    s.push_str(&format!(
+        "{} to move, ply {}, flags {}\n",
+        pos.side(),
+        pos.ply(),
+        flags
+    ));
+    s
+}
+
+/// The eight lines of pits of the CLI-6 diagram, names and counts, North's back row first
+/// (BRD-2.2): the part of the board drawing that has no words (`bao learn` shares it).
+pub fn pit_rows(pos: &Position) -> String {
+    let mut s = String::new();
     let row = |side: Side, pits: [Pit; 8], names: bool| -> String {
         let mut r = String::from("   ");
         for p in pits {
@@ -293,15 +310,6 @@ pub fn diagram(pos: &Position) -> String {
     s.push_str(&row(Side::South, sf, false));
     s.push_str(&row(Side::South, sb, false));
     s.push_str(&row(Side::South, sb, true));
-    s.push_str(&format!("South {hand_word} {}\n", pos.hand(Side::South)));
-    let text = pos.to_string();
-    let flags = text.split(' ').nth(4).unwrap_or("-");
-    s.push_str(&format!(
-        "{} to move, ply {}, flags {}\n",
-        pos.side(),
-        pos.ply(),
-        flags
-    ));
     s
 }
 

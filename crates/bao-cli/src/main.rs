@@ -4,6 +4,7 @@
 mod bench;
 mod common;
 mod engine_cmd;
+mod learn_cmd;
 mod machine;
 mod play_cmd;
 mod puzzles_cmd;
@@ -78,6 +79,9 @@ enum Command {
     Play(play_cmd::PlayArgs),
     /// Step through the games of a record file in the terminal.
     Replay(play_cmd::ReplayArgs),
+    /// Learn a game from the start: short lessons in the terminal, in Kiswahili or English,
+    /// each step a position, a sentence and a goal (docs/learn.md).
+    Learn(learn_cmd::LearnArgs),
     /// Serve the web app: play in the browser against the computer or other people.
     Serve(serve_cmd::ServeArgs),
     /// Play many concurrent games against a server over WebSockets and report move round-trips.
@@ -89,7 +93,7 @@ enum Command {
 /// The commands of `bao --help`, by what people use them for. Every command is in exactly one
 /// group (checked by a test).
 const GROUPS: &[(&str, &[&str])] = &[
-    ("Play", &["play", "replay"]),
+    ("Play", &["play", "replay", "learn"]),
     (
         "Study a position or a game",
         &[
@@ -204,6 +208,7 @@ fn main() -> ExitCode {
         Command::Review(a) => review_cmd::run(a),
         Command::Play(a) => play_cmd::play(a),
         Command::Replay(a) => play_cmd::replay(a),
+        Command::Learn(a) => learn_cmd::run(a),
         Command::Serve(a) => serve_cmd::serve(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
         Command::Puzzles(a) => puzzles_cmd::run(a),

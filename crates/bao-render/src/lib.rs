@@ -217,7 +217,8 @@ fn esc(s: &str) -> String {
     out
 }
 
-fn side_name(s: Side, lang: Lang) -> &'static str {
+/// The name of a side for people: South, North; Kusini, Kaskazini.
+pub fn side_name(s: Side, lang: Lang) -> &'static str {
     match (s, lang) {
         (Side::South, Lang::En) => "South",
         (Side::North, Lang::En) => "North",
@@ -373,18 +374,23 @@ pub fn caption(pos: &Position, last_move: Option<&str>, over: bool, lang: Lang) 
     c
 }
 
-fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: Lang) {
-    let n = pos.hand(side);
-    let mover = pos.side() == side && !over;
-    let class = if mover { " to-move" } else { "" };
-    // Kimasai's seeds off the board are its reserve (akiba); one word everywhere.
-    let kimasai = pos.variant() == Variant::Kimasai;
-    let label = match (lang, kimasai) {
+/// The label of a side's seeds off the board: "South hand", "Mkono wa Kusini"; kimasai's are
+/// its reserve (akiba), one word everywhere.
+pub fn hand_label(side: Side, variant: Variant, lang: Lang) -> String {
+    let kimasai = variant == Variant::Kimasai;
+    match (lang, kimasai) {
         (Lang::En, true) => format!("{} reserve", side_name(side, lang)),
         (Lang::En, false) => format!("{} hand", side_name(side, lang)),
         (Lang::Sw, true) => format!("Akiba ya {}", side_name(side, lang)),
         (Lang::Sw, false) => format!("Mkono wa {}", side_name(side, lang)),
-    };
+    }
+}
+
+fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: Lang) {
+    let n = pos.hand(side);
+    let mover = pos.side() == side && !over;
+    let class = if mover { " to-move" } else { "" };
+    let label = hand_label(side, pos.variant(), lang);
     let _ = write!(
         s,
         r#"<g class="hand{class}" id="hand-{l}" data-side="{l}" data-seeds="{n}">"#,

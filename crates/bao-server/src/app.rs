@@ -5,7 +5,7 @@
 use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
-use crate::features::{abandon, assist, lobby, mine, puzzles, rematch, review, variants};
+use crate::features::{abandon, assist, learn, lobby, mine, puzzles, rematch, review, variants};
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
 use crate::web;
@@ -66,6 +66,7 @@ impl App {
             .merge(review::routes::routes(g.clone(), self.review.clone()))
             .merge(lobby::routes(self.lobby.clone(), g.ws))
             .merge(puzzles::routes())
+            .merge(learn::routes())
             .merge(variants::routes())
             .merge(web::assets::pages())
             .fallback(not_found)

@@ -5,6 +5,7 @@
 
 pub mod abandon;
 pub mod assist;
+pub mod learn;
 pub mod lobby;
 pub mod mine;
 pub mod puzzles;
