@@ -47,6 +47,13 @@ pub struct ServeArgs {
     /// Moves per minute from one address, HTTP and WebSocket together (0: no limit).
     #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().moves)]
     limit_moves: u32,
+    /// Sign-ups, logins and recoveries per minute from one address (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().account)]
+    limit_account: u32,
+    /// Sign-ups, logins and recoveries per minute for one account name, from any address
+    /// (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = bao_server::edge::Rates::default().account_name)]
+    limit_account_name: u32,
     /// A live game without a move for this many days ends as abandoned: the side to move
     /// loses (a game without any move is closed).
     #[arg(long, default_value_t = 14.0)]
@@ -129,6 +136,8 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
                 join: a.limit_join,
                 upload: a.limit_upload,
                 moves: a.limit_moves,
+                account: a.limit_account,
+                account_name: a.limit_account_name,
             },
             ..Default::default()
         },

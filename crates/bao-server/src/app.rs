@@ -5,7 +5,9 @@
 use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
-use crate::features::{abandon, assist, learn, lobby, mine, puzzles, rematch, review, variants};
+use crate::features::{
+    abandon, accounts, assist, learn, lobby, mine, puzzles, rematch, review, variants,
+};
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
 use crate::web;
@@ -29,6 +31,8 @@ pub struct App {
     pub lobby: Arc<lobby::Lobby>,
     /// Game reviews.
     pub review: Arc<review::ReviewPool>,
+    /// Accounts and their sessions.
+    pub accounts: Arc<accounts::Accounts>,
 }
 
 impl App {
@@ -44,7 +48,9 @@ impl App {
         let observers: Vec<Arc<dyn Observer>> = vec![lobby.clone()];
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
+        let accounts = accounts::Accounts::new(store.clone());
         Arc::new(App {
+            accounts,
             store,
             games,
             engine,
@@ -68,6 +74,7 @@ impl App {
             .merge(puzzles::routes())
             .merge(learn::routes())
             .merge(variants::routes())
+            .merge(accounts::routes(self.accounts.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)

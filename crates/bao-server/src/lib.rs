@@ -12,7 +12,7 @@
 //!   socket keep-alive); [`web`]: the embedded web app, its pages and catalogs;
 //! * [`game`]: the live game, its one write path and its routes;
 //! * [`features`]: lobby, review, rematch, takeback and hint, abandonment, my games,
-//!   puzzles, learn, variants: each with its own state and routes;
+//!   puzzles, learn, variants, accounts: each with its own state and routes;
 //! * [`app`]: the composition root that builds and wires all of them.
 //!
 //! The server never decides a rule: moves are matched and played by `bao-rules`, the

@@ -4,7 +4,7 @@
 //! * [`guard`]: the client's address (X-Forwarded-For only from a trusted proxy), the
 //!   cross-site rule (a request that changes something with the seat cookie must come from
 //!   our own pages), `Content-Type: application/json` on JSON calls, per-address rate limits,
-//!   the request timeout, and `Secure` on the seat cookie behind https;
+//!   the request timeout, and `Secure` on the seat and session cookies behind https;
 //! * [`errors`]: every error answered as the documented JSON, and a page for browsers that
 //!   ask for an unknown address;
 //! * [`log`]: one line per request at info level (method, path, status, time).
@@ -94,6 +94,11 @@ pub struct Rates {
     pub upload: u32,
     /// Moves, over HTTP and WebSocket together.
     pub moves: u32,
+    /// Sign-ups, logins and recoveries (`POST /api/account/signup|login|recover`) together.
+    pub account: u32,
+    /// Sign-ups, logins and recoveries naming one account name (counted per name, from
+    /// every address together: guessing one account's password from many addresses).
+    pub account_name: u32,
 }
 
 impl Rates {
@@ -103,6 +108,8 @@ impl Rates {
         join: 0,
         upload: 0,
         moves: 0,
+        account: 0,
+        account_name: 0,
     };
 }
 
@@ -115,6 +122,10 @@ impl Default for Rates {
             join: 60,
             upload: 30,
             moves: 600,
+            // A class behind one address can still all sign in within a minute or two; one
+            // name allows a person's typos, not a guessing run (docs/api.md, "Accounts").
+            account: 20,
+            account_name: 6,
         }
     }
 }
@@ -165,6 +176,10 @@ pub enum Action {
     Upload,
     /// Making a move.
     Move,
+    /// Signing up, logging in or recovering an account, from one address.
+    Account,
+    /// Signing up, logging in or recovering an account, naming one account name.
+    AccountName,
 }
 
 impl Action {
@@ -174,6 +189,7 @@ impl Action {
             Action::Join => "joins",
             Action::Upload => "record uploads",
             Action::Move => "moves",
+            Action::Account | Action::AccountName => "sign-in attempts",
         }
     }
 }
@@ -184,6 +200,8 @@ pub struct Limits {
     join: Option<DefaultKeyedRateLimiter<IpAddr>>,
     upload: Option<DefaultKeyedRateLimiter<IpAddr>>,
     moves: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    account: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    account_name: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 impl Limits {
@@ -196,6 +214,9 @@ impl Limits {
             join: make(r.join),
             upload: make(r.upload),
             moves: make(r.moves),
+            account: make(r.account),
+            account_name: NonZeroU32::new(r.account_name)
+                .map(|n| governor::RateLimiter::keyed(Quota::per_minute(n))),
         }
     }
 
@@ -206,27 +227,58 @@ impl Limits {
             Action::Join => &self.join,
             Action::Upload => &self.upload,
             Action::Move => &self.moves,
+            Action::Account => &self.account,
+            // Counted by name, not by address: [`Limits::check_name`].
+            Action::AccountName => return Ok(()),
         };
         let Some(l) = l else { return Ok(()) };
-        l.check_key(&ip).map_err(|not_until| {
-            use governor::clock::Clock;
-            let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
-            RateLimited {
-                action,
-                retry_after: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
-            }
-        })
+        l.check_key(&ip).map_err(|n| refusal(action, n))
+    }
+
+    /// Counts one sign-up, login or recovery naming the account `name_key` (lower case,
+    /// already checked to be a possible name, so the keys stay short).
+    pub fn check_name(&self, name_key: &str) -> Result<(), RateLimited> {
+        let Some(l) = &self.account_name else {
+            return Ok(());
+        };
+        l.check_key(&name_key.to_string())
+            .map_err(|n| refusal(Action::AccountName, n))
     }
 
     /// Forgets addresses whose limits are full again (keeps memory flat).
     pub fn forget_idle(&self) {
-        for l in [&self.create, &self.join, &self.upload, &self.moves]
-            .into_iter()
-            .flatten()
+        for l in [
+            &self.create,
+            &self.join,
+            &self.upload,
+            &self.moves,
+            &self.account,
+        ]
+        .into_iter()
+        .flatten()
         {
             l.retain_recent();
             l.shrink_to_fit();
         }
+        if let Some(l) = &self.account_name {
+            l.retain_recent();
+            l.shrink_to_fit();
+        }
+    }
+}
+
+/// The refusal of `action` by a limiter that allows one more at `not_until`.
+fn refusal(
+    action: Action,
+    not_until: governor::NotUntil<
+        <governor::clock::DefaultClock as governor::clock::Clock>::Instant,
+    >,
+) -> RateLimited {
+    use governor::clock::Clock;
+    let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
+    RateLimited {
+        action,
+        retry_after: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
     }
 }
 
@@ -246,8 +298,12 @@ impl RateLimited {
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             format!(
-                "too many {} from your address; try again in {} s",
+                "too many {} {}; try again in {} s",
                 self.action.words(),
+                match self.action {
+                    Action::AccountName => "for this account name",
+                    _ => "from your address",
+                },
                 self.retry_after.max(1)
             ),
         )
@@ -363,6 +419,12 @@ impl Guard {
     pub async fn stopping(&self) {
         self.edge.stopping().await
     }
+
+    /// Counts one sign-up, login or recovery naming the account `name_key` (its address was
+    /// counted by [`guard`]); the refusal to answer over the limit.
+    pub fn check_account_name(&self, name_key: &str) -> Result<(), RateLimited> {
+        self.edge.limits.check_name(name_key)
+    }
 }
 
 /// The close frame sent to WebSocket clients when the server shuts down (code 1001).
@@ -384,6 +446,7 @@ fn action_of(method: &Method, path: &str) -> Option<Action> {
         ["", "api", "games", _, "join"] => Some(Action::Join),
         ["", "api", "games", _, "moves"] => Some(Action::Move),
         ["", "api", "records"] => Some(Action::Upload),
+        ["", "api", "account", "signup" | "login" | "recover"] => Some(Action::Account),
         _ => None,
     }
 }
@@ -462,7 +525,27 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut req: Request, next: Next) 
     resp
 }
 
-/// Adds `Secure` to every cookie set (the public URL is https).
+/// The account session cookie (docs/api.md, "Accounts"): a random 256-bit token, whose
+/// SHA-256 the database keeps.
+pub const SESSION_COOKIE: &str = "bao_session";
+
+/// The value of the cookie `name` in a request, if it has one.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    for v in headers.get_all(header::COOKIE) {
+        let Ok(s) = v.to_str() else { continue };
+        for part in s.split(';') {
+            if let Some((k, val)) = part.trim().split_once('=') {
+                if k == name && !val.trim().is_empty() {
+                    return Some(val.trim().to_string());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Adds `Secure` to every cookie set (the public URL is https): the seat cookies and the
+/// account's session cookie `bao_session` alike (docs/api.md, "Seats", "Accounts").
 fn secure_cookies(headers: &mut HeaderMap) {
     let cookies: Vec<HeaderValue> = headers
         .get_all(header::SET_COOKIE)
@@ -689,6 +772,13 @@ mod tests {
             action_of(&Method::POST, "/api/records"),
             Some(Action::Upload)
         );
+        for p in ["signup", "login", "recover"] {
+            assert_eq!(
+                action_of(&Method::POST, &format!("/api/account/{p}")),
+                Some(Action::Account)
+            );
+        }
+        assert_eq!(action_of(&Method::POST, "/api/account/logout"), None);
         assert_eq!(action_of(&Method::GET, "/api/games"), None);
         assert_eq!(action_of(&Method::POST, "/api/games/abc/resign"), None);
     }

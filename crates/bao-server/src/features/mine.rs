@@ -41,7 +41,19 @@ async fn handle(
 ) -> ApiResult<Response> {
     let req: MineRequest = json_body(body)?;
     let cookies = seat_cookies(&headers);
-    json(StatusCode::OK, &mine(&games, req, cookies).await?)
+    // A signed-in browser also has the seats its account claimed (docs/api.md, "Accounts"),
+    // read through the store: this feature knows nothing else of accounts.
+    let claimed = match crate::edge::cookie_value(&headers, crate::edge::SESSION_COOKIE) {
+        Some(session) => {
+            let hash = util::hash_token(&session);
+            games
+                .store
+                .session_seats(&hash, util::now_ms(), MAX_SEATS as i64)
+                .await?
+        }
+        None => Vec::new(),
+    };
+    json(StatusCode::OK, &mine(&games, req, cookies, claimed).await?)
 }
 
 /// Most seats one call may name (a browser keeps fewer: static/seats.js keeps 40).
@@ -127,8 +139,15 @@ pub struct MineAnswer {
 /// ([`seat_cookies`]): their games are added when they are live and not named in the body
 /// (games whose token the page never saw: made before it kept seats, or by another page),
 /// never refused (a stale cookie of a deleted game says nothing), and only up to
-/// [`MAX_SEATS`] games in all.
-pub async fn mine(games: &Games, req: MineRequest, cookies: Vec<SeatRef>) -> ApiResult<MineAnswer> {
+/// [`MAX_SEATS`] games in all. `claimed` are the seats of the signed-in account, `(game id,
+/// SHA-256 of the seat token)`: added like the cookies' but finished games too (the account's
+/// games on a browser that never held them).
+pub async fn mine(
+    games: &Games,
+    req: MineRequest,
+    cookies: Vec<SeatRef>,
+    claimed: Vec<(String, String)>,
+) -> ApiResult<MineAnswer> {
     if req.games.len() > MAX_SEATS {
         return Err(ApiError::bad_request(format!(
             "at most {MAX_SEATS} games may be asked for at once ({} were sent)",
@@ -148,14 +167,20 @@ pub async fn mine(games: &Games, req: MineRequest, cookies: Vec<SeatRef>) -> Api
         .filter(|id| plausible(id) && seen.insert(*id))
         .collect();
     let room = MAX_SEATS.saturating_sub(ids.len());
-    let extra: Vec<&SeatRef> = cookies
+    // (id, token hash, live games only).
+    let cookie_seats = cookies
         .iter()
-        .filter(|c| plausible(&c.id) && seen.insert(c.id.as_str()))
+        .map(|c| (c.id.clone(), util::hash_token(&c.token), true));
+    let claimed_seats = claimed.into_iter().map(|(id, hash)| (id, hash, false));
+    let mut more = HashSet::new();
+    let extra: Vec<(String, String, bool)> = cookie_seats
+        .chain(claimed_seats)
+        .filter(|c| plausible(&c.0) && !seen.contains(c.0.as_str()) && more.insert(c.0.clone()))
         .take(room)
         .collect();
     let ids: Vec<&str> = ids
         .into_iter()
-        .chain(extra.iter().map(|c| c.id.as_str()))
+        .chain(extra.iter().map(|c| c.0.as_str()))
         .collect();
     let rows = games.store.seat_rows(&ids).await?;
     // In the order of the request, each id once.
@@ -174,7 +199,7 @@ pub async fn mine(games: &Games, req: MineRequest, cookies: Vec<SeatRef>) -> Api
             .games
             .iter()
             .filter(|x| x.id == id)
-            .find_map(|x| summary(row, &x.token));
+            .find_map(|x| summary(row, &util::hash_token(&x.token)));
         match found {
             Some(g) => out.games.push(g),
             None => out.refused.push(Refused {
@@ -184,10 +209,10 @@ pub async fn mine(games: &Games, req: MineRequest, cookies: Vec<SeatRef>) -> Api
             }),
         }
     }
-    for c in extra {
-        let row = rows.iter().find(|r| r.id == c.id);
-        if let Some(g) = row.and_then(|r| summary(r, &c.token)) {
-            if g.status == "live" {
+    for (id, hash, live_only) in &extra {
+        let row = rows.iter().find(|r| &r.id == id);
+        if let Some(g) = row.and_then(|r| summary(r, hash)) {
+            if g.status == "live" || !live_only {
                 out.games.push(g);
             }
         }
@@ -244,14 +269,14 @@ fn shown(p: &SeatPlayer) -> MinePlayer {
     }
 }
 
-/// The summary of `row` for the holder of `token`, `None` when it holds no seat there.
-fn summary(row: &SeatRow, token: &str) -> Option<MineGame> {
-    let h = util::hash_token(token);
+/// The summary of `row` for the holder of the token whose SHA-256 is `h`, `None` when it
+/// holds no seat there.
+fn summary(row: &SeatRow, h: &str) -> Option<MineGame> {
     let holds = |p: usize| {
         row.players[p]
             .token_hash
             .as_deref()
-            .is_some_and(|t| util::same_secret(t, &h))
+            .is_some_and(|t| util::same_secret(t, h))
     };
     let (h0, h1) = (holds(0), holds(1));
     if !h0 && !h1 {

@@ -4,6 +4,7 @@
 //! (crate::app) builds them and merges their routes.
 
 pub mod abandon;
+pub mod accounts;
 pub mod assist;
 pub mod learn;
 pub mod lobby;

@@ -19,8 +19,10 @@ use tokio::sync::{mpsc, oneshot};
 /// The channel of PostgreSQL notifications about changed games.
 pub const CHANNEL: &str = "bao_games";
 
+mod accounts;
 mod notify;
 mod seats;
+pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use notify::Notifications;
 pub use seats::{SeatPlayer, SeatRow};
 

@@ -2,6 +2,7 @@
 //! client and WebSocket clients.
 #![allow(dead_code)]
 
+pub mod accounts;
 pub mod life;
 pub mod play;
 pub mod review;
