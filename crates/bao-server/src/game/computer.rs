@@ -29,7 +29,7 @@ impl Games {
             };
             slot.thinking.store(true, Ordering::Relaxed);
             // With a clock, the computer budgets the time left on its own clock, which runs
-            // while it thinks (docs/engine-protocol.md, clocks).
+            // while it thinks (docs/engine-protocol.md, "Clocks").
             let clock = m.clock_running().and_then(|p| {
                 let left = m.time_left(p, util::now_ms())?.max(0) as u64;
                 let inc = m.clock?.control.increment().max(0) as u64;
