@@ -467,7 +467,7 @@ pub(super) async fn rate(
     u: &Update,
     at: i64,
 ) -> Result<i64, StoreError> {
-    for p in 0..2 {
+    for (p, account) in accounts.iter().enumerate() {
         sqlx::query(
             "INSERT INTO rating_history (game_id, game_no, account_id, variant, before, after,
                rd, volatility, at)
@@ -475,7 +475,7 @@ pub(super) async fn rate(
         )
         .bind(id)
         .bind(game_no as i64)
-        .bind(&accounts[p])
+        .bind(account)
         .bind(variant)
         .bind(u.before[p].rating)
         .bind(u.after[p].rating)
@@ -486,8 +486,7 @@ pub(super) async fn rate(
         .await
         .map_err(|e| conflict_or(e, "this game has already been rated"))?;
     }
-    for p in 0..2 {
-        let (b, a) = (&u.before[p], &u.after[p]);
+    for ((account, b), a) in accounts.iter().zip(&u.before).zip(&u.after) {
         let changed = if b.games == 0 {
             // A first rated game: the row is new (a second first game of this player being
             // rated at the same moment makes this insert fail, and it is read again).
@@ -495,7 +494,7 @@ pub(super) async fn rate(
                 "INSERT INTO ratings (account_id, variant, rating, rd, volatility, games,
                    last_played) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
-            .bind(&accounts[p])
+            .bind(account)
             .bind(variant)
             .bind(a.rating)
             .bind(a.rd)
@@ -517,7 +516,7 @@ pub(super) async fn rate(
             .bind(a.volatility)
             .bind(a.games)
             .bind(a.last_played.unwrap_or(at))
-            .bind(&accounts[p])
+            .bind(account)
             .bind(variant)
             .bind(b.games)
             .execute(&mut **tx)
