@@ -690,7 +690,8 @@ pub async fn measure_rating(url: &str) {
             m.game.legal_moves().as_slice()[0].mv.to_string()
         };
         games.play(&slot, Some(0), &mv, Some(0)).await.unwrap();
-        // Ended by the store alone: no observer hands it to the rating task.
+        // Ended by the store alone, as this instance (whose listener ignores its own
+        // notifications): no observer hands it to the rating task.
         let m = store.load(&created.id).await.unwrap().unwrap();
         let now = bao_server::util::now_ms();
         let result = RecordResult::Win(Side::South);
@@ -701,7 +702,7 @@ pub async fn measure_rating(url: &str) {
         after.record_end(t.clone());
         after.clock_settle(now);
         store
-            .commit(Write::End { game_no: 1, t }, &after, "measure")
+            .commit(Write::End { game_no: 1, t }, &after, &games.instance)
             .await
             .unwrap();
         ids.push(created.id);
