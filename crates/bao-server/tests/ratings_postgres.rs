@@ -38,3 +38,8 @@ async fn postgres_leaderboard_filters_and_orders() {
 async fn measure_rating_postgres() {
     measure_rating(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_best_of_three_games_rated_each() {
+    best_of_three_games_rated_each(&postgres_url()).await;
+}

@@ -32,3 +32,8 @@ async fn sqlite_leaderboard_filters_and_orders() {
 async fn measure_rating_sqlite() {
     measure_rating(&sqlite_url("rate-measure")).await;
 }
+
+#[tokio::test]
+async fn sqlite_best_of_three_games_rated_each() {
+    best_of_three_games_rated_each(&sqlite_url("rate-bo3")).await;
+}

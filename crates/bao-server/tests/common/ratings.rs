@@ -736,3 +736,89 @@ pub async fn measure_rating(url: &str) {
     );
     s.stop().await;
 }
+
+/// Each game of a rated best of three is rated on its own, as it ends, whatever ended it:
+/// game 1 by a resignation, game 2 by a loss on time (the players have changed sides).
+pub async fn best_of_three_games_rated_each(url: &str) {
+    let s = start(url).await;
+    let c = Client::new(&s);
+    let b = &base(&s);
+    let (asha, ca) = account(b, "Asha").await;
+    let (baraka, cb) = account(b, "Baraka").await;
+    let a = create(
+        b,
+        json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "S",
+               "match": "best_of_three", "rated": true,
+               "clock": {"initial_ms": 2000, "increment_ms": 0}}),
+        Some(&ca),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let t_asha = a.json["token"].as_str().unwrap().to_string();
+    let j = join_as(b, &id, a.json["invite"].as_str().unwrap(), Some(&cb)).await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let t_baraka = j.json["token"].as_str().unwrap().to_string();
+    // Game 1: Asha (South) moves, Baraka resigns.
+    one_move_then_north_resigns(&c, &id, &t_asha, &t_baraka).await;
+    let want = first_game_change();
+    let st = wait_state(&c, &id, None, |s| {
+        !s["match"]["games"][0]["rating_change"].is_null()
+    })
+    .await;
+    assert_eq!(st["match"]["game_no"], 2);
+    assert_eq!(
+        st["match"]["games"][0]["rating_change"],
+        json!({"S": want[0], "N": want[1]})
+    );
+    // The current game is not over: no change at the top level; Asha is North now.
+    assert!(st["rating_change"].is_null(), "{st}");
+    assert_eq!(st["accounts"]["N"]["username"], asha.as_str());
+    assert_eq!(st["accounts"]["N"]["rating"], 1500 + want[0]);
+    // Game 2: Baraka (South) moves; Asha lets her clock run out.
+    let r = c.play(&id, &t_baraka, &first_legal(&st), 0).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let st = wait_state(&c, &id, None, |s| {
+        !s["match"]["games"][1]["rating_change"].is_null()
+    })
+    .await;
+    let g2 = &st["match"]["games"][1];
+    assert_eq!(g2["result"], "S", "{st}");
+    let (up, down) = (
+        g2["rating_change"]["S"].as_i64().unwrap(),
+        g2["rating_change"]["N"].as_i64().unwrap(),
+    );
+    assert!(up > 0 && down < 0, "{g2}");
+    let h = s.app.store.history_of_game(&id).await.unwrap();
+    assert_eq!(h.len(), 4, "{h:?}");
+    let pa = profile(b, &asha).await;
+    assert_eq!(pa.json["ratings"]["kiswahili"]["games"], 2);
+    assert_eq!(
+        pa.json["ratings"]["kiswahili"]["rating"],
+        i64::from(1500 + want[0]) + down
+    );
+    assert_eq!(pa.json["results"], json!({"won": 1, "drawn": 0, "lost": 1}));
+    assert_eq!(pa.json["history"]["kiswahili"].as_array().unwrap().len(), 2);
+    let pb = profile(b, &baraka).await;
+    assert_eq!(
+        pb.json["ratings"]["kiswahili"]["rating"],
+        i64::from(1500 + want[1]) + up
+    );
+    // The match goes on: game 3, both ratings as they stand.
+    assert_eq!(st["match"]["game_no"], 3);
+    let g = call(
+        b,
+        Method::GET,
+        &format!("/api/users/{asha}/games"),
+        None,
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(g.json["games"][0]["result"], "playing");
+    assert_eq!(
+        g.json["games"][0]["rating_change"],
+        i64::from(want[0]) + down
+    );
+    s.stop().await;
+}
