@@ -106,6 +106,8 @@ pub struct Listed {
     pub game_no: i64,
     /// Last change, ms since the epoch.
     pub updated: i64,
+    /// A rated match (docs/api.md, "Ratings").
+    pub rated: bool,
 }
 
 /// Which list.
@@ -545,7 +547,7 @@ impl Store {
         };
         let sql = format!(
             "SELECT id, variant, first_side, game_no, p0_kind, p0_name, p0_level, p1_kind,
-               p1_name, p1_level, ply, result, status, updated, {col} AS k
+               p1_name, p1_level, ply, result, status, updated, rated, {col} AS k
              FROM games WHERE {filter} {page} ORDER BY {col} DESC, id DESC LIMIT $4"
         );
         let (k, id) = after.map_or((0, ""), |a| (a.time, a.id.as_str()));
@@ -594,6 +596,7 @@ impl Store {
                 status: r.try_get("status")?,
                 game_no,
                 updated: r.try_get("updated")?,
+                rated: r.try_get::<i64, _>("rated")? != 0,
             });
         }
         Ok((out, if more { last } else { None }))

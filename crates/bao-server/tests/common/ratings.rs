@@ -156,6 +156,26 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
         after,
         [i64::from(1500 + want[1]), i64::from(1500 + want[0])]
     );
+    // The seat was claimed for the account when the game was made: "My games" of the
+    // account lists it, rated.
+    let mine = call(
+        b,
+        Method::POST,
+        "/api/games/mine",
+        Some(json!({"games": []})),
+        Some(&ca),
+        &[],
+    )
+    .await;
+    let listed = mine.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("{}", mine.text))
+        .clone();
+    assert_eq!(listed["rated"], true);
+    assert_eq!(listed["your_side"], "S");
     // Nothing is left to rate: a second pass does nothing.
     assert_eq!(rate_due(&s.app.games, Some(&id)).await.unwrap(), 0);
 
