@@ -1,8 +1,9 @@
 // Accounts in the web app (docs/api.md "Accounts"; static/account.js, account-pages.js): sign
 // up on a phone in Swahili (the recovery code shown once, the header's menu with the name),
 // log out, a wrong password in words, log in on another browser and see "My games" with the
-// game made on the first (signup claims the browser's seats), the settings page, a refusal by
-// the rate limit in words with its wait, and the profile page of a name nobody has.
+// game made on the first (signup claims the browser's seats), the settings page, a recovery
+// with the code, a refusal by the rate limit in words with its wait, and the profile page of a
+// name nobody has.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -160,6 +161,19 @@ test('sign up on a 360 px phone in Swahili, log out, a wrong password, log in on
   await p2.waitForSelector('#password-status[data-kind="error"]:not([hidden])');
   assert.equal((await p2.textContent('#password-status')).trim(), text('en', 'account', 'account.err_wrong_password'));
   await screenshot(p2, '50-accounts-settings-en-1280');
+
+  // A recovery with the code written down at signup: a new password, and a new code shown once.
+  await p2.goto('/account/recover');
+  await p2.fill('#username', USER);
+  await p2.fill('#code', code.toUpperCase().replace(/-/g, ' ')); // capitals and spaces do not matter
+  await p2.fill('#password', 'a-newer-password');
+  await p2.click('#submit');
+  await p2.waitForSelector('#code-box:not([hidden])');
+  const fresh = (await p2.textContent('#recovery-code')).trim();
+  assert.match(fresh, /^[a-z0-9]{5}(-[a-z0-9]{5}){3}$/);
+  assert.notEqual(fresh, code, 'a new recovery code');
+  assert.ok((await p2.textContent('#code-box')).includes(text('en', 'account', 'account.code_once')));
+  await p2.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, USER);
   assertClean(p2, { allowConsole: [/status of 401/] });
   await second.context.close();
 });

@@ -145,7 +145,8 @@ function signupPage() {
         notify(status, '');
         showCode(r.recovery_code, t('account.welcome', { name: r.username }));
       } catch (err) {
-        const field = err.category === 'name_taken' || /name/.test(err.message || '') ? user : err.category === 'bad_request' ? pass : null;
+        const aboutName = err.category === 'name_taken' || (err.category === 'bad_request' && /name/.test(err.message || ''));
+        const field = aboutName ? user : err.category === 'bad_request' ? pass : null;
         fail(status, accountError(err, { name: username }), field);
       }
     });
