@@ -2,7 +2,8 @@
 // profile.js, leaderboard.js). Two signed-in browsers play a rated game started from the home
 // page's form, one resigns after one move, and both see the rating changes in words; the
 // winner's profile shows the rating (provisional, "1523?"), won/drawn/lost, a graph (an SVG
-// with a path) and the game; the leaderboard lists the winner with a link to the profile.
+// with a path) and the game; the leaderboard (settled ratings only) leaves the provisional
+// winner out, links whoever it lists to a profile, and switches games with its tabs.
 // These need the ratings backend (GET /api/users/{name}, /api/leaderboard, "rated" games).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,7 +121,7 @@ test('a rated game between two signed-in browsers: one move, a resignation, both
   await b.context.close();
 });
 
-test('the profile: ratings, results, a graph drawn as an SVG path, recent games; the leaderboard links to it', async () => {
+test('the profile: ratings, results, a graph drawn as an SVG path, recent games; the leaderboard and its tabs', async () => {
   assert.ok(gameId, 'the rated game of the test above');
   const { context, page } = await openIn('sw', PHONE);
   await page.goto(`/@/${WINNER}`);
@@ -138,23 +139,33 @@ test('the profile: ratings, results, a graph drawn as an SVG path, recent games;
   assert.ok(scroll <= 360, `the profile is ${scroll} px wide`);
   await screenshot(page, '51-profile-sw-360');
 
+  // The leaderboard lists settled ratings only: one rated game leaves the winner provisional,
+  // so not listed. Whoever is listed links to a profile; an empty list says why in words.
   await page.goto('/leaderboard?variant=kiswahili');
   await page.waitForSelector('#leaderboard[data-state="ready"]');
-  const link = page.locator(`#board-rows tr[data-player="${WINNER}"] a`);
-  assert.equal(await link.getAttribute('href'), `/@/${WINNER}`);
+  assert.equal(await page.locator(`#board-rows tr[data-player="${WINNER}"]`).count(), 0, 'a provisional rating is not on the leaderboard');
+  const listed = async () => {
+    const rows = await page.$$eval('#board-rows tr', (trs) => trs.map((tr) => [tr.dataset.player, tr.querySelector('a')?.getAttribute('href')]));
+    for (const [name, href] of rows) assert.equal(href, `/@/${encodeURIComponent(name)}`);
+    if (rows.length === 0) assert.equal(await page.locator('#board-empty').isVisible(), true, 'the empty list is said in words');
+    return rows;
+  };
+  await listed();
   await screenshot(page, '51-leaderboard-sw-360');
-  // Another game's tab: the address and the current tab follow.
+  // Another game's tab: the address and the current tab follow; Back returns.
   await page.click('#variant-tabs a[data-variant="kete"]');
   await page.waitForSelector('#variant-tabs a[data-variant="kete"][aria-current="page"]');
   await page.waitForSelector('#leaderboard[data-state="ready"]');
   assert.match(page.url(), /variant=kete/);
-  assert.equal(await page.locator(`#board-rows tr[data-player="${WINNER}"]`).count(), 0, 'no rated game of kete');
-  // Back: the first game's list again, and its link to the profile.
+  assert.match(await page.textContent('#board-caption'), /Bao la Kete/);
+  await listed();
   await page.goBack();
   await page.waitForSelector('#variant-tabs a[data-variant="kiswahili"][aria-current="page"]');
-  await link.waitFor();
-  await Promise.all([page.waitForURL(new RegExp(`/@/${WINNER}$`)), link.click()]);
-  await page.waitForSelector('#profile[data-state="ready"]');
+  await page.waitForSelector('#leaderboard[data-state="ready"]');
+  // A game on the profile links to its page, which says it was rated.
+  await page.goto(`/@/${WINNER}`);
+  await Promise.all([page.waitForURL(new RegExp(`/g/${gameId}$`)), page.click(`#recent-games li[data-game="${gameId}"] a`)]);
+  await page.waitForSelector('#rated-tag:not([hidden])');
   assertClean(page);
   await context.close();
 });

@@ -115,6 +115,9 @@ export function errorText(err) {
     timeout: () => t('errors.timeout'),
     unavailable: () => t('errors.unavailable'),
     internal: () => t('errors.internal'),
+    // Rated games (docs/api.md "Ratings"): both seats need an account, two different ones.
+    rated_needs_account: () => t('players.err_rated_needs_account'),
+    rated_same_account: () => t('players.err_rated_same_account'),
   };
   const known = byCategory[cat];
   const detail = err && err.message && err.message !== cat ? err.message : '';

@@ -545,7 +545,7 @@ async function init() {
         notify(pageStatus, t('game.joined'));
         setTimeout(() => notify(pageStatus, ''), 4000);
       } catch (err) {
-        notify(pageStatus, err.status === 409 ? t('game.seat_taken') : errorText(err), 'error');
+        notify(pageStatus, err.category === 'conflict' ? t('game.seat_taken') : errorText(err), 'error');
       }
     }
     history.replaceState(null, '', location.pathname);

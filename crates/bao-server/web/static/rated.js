@@ -30,8 +30,11 @@ export function addRatedOption(form) {
     row.hidden = !(signedIn && opponent === 'human');
   };
   form.addEventListener('change', update);
+  // A signed-in player is called by the account's name unless another is typed.
+  const nameInput = form.querySelector('#name');
   onAccount((name) => {
     signedIn = !!name;
+    if (name && nameInput && !nameInput.value) nameInput.value = name;
     update();
   });
 }
@@ -46,8 +49,8 @@ export function ratedOption(form) {
 
 /** Whose change a line tells: "you", or the side and the player's name. */
 function whoText(s, side) {
-  const p = s.players?.[side];
-  return p?.name ? `${SIDE_NAMES[side]} (${p.name})` : SIDE_NAMES[side];
+  const name = s.accounts?.[side]?.username || s.players?.[side]?.name;
+  return name ? `${SIDE_NAMES[side]} (${name})` : SIDE_NAMES[side];
 }
 
 function changeLine(s, side, n) {
