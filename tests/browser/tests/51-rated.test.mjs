@@ -131,7 +131,8 @@ test('the profile: ratings, results, a graph drawn as an SVG path, recent games;
   assert.match((await page.textContent('#ratings li[data-variant="kiswahili"] .rating [aria-hidden]')).trim(), /^\d{3,4}\?$/);
   assert.deepEqual(await page.$$eval('#results dd', (dds) => dds.map((d) => d.textContent)), ['1', '0', '0']);
   const d = await page.getAttribute('#graph-kiswahili svg path.line', 'd');
-  assert.match(d, /^M[\d.]+,[\d.]+/, 'the graph has a path');
+  // From the start (1500) to the rating after the game: two points.
+  assert.match(d, /^M[\d.]+,[\d.]+ L[\d.]+,[\d.]+$/, `the graph has a path of two points: ${d}`);
   assert.equal(await page.getAttribute('#graph-kiswahili svg', 'role'), 'img');
   assert.ok((await page.textContent('#graph-kiswahili-text')).length > 20, 'a text summary of the graph');
   await page.waitForSelector(`#recent-games li[data-game="${gameId}"] a[href="/g/${gameId}"]`);

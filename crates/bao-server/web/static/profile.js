@@ -11,6 +11,8 @@ import { changeText, ratingNode } from './rating-text.js';
 const VARIANTS = ['kiswahili', 'kete', 'kimasai'];
 const SVG = 'http://www.w3.org/2000/svg';
 const PAGE = 20;
+/** Every player's first rating in every game (bao-rating's default, docs/api.md "Ratings"). */
+const START_RATING = 1500;
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, '').split('/')[0] || '');
 const box = $('profile');
@@ -27,19 +29,22 @@ function svg(tag, attrs = {}, ...children) {
  * The rating graph of one game: the rating after each rated game, left to right, as an SVG
  * path; role img with the summary sentence as its name, and the same sentence under it.
  */
-export function ratingGraph(variant, points) {
+export function ratingGraph(variant, points, games) {
   const title = VARIANT_TITLES[variant] || variant;
   const id = `graph-${variant}`;
-  const list = (points || []).filter((p) => p && typeof p.rating === 'number');
-  if (list.length === 0) return el('div', { class: 'graph', 'data-variant': variant }, el('h3', {}, title), el('p', {}, t('players.graph_empty', { variant: title })));
+  const played = (points || []).filter((p) => p && typeof p.rating === 'number');
+  if (played.length === 0) return el('div', { class: 'graph', 'data-variant': variant }, el('h3', {}, title), el('p', {}, t('players.graph_empty', { variant: title })));
+  // The history holds the rating after each game (the last 200); when it holds every game,
+  // the line starts where every player starts (docs/api.md "Ratings": 1500).
+  const list = played.length === games ? [{ rating: START_RATING }, ...played] : played;
   const ratings = list.map((p) => Math.round(p.rating));
   const lo = Math.min(...ratings);
   const hi = Math.max(...ratings);
-  const summary = t('players.graph_summary', {
+  const summary = tn('players.graph_summary', played.length, {
     variant: title,
     first: ratings[0],
     last: ratings[ratings.length - 1],
-    n: ratings.length,
+    n: played.length,
     max: hi,
     min: lo,
   });
@@ -96,7 +101,7 @@ function drawGraphs(user) {
   const history = user.history || {};
   // Games never played rated have no graph; with none at all, one sentence says so.
   const played = VARIANTS.filter((v) => (history[v] || []).length > 0);
-  $('graphs').replaceChildren(...(played.length ? played.map((v) => ratingGraph(v, history[v])) : [el('p', { class: 'muted' }, t('players.no_graphs'))]));
+  $('graphs').replaceChildren(...(played.length ? played.map((v) => ratingGraph(v, history[v], user.ratings?.[v]?.games)) : [el('p', { class: 'muted' }, t('players.no_graphs'))]));
 }
 
 /** An opponent's name from the games list (a name, or {kind, name, level}). */
