@@ -64,9 +64,36 @@ async fn health_variants_pages_and_unknown_paths() {
     assert!(home.text.contains("<html") || home.text.contains("<!doctype"));
     assert_eq!(c.get("/g/whatever", None).await.status, 200);
     assert_eq!(c.get("/replay", None).await.status, 200);
+    // Accounts, profiles and the leaderboard: the same page for everyone, with the account
+    // menu of the header; a profile only at an address that can be a name.
+    for p in [
+        "/account",
+        "/account/signup",
+        "/account/login",
+        "/account/recover",
+        "/leaderboard",
+        "/@/Asha",
+        "/@/a_b-9",
+    ] {
+        let a = c.get(p, None).await;
+        assert_eq!(a.status, 200, "{p}");
+        assert!(
+            a.text.contains("id=\"account-menu\""),
+            "{p}: the account menu"
+        );
+    }
+    assert!(c
+        .get("/@/Asha", None)
+        .await
+        .text
+        .contains("/static/profile.js"));
     // Unknown paths, variants and files are 404 with the contract's error body.
     for p in [
         "/nope",
+        "/@/ab",
+        "/@/a%20b",
+        "/@/",
+        "/account/nope",
         "/rules/chess",
         "/static/nope.js",
         "/static/../Cargo.toml",

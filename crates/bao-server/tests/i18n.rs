@@ -197,6 +197,12 @@ fn every_page_renders_in_both_languages_with_matching_html_lang() {
         "rules-kiswahili",
         "rules-kete",
         "rules-kimasai",
+        "account",
+        "account-signup",
+        "account-login",
+        "account-recover",
+        "profile",
+        "leaderboard",
     ] {
         assert!(names.contains(&p), "{names:?}");
     }

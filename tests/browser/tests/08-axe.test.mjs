@@ -42,11 +42,16 @@ let browser;
 /** Replay: a finished game not reviewed, and one whose review is asked for in before(). */
 let replayId;
 let reviewedId;
+/** An account for the signed-in states: its name and its session token (cookie `bao_session`). */
+const account = { name: `axe${Date.now().toString(36).slice(-6)}`, session: null };
 before(async () => {
   browser = await launch();
   replayId = await upload(finishedRecord('Asha'));
   reviewedId = await upload(finishedRecord('Baraka'));
   await api(`/api/games/${reviewedId}/review`, { method: 'POST', body: { game_no: 1 } });
+  const res = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: account.name, password: 'axe-core-4-all' }) });
+  assert.equal(res.status, 201, await res.clone().text());
+  account.session = /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
 });
 after(async () => {
   await browser?.close();
@@ -293,6 +298,89 @@ const STATES = [
       await page.waitForSelector('#lesson[data-state="play"]');
       await playLessonMove(page, step.solutions[0].split(' ')[0]);
       await page.waitForSelector('#lesson[data-state="done"]');
+    },
+  ],
+  [
+    'sign up',
+    async (page) => {
+      await page.goto('/account/signup');
+      await page.waitForSelector('#account-form #username');
+    },
+  ],
+  [
+    'sign up, a name refused',
+    async (page) => {
+      await page.fill('#username', 'ab');
+      await page.fill('#password', 'long-enough');
+      await page.click('#submit');
+      await page.waitForSelector('#form-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'sign up, the recovery code shown once',
+    async (page) => {
+      // The answer of a signup (the real one is made in before(): each counts against the limits).
+      await page.route('**/api/account/signup', (route) =>
+        route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ username: 'Mfano', recovery_code: 'abcde-fghij-kmnpq-rstuv' }) }),
+      );
+      await page.fill('#username', 'Mfano');
+      await page.click('#submit');
+      await page.waitForSelector('#code-box:not([hidden])');
+      await page.unroute('**/api/account/signup');
+    },
+  ],
+  [
+    'log in, a field missing',
+    async (page) => {
+      await page.goto('/account/login');
+      await page.fill('#username', 'Mfano');
+      await page.click('#submit');
+      await page.waitForSelector('#form-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'recover an account',
+    async (page) => {
+      await page.goto('/account/recover');
+      await page.waitForSelector('#account-form #code');
+    },
+  ],
+  [
+    'account settings, signed in (the header shows the name)',
+    async (page, context) => {
+      await context.addCookies([{ name: 'bao_session', value: account.session, url: BASE }]);
+      await page.goto('/account');
+      await page.waitForSelector('#settings:not([hidden])');
+      await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, account.name);
+    },
+  ],
+  [
+    'the account menu open',
+    async (page) => {
+      await page.click('#account-toggle');
+      await page.waitForSelector('.account-list:not([hidden])');
+    },
+  ],
+  [
+    'a profile',
+    async (page) => {
+      await page.goto(`/@/${account.name}`);
+      // Shown, or (without the ratings backend) "no such player": both in words.
+      await page.waitForSelector('#profile:not([data-state="loading"])');
+    },
+  ],
+  [
+    'the profile of nobody',
+    async (page) => {
+      await page.goto('/@/hakunamtu000');
+      await page.waitForSelector('#profile[data-state="missing"]');
+    },
+  ],
+  [
+    'the leaderboard',
+    async (page) => {
+      await page.goto('/leaderboard?variant=kete');
+      await page.waitForSelector('#leaderboard:not([data-state="loading"])');
     },
   ],
   [

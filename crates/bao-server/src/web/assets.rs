@@ -273,6 +273,7 @@ pub fn pages() -> Router {
             })
             .collect(),
     );
+    let profiles = rendered.clone();
     let statics = assets.clone();
     Router::new()
         .route("/", page("index", &rendered))
@@ -305,6 +306,29 @@ pub fn pages() -> Router {
                 },
             ),
         )
+        // Accounts, profiles and the leaderboard (docs/api.md "Pages"): the pages are the same
+        // for everyone; their scripts ask the API who is signed in and what to show.
+        .route("/account", page("account", &rendered))
+        .route("/account/signup", page("account-signup", &rendered))
+        .route("/account/login", page("account-login", &rendered))
+        .route("/account/recover", page("account-recover", &rendered))
+        .route("/leaderboard", page("leaderboard", &rendered))
+        .route(
+            "/@/{name}",
+            get(
+                |Path(name): Path<String>,
+                 Query(q): Query<HashMap<String, String>>,
+                 h: HeaderMap| async move {
+                    // Only what can be a name (docs/api.md "Accounts") gets the profile page;
+                    // whether that player exists the page asks the API.
+                    if !could_be_name(&name) {
+                        return ApiError::not_found("there is no player of that name")
+                            .into_response();
+                    }
+                    profiles.respond("profile", q.get("lang").map(String::as_str), &h)
+                },
+            ),
+        )
         .route(
             "/rules/{variant}",
             get(
@@ -333,9 +357,28 @@ pub fn pages() -> Router {
         )
 }
 
+/// Whether `name` has the shape of an account name (docs/api.md "Accounts": 3 to 20 of
+/// `A-Z a-z 0-9 _ -`); the profile page is served only for those.
+fn could_be_name(name: &str) -> bool {
+    (3..=20).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn profile_addresses_are_names() {
+        assert!(could_be_name("Asha"));
+        assert!(could_be_name("a_b-9"));
+        assert!(!could_be_name("ab"));
+        assert!(!could_be_name(&"a".repeat(21)));
+        assert!(!could_be_name("As ha"));
+        assert!(!could_be_name("<script>"));
+    }
 
     #[test]
     fn pages_and_scripts_link_versioned_files() {

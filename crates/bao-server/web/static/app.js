@@ -34,8 +34,14 @@ export async function api(path, { method = 'GET', body, raw = false, headers = {
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
-    if (data && typeof data === 'object') throw new ApiError(res.status, data.error, data.message);
-    throw new ApiError(res.status, 'internal', typeof data === 'string' && data.trim() ? data.trim() : t('common.error_http', { status: res.status }));
+    const err =
+      data && typeof data === 'object'
+        ? new ApiError(res.status, data.error, data.message)
+        : new ApiError(res.status, 'internal', typeof data === 'string' && data.trim() ? data.trim() : t('common.error_http', { status: res.status }));
+    // A 429 says how long to wait (docs/api.md "Limits"): the page can say it in words.
+    const wait = Number(res.headers.get('Retry-After'));
+    if (wait > 0) err.retryAfter = wait;
+    throw err;
   }
   return data;
 }
@@ -109,6 +115,9 @@ export function errorText(err) {
     timeout: () => t('errors.timeout'),
     unavailable: () => t('errors.unavailable'),
     internal: () => t('errors.internal'),
+    // Rated games (docs/api.md "Ratings"): both seats need an account, two different ones.
+    rated_needs_account: () => t('players.err_rated_needs_account'),
+    rated_same_account: () => t('players.err_rated_same_account'),
   };
   const known = byCategory[cat];
   const detail = err && err.message && err.message !== cat ? err.message : '';

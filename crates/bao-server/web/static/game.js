@@ -33,6 +33,7 @@ import { showConnection } from './socket.js';
 import { turnIs, alertSettings } from './alerts.js';
 import { shareButton } from './share.js';
 import { renderPlay } from './play.js';
+import { renderRated } from './rated.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
@@ -239,6 +240,7 @@ function render(s) {
   source.recordLink($('record-link2'), s);
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
   renderPlay(s, { board, onState, pageStatus, source });
+  renderRated(s);
 }
 
 // ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
@@ -543,7 +545,7 @@ async function init() {
         notify(pageStatus, t('game.joined'));
         setTimeout(() => notify(pageStatus, ''), 4000);
       } catch (err) {
-        notify(pageStatus, err.status === 409 ? t('game.seat_taken') : errorText(err), 'error');
+        notify(pageStatus, err.category === 'conflict' ? t('game.seat_taken') : errorText(err), 'error');
       }
     }
     history.replaceState(null, '', location.pathname);

@@ -8,6 +8,7 @@ import { turnIs, alertSettings } from './alerts.js';
 import { t, tn } from './i18n.js';
 import { offlineStart } from './offline-home.js';
 import { addStartOptions, startOptions } from './play.js';
+import { addRatedOption, ratedOption } from './rated.js';
 
 const BLURB = {
   kiswahili: () => t('home.blurb_kiswahili'),
@@ -43,6 +44,7 @@ const HIDDEN_OPTIONS = new Set(['match']);
 
 const form = $('new-game');
 addStartOptions(form);
+addRatedOption(form);
 const status = $('form-status');
 let variants = [];
 
@@ -176,7 +178,7 @@ form.addEventListener('submit', async (e) => {
     side: $('side').value,
     match: $('match').value,
   };
-  Object.assign(body, startOptions(form));
+  Object.assign(body, startOptions(form), ratedOption(form));
   const start = $('start').value.trim();
   if (start) body.start = start;
   const name = $('name').value.trim();
