@@ -366,6 +366,10 @@ function mineItem(g) {
       { class: 'row' },
       // The name starts with the visible word (WCAG 2.5.3 "Label in Name"), then says which game.
       el('a', { class: `button${turn === 'your' ? ' primary' : ''}`, href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': `${turn === 'your' ? t('mine.play') : t('mine.open')}: ${vs}, ${turnText(g, turn)}` }, turn === 'your' ? t('mine.play') : t('mine.open')),
+      // A finished game's mistakes become exercises once the engine has reviewed it.
+      turn === 'over'
+        ? el('a', { class: 'button', href: `/replay?game=${encodeURIComponent(g.id)}&review=1&practice=1`, 'aria-label': t('mine.practise_label', { name: opponentOf(g) }) }, t('mine.practise'))
+        : null,
       turn === 'over'
         ? el(
             'button',

@@ -11,7 +11,7 @@ const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption') });
 const svgCache = new Map();
 // The engine's review (static/review.js): graph under the board, panel beside the moves.
-const review = new ReviewPanel({ board: $('board'), aside: document.querySelector('#viewer aside'), before: $('another').parentElement, graphParent: document.querySelector('#viewer > section'), go: (i) => go(i) });
+const review = new ReviewPanel({ board: $('board'), aside: document.querySelector('#viewer aside'), before: $('another').parentElement, graphParent: document.querySelector('#viewer > section'), go: (i) => go(i), view: board });
 
 let game = null; // GameState of the game being replayed
 let step = 0; // number of moves applied, as drawn
@@ -189,10 +189,12 @@ async function load(id, at, gameNo) {
   notify(status, '');
   svgCache.clear();
   renderGame();
-  review.setGame(game, Number(gameNo) || game.match?.game_no || 1, new URLSearchParams(location.search).has('review'));
   await show(at ?? 0);
   target = step;
   updateButtons();
+  // After the first drawing: a review already made may start the practice at once, which
+  // moves the board (static/review.js), and must not be undone by this load.
+  review.setGame(game, Number(gameNo) || game.match?.game_no || 1, new URLSearchParams(location.search).has('review'));
 }
 
 $('first').addEventListener('click', () => go(0));

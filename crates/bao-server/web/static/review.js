@@ -3,11 +3,19 @@
 // that move), the best move on the board at each step, the marks in the move list and a
 // summary per player. Also the "Review this game" link of the game page.
 //
+// Once a review is made, the mistakes (`?` and `??`) of a player become exercises: the board
+// goes to the position before the move, the player looks for a better one on the board, and
+// the server judges it as the review judges moves (POST .../review/try): a move that loses
+// less than an inaccuracy counts as found, and the engine's line can be shown after.
+//
 // The replay page calls: attach() once, setGame() when a game is shown, showStep() after the
 // board is drawn. Nothing happens at import.
 
-import { api, el } from './app.js';
+import { api, el, errorText, parsePosition } from './app.js';
 import { t } from './i18n.js';
+import { MoveChooser } from './chooser.js';
+import { engine } from './offline-engine.js';
+import { seatOf } from './seats.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** Evaluations beyond this many centi-seeds are drawn at the edge of the graph. */
@@ -37,6 +45,9 @@ const STYLE = `
 table.review-summary { border-collapse: collapse; width: 100%; }
 table.review-summary th, table.review-summary td { padding: 0.2rem 0.4rem; text-align: right; }
 table.review-summary th[scope="row"] { text-align: left; }
+.review-practice { margin-top: 0.8rem; border-top: 1px solid #e0d6c4; padding-top: 0.6rem; }
+.review-practice .verdict.good { color: #1f6b1f; font-weight: bold; }
+.review-practice .verdict.bad { color: #8f2a00; font-weight: bold; }
 `;
 
 const sideName = (s) => (s === 'N' ? t('review.north') : t('review.south'));
@@ -72,10 +83,13 @@ export class ReviewPanel {
    * @param {Element|null} o.before the panel goes before this child of `aside` (or last)
    * @param {HTMLElement} o.graphParent where the evaluation graph goes (appended)
    * @param {(step: number) => void} o.go moves the replay to a step
+   * @param {object|null} o.view the replay's BoardView (the practice picks moves on it)
    */
-  constructor({ board, aside, before = null, graphParent, go }) {
+  constructor({ board, aside, before = null, graphParent, go, view = null }) {
     this.board = board;
     this.go = go;
+    this.view = view;
+    this.practice = new Practice(this);
     this.game = null;
     this.gameNo = 1;
     this.review = null; // the "done" answer
@@ -93,6 +107,7 @@ export class ReviewPanel {
       this.status,
       this.here,
       this.summary,
+      this.practice.box,
     );
     this.panel.hidden = true;
     aside.insertBefore(this.panel, before);
@@ -111,6 +126,7 @@ export class ReviewPanel {
     this.graph.hidden = true;
     this.graph.replaceChildren();
     this.summary.replaceChildren();
+    this.practice.reset();
     this.here.textContent = '';
     this.status.textContent = '';
     this.panel.hidden = false;
@@ -195,6 +211,7 @@ export class ReviewPanel {
     this.drawSummary();
     this.markMoves();
     this.showStep(this.step);
+    this.practice.offer(new URLSearchParams(location.search).has('practice'));
   }
 
   drawSummary() {
@@ -308,6 +325,12 @@ export class ReviewPanel {
       this.cursor.setAttribute('x2', cx.toFixed(1));
     }
     for (const old of this.board.querySelectorAll('.review-best')) old.classList.remove('review-best');
+    // While a mistake is being practised the best move is the answer: not shown.
+    if (this.practice.active) {
+      this.here.textContent = '';
+      delete this.board.dataset.best;
+      return;
+    }
     const next = plies[step];
     if (!next) {
       this.here.textContent = t('review.at_end');
@@ -326,6 +349,188 @@ export class ReviewPanel {
     else played = t('review.played_loss', { side: who, move: next.move, seeds: seeds(next.loss) });
     const mark = next.mark === '-' ? '' : ` (${markWord(next.mark)} ${next.mark})`;
     this.here.textContent = `${t('review.best_here', { best: next.best, score: scoreWords(next.score) })} ${played}${mark}`;
+  }
+}
+
+/**
+ * Practice at the mistakes of a reviewed game: each `?` or `??` of the chosen side becomes
+ * "find a better move". Moves are chosen on the replay's board with the game's own chooser;
+ * the legal moves come from the browser engine (the rules in WebAssembly), the judgement
+ * from the server's engine.
+ */
+class Practice {
+  constructor(panel) {
+    this.panel = panel;
+    this.list = [];
+    this.index = 0;
+    this.found = new Set();
+    this.side = 'both';
+    this.active = false;
+    this.box = el('div', { class: 'review-practice', id: 'review-practice' });
+    this.box.hidden = true;
+    this.chooserBox = el('div', { id: 'practice-chooser', class: 'chooser' });
+    this.chooser = null;
+  }
+
+  reset() {
+    this.stop();
+    delete this.box.dataset.state;
+    this.list = [];
+    this.found = new Set();
+    this.box.hidden = true;
+    this.box.replaceChildren();
+  }
+
+  /** The mistakes of the side chosen, in the order they were made. */
+  mistakes() {
+    const plies = this.panel.review?.plies || [];
+    return plies.filter((p) => (p.mark === '?' || p.mark === '??') && (this.side === 'both' || p.side === this.side));
+  }
+
+  /** After a review: the practice's invitation (or its start when the address asks for it). */
+  offer(autostart) {
+    const game = this.panel.game;
+    const mine = game && seatOf(game.id);
+    // A player who holds a seat of this game practises their own side's mistakes.
+    if (mine && (mine.side === 'S' || mine.side === 'N')) this.side = mine.side;
+    const all = (this.panel.review?.plies || []).filter((p) => p.mark === '?' || p.mark === '??');
+    this.box.hidden = false;
+    if (!all.length) {
+      this.box.replaceChildren(el('p', { class: 'small muted', id: 'practice-none' }, t('review.practice_none')));
+      return;
+    }
+    const choose = el(
+      'select',
+      { id: 'practice-side', onchange: (e) => { this.side = e.target.value; this.offer(false); } },
+      ...['both', 'S', 'N'].map((v) => {
+        const o = el('option', { value: v }, v === 'both' ? t('review.practice_both') : sideName(v));
+        if (v === this.side) o.selected = true;
+        return o;
+      }),
+    );
+    const n = this.mistakes().length;
+    this.box.replaceChildren(
+      el('h3', { style: 'margin:0 0 0.3rem' }, t('review.practice_title')),
+      el('p', { class: 'small' }, el('label', { for: 'practice-side' }, t('review.practice_whose')), ' ', choose),
+      el('p', { class: 'small', id: 'practice-count' }, t('review.practice_count', { n })),
+      el('p', {}, el('button', { type: 'button', id: 'practice-start', class: 'primary', disabled: n === 0 ? '' : null, onclick: () => this.open(0) }, t('review.practice_start'))),
+    );
+    if (autostart && n) this.open(0);
+  }
+
+  stop() {
+    this.active = false;
+    if (this.panel.view) this.panel.view.onPick = null;
+    if (this.chooser) this.chooser.clear();
+  }
+
+  /** Exercise `i`: the board before the mistake, and the question. */
+  async open(i) {
+    this.list = this.mistakes();
+    if (!this.list.length) return;
+    this.index = Math.max(0, Math.min(i, this.list.length - 1));
+    const p = this.list[this.index];
+    this.active = true;
+    this.box.dataset.state = 'pick';
+    delete this.box.dataset.ready;
+    const status = el('p', { id: 'practice-status', 'aria-live': 'polite' });
+    const reveal = el('p', { class: 'small', id: 'practice-reveal' });
+    const nav = el(
+      'p',
+      { class: 'row' },
+      el('button', { type: 'button', id: 'practice-show', onclick: () => this.show(reveal, p) }, t('review.practice_show')),
+      el('button', { type: 'button', id: 'practice-next', class: 'primary', onclick: () => this.next() }, this.index + 1 < this.list.length ? t('review.practice_next') : t('review.practice_finish')),
+    );
+    this.box.replaceChildren(
+      el('h3', { style: 'margin:0 0 0.3rem' }, t('review.practice_of', { k: this.index + 1, n: this.list.length })),
+      el('p', { id: 'practice-task' }, t('review.practice_task', { n: p.ply, side: sideName(p.side), move: p.move, mark: markWord(p.mark) })),
+      this.chooserBox,
+      status,
+      reveal,
+      nav,
+    );
+    this.status = status;
+    await this.panel.go(p.ply - 1);
+    // On a phone the panel is below the board: the board is where the move is chosen.
+    if (this.index > 0 || new URLSearchParams(location.search).has('practice')) this.panel.board.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    await this.offerMoves(p);
+  }
+
+  /** The legal moves of the position before the mistake, offered on the board. */
+  async offerMoves(p) {
+    const game = this.panel.game;
+    const view = this.panel.view;
+    if (!view) return;
+    if (!this.chooser) {
+      this.chooser = new MoveChooser({ box: this.chooserBox, board: view, play: (move) => this.judge(move) });
+    }
+    view.onPick = (pit) => this.active && this.chooser.pick(pit);
+    const before = p.ply === 1 ? game.start : game.moves[p.ply - 2].position;
+    try {
+      const legal = await engine({ op: 'legal', variant: game.variant, rules: game.rules || '-', position: before });
+      if (!this.active || this.list[this.index] !== p) return;
+      this.legal = legal;
+      // In namua (seeds in hand) the letter of a capture names the kichwa it enters at.
+      const pos = parsePosition(before);
+      const namua = !!pos && pos.variant !== 'kimasai' && pos.hands[pos.side] > 0;
+      this.chooser.offer(legal, { side: p.side, namua });
+      if (this.box.dataset.state !== 'bad') this.status.textContent = t('review.practice_pick');
+      this.box.dataset.ready = String(p.ply);
+    } catch (err) {
+      this.status.textContent = errorText(err);
+    }
+  }
+
+  /** The server's judgement of `move` in place of the mistake. */
+  async judge(move) {
+    const p = this.list[this.index];
+    const game = this.panel.game;
+    this.chooser.wait(move);
+    delete this.box.dataset.ready;
+    this.box.dataset.state = 'judging';
+    this.status.textContent = t('review.practice_judging');
+    delete this.status.dataset.kind;
+    try {
+      const r = await api(`/api/games/${encodeURIComponent(game.id)}/review/try`, {
+        method: 'POST',
+        body: { game_no: this.panel.gameNo, ply: p.ply, move },
+      });
+      if (this.list[this.index] !== p) return;
+      if (r.good) {
+        this.found.add(p.ply);
+        this.status.replaceChildren(el('span', { class: 'verdict good' }, t('review.practice_good', { move })), ' ', t('review.best_here', { best: r.best, score: scoreWords(r.score) }));
+        this.box.dataset.state = 'good';
+        this.chooser.clear();
+      } else {
+        const cost = r.loss === 'win' ? t('review.practice_lets_win_go') : r.loss === 'loss' ? t('review.practice_loses') : t('review.practice_cost', { seeds: seeds(r.loss) });
+        this.status.replaceChildren(el('span', { class: 'verdict bad' }, t('review.practice_not_yet', { move })), ' ', cost);
+        this.box.dataset.state = 'bad';
+        await this.offerMoves(p);
+      }
+    } catch (err) {
+      this.status.dataset.kind = 'error';
+      this.status.textContent = errorText(err);
+      await this.offerMoves(p);
+    }
+  }
+
+  /** The engine's move and line for the exercise. */
+  show(box, p) {
+    box.textContent = `${t('review.best_here', { best: p.best, score: scoreWords(p.score) })} ${t('review.practice_line', { line: p.pv.slice(0, 6).join(' ') })}`;
+  }
+
+  next() {
+    if (this.index + 1 < this.list.length) {
+      this.open(this.index + 1);
+      return;
+    }
+    this.stop();
+    const n = this.list.length;
+    this.box.dataset.state = 'done';
+    this.box.replaceChildren(
+      el('p', { id: 'practice-done' }, t('review.practice_done', { found: this.found.size, n })),
+      el('p', {}, el('button', { type: 'button', onclick: () => this.offer(false) }, t('review.practice_again'))),
+    );
   }
 }
 
