@@ -191,3 +191,42 @@ test('a Kete step of two moves: the script answers the first, the second complet
   assertClean(page);
   await context.close();
 });
+
+test('a beginner finishes the first three Kiswahili lessons on a phone in Swahili; stars and progress survive a reload', async () => {
+  const course = await api('/api/learn/kiswahili?lang=sw');
+  const lessons = course.lessons.slice(0, 3);
+  const { context, page } = await openPage(browser, { viewport: PHONE });
+  await context.addInitScript(() => localStorage.setItem('bao.learnSpeed', '0'));
+  await page.goto(`/learn/kiswahili/${lessons[0].id}?lang=sw`);
+  for (const [k, lesson] of lessons.entries()) {
+    for (const [i, step] of lesson.steps.entries()) {
+      await page.waitForSelector(`#lesson[data-step="${i}"][data-state="play"]`);
+      // Every learner move of the step's first solution (the script answers in between).
+      const line = step.solutions[0].split(/\s+/);
+      for (const [j, move] of line.entries()) {
+        await play(page, move);
+        if (j + 1 < line.length) {
+          // The script's answer is on the board before the learner moves again.
+          assert.ok(Array.isArray(step.replies), `${lesson.id} step ${i + 1}: a line of several moves has scripted answers`);
+          await page.waitForFunction((m) => document.querySelector('#board svg')?.getAttribute('data-last-move') === m, step.replies[j]);
+          await state(page, 'play');
+        }
+      }
+      await state(page, 'done');
+      assert.equal(await page.getAttribute('#stars', 'data-stars'), '3', `${lesson.id} step ${i + 1}`);
+      if (i + 1 < lesson.steps.length) await page.click('#next');
+    }
+    // The lesson's end: on to the next lesson.
+    if (k + 1 < lessons.length) {
+      await page.waitForSelector('#next-lesson:not([hidden])');
+      await Promise.all([page.waitForURL(new RegExp(`/learn/kiswahili/${lessons[k + 1].id}`)), page.click('#next-lesson')]);
+    }
+  }
+  await page.reload();
+  await page.goto('/learn?lang=sw');
+  for (const lesson of lessons) {
+    await page.waitForSelector(`section[data-variant="kiswahili"] li[data-lesson="${lesson.id}"][data-stars="${3 * lesson.steps.length}"]`);
+  }
+  assertClean(page);
+  await context.close();
+});
