@@ -674,7 +674,7 @@ fn flag_problem(pos: &Position, rules: &Rules, flags: &str, p: &mut Problem) {
             return set("nointro_rule", "nointro", None, None);
         }
         if pos.hand(stm) == 0 {
-            return set("nointro_reserve", "nointro", Some(stm), None);
+            set("nointro_reserve", "nointro", Some(stm), None);
         }
     }
     // A flag given twice, or a check this mirror does not know: the rules' own sentence.
