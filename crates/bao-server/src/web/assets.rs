@@ -274,6 +274,7 @@ pub fn pages() -> Router {
             file("static/manifest.webmanifest", &assets),
         )
         .route("/puzzles", page("puzzles", &rendered))
+        .route("/analysis", page("analysis", &rendered))
         .route(
             "/rules/{variant}",
             get(

@@ -15,7 +15,7 @@ const PRECACHE = '__BAO_PRECACHE__';
 const VERSION = '__BAO_VERSION__';
 const CACHE = `bao-${VERSION}`;
 /** Pages fetched at install time, so that they work offline even if never opened. */
-const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local'];
+const PAGES = ['/', '/replay', '/analysis', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local'];
 /** Read-only API answers kept for offline use: the home page's options and its picture. */
 const keepApi = (url, request) =>
   url.pathname === '/api/variants' || (url.pathname === '/api/render/svg' && request.destination === 'image');
