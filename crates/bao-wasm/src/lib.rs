@@ -1202,7 +1202,7 @@ mod tests {
             )["code"],
             "side"
         );
-        // Every problem found is one the rules crate also reports: the same kind.
+        // A variant that does not exist is a refused request, not a position problem.
         assert!(err(r#"{"op":"validate","variant":"chess","position":"x"}"#).contains("no variant"));
     }
 

@@ -73,6 +73,9 @@ test('analysis at 360 px in Swahili: a variation, the address, the editor and th
   const m3 = await current(page);
   assert.notEqual(m3, m2);
   assert.deepEqual(await treeMoves(page), [m1, m2, m3], 'main line first, then the variation');
+  // Read as a record is (NOT-6.3): numbered, the variation after the move it replaces.
+  const words = (await page.textContent('#tree')).replace(/×\d+/g, '').replace(/\s+/g, ' ').trim();
+  assert.equal(words, `1. ${m1} ${m2} 1… ${m3}`);
   // The address holds the main line and the node in the variation.
   const url = new URL(page.url());
   assert.equal(url.pathname, '/analysis');
@@ -106,6 +109,11 @@ test('analysis at 360 px in Swahili: a variation, the address, the editor and th
   const best = await page.getAttribute('#engine', 'data-best');
   const legal = bao('moves', await page.inputValue('#position-text')).map((l) => l.split('\t')[0]);
   assert.ok(legal.includes(best), `${best} is legal: ${legal}`);
+  // The server's engine, asked: a legal move too.
+  await page.click('#server-ask');
+  await page.waitForFunction(() => document.querySelector('#server-line').dataset.best);
+  assert.ok(legal.includes(await page.getAttribute('#server-line', 'data-best')));
+  assert.match(await page.textContent('#server-line'), /^Kompyuta ya seva \(kina \d+\): /);
   // Off means off.
   await page.uncheck('#engine-on');
   await page.waitForFunction(() => !document.querySelector('#engine').dataset.depth);
@@ -185,6 +193,11 @@ test('Chambua on the replay page opens the game at the move shown; the board wor
   await page.click('#last');
   await page.waitForFunction((m) => document.querySelector('#tree button.mv.current')?.dataset.move === m, moves[3]);
   assert.equal(await page.inputValue('#position-text'), game.position);
+
+  // A move of the tree shown by a tap: the address says which (at=2).
+  await page.click(`#tree button.mv[data-move="${moves[1]}"]`);
+  await page.waitForFunction((m) => document.querySelector('#tree button.mv.current')?.dataset.move === m, moves[1]);
+  assert.equal(new URL(page.url()).searchParams.get('at'), '2');
 
   // Offline: the page and the engine come from the service worker's cache.
   await page.evaluate(() => navigator.serviceWorker.ready);

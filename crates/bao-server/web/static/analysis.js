@@ -8,7 +8,7 @@
 // `moves` is the main line from `position`; `at` the move of the main line shown, or `line`
 // the moves from `position` to a node in a variation.
 
-import { $, api, el, notify, parsePosition, capturedBy, describeEvents, copyText, SIDE_NAMES, VARIANT_TITLES, STAGE_TEXT, otherSide } from './app.js';
+import { $, api, el, errorText, notify, parsePosition, capturedBy, describeEvents, copyText, SIDE_NAMES, VARIANT_TITLES, STAGE_TEXT, otherSide } from './app.js';
 import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
@@ -91,7 +91,8 @@ function moveNo(n) {
 }
 
 async function go(n, { animate = false } = {}) {
-  if (!n) return;
+  // While the editor is open the board shows the position being edited.
+  if (!n || editing) return;
   const mine = ++gen;
   // A move still being drawn seed by seed is finished first, so that it cannot change the
   // board after this node is drawn.
@@ -103,6 +104,8 @@ async function go(n, { animate = false } = {}) {
   const from = cur;
   cur = n;
   analyst.stop();
+  $('server-line').textContent = '';
+  delete $('server-line').dataset.best;
   chooser.clear();
   board.over = n.result !== '-';
   if (animate && from === n.parent && $('animate').checked && n.events.length) {
@@ -198,7 +201,7 @@ function moveButton(n, number) {
     el('button', { type: 'button', class: 'mv', 'data-node': n.id, 'data-move': n.move, title: describeEvents(n.events, n.by), onclick: () => go(n) }, n.move),
     caps ? el('span', { class: 'cap' }, `×${caps}`) : null,
     ' ',
-  ];
+  ].filter((x) => x !== null);
 }
 
 /** Appends the line that goes on from `n` to `box`: each main move, then its alternatives. */
@@ -654,8 +657,9 @@ function setSeeds(n) {
 
 async function openEditor() {
   editing = true;
-  analyst.stop();
+  analyst.start(cur); // stops, and says nothing while editing
   chooser.clear();
+  for (const id of ['first', 'prev', 'next', 'last', 'promote', 'delete']) $(id).disabled = true;
   draft = draftFrom(cur.position, variant);
   selected = null;
   await renderOptions(rules);
@@ -816,6 +820,19 @@ $('promote').addEventListener('click', () => {
 $('flip').addEventListener('change', () => {
   board.setFlipped($('flip').checked);
   chooser.render();
+});
+$('server-ask').addEventListener('click', async () => {
+  const n = cur;
+  const out = $('server-line');
+  out.textContent = t('analysis.thinking');
+  try {
+    const r = await api('/api/analysis', { method: 'POST', body: { variant, rules, position: n.position } });
+    if (n !== cur) return;
+    out.textContent = t('analysis.server_result', { best: r.best, line: r.line.join(' '), depth: r.depth });
+    out.dataset.best = r.best;
+  } catch (err) {
+    if (n === cur) out.textContent = t('analysis.server_failed', { error: errorText(err) });
+  }
 });
 $('engine-on').addEventListener('change', () => cur && analyst.start(cur));
 document.addEventListener('keydown', (e) => {
