@@ -198,6 +198,7 @@ function moveButton(n, number) {
   const caps = capturedBy(n.events);
   return [
     label ? el('span', { class: 'no' }, label) : null,
+    label ? ' ' : null,
     el('button', { type: 'button', class: 'mv', 'data-node': n.id, 'data-move': n.move, title: describeEvents(n.events, n.by), onclick: () => go(n) }, n.move),
     caps ? el('span', { class: 'cap' }, `×${caps}`) : null,
     ' ',
