@@ -2,8 +2,8 @@
 // moves for both sides make a tree (another move from an earlier position is a variation),
 // the address holds the board and a reload shows the same node, the position editor refuses
 // a position with the catalog's words and accepts it once fixed, the engine's line appears,
-// "Chambua" on the replay page opens the board at the game's position, and the page works
-// with no network. Every wait is for a state of the page, never for a time.
+// "Chambua" on the replay page, a finished game's page and a puzzle opens the board at that
+// position, and the page works with no network. Every wait is for a state of the page, never for a time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, assertClean, screenshot, api, bao, BASE } from '../lib/harness.mjs';
@@ -164,7 +164,7 @@ test('analysis at 360 px in Swahili: a variation, the address, the editor and th
   await context.close();
 });
 
-test('Chambua on the replay page opens the game at the move shown; the board works offline', async () => {
+test('Chambua on the replay page, a finished game and a puzzle opens that position; the board works offline', async () => {
   // A short game uploaded as a record.
   let pos = 'kiswahili';
   const moves = [];
@@ -193,6 +193,26 @@ test('Chambua on the replay page opens the game at the move shown; the board wor
   await page.click('#last');
   await page.waitForFunction((m) => document.querySelector('#tree button.mv.current')?.dataset.move === m, moves[3]);
   assert.equal(await page.inputValue('#position-text'), game.position);
+
+  // The finished game's page links to the board at its last position, its moves the main line.
+  await page.goto(`/g/${id}`);
+  await page.waitForSelector('#result:not([hidden])');
+  await Promise.all([page.waitForURL(/\/analysis\?/), page.click('#analyse-link')]);
+  await page.waitForFunction((m) => document.querySelector('#tree button.mv.current')?.dataset.move === m, moves[3]);
+  assert.deepEqual(await treeMoves(page), moves);
+  assert.equal(await page.inputValue('#position-text'), game.position);
+  const fromGame = page.url();
+
+  // A puzzle opens on the board at its position, under its variant.
+  const [first] = await api('/api/puzzles?variant=kete');
+  const puzzle = await api(`/api/puzzles/${first.id}`);
+  await page.goto(`/puzzles?id=${first.id}`);
+  await page.waitForSelector('#board g.pit.legal');
+  await Promise.all([page.waitForURL(/\/analysis\?/), page.click('#analyse-link')]);
+  await page.waitForFunction((p) => document.querySelector('#position-text').value === p, puzzle.position);
+  assert.equal(new URL(page.url()).searchParams.get('variant'), 'kete');
+  await page.goto(fromGame);
+  await page.waitForSelector('#tree button.mv.current');
 
   // A move of the tree shown by a tap: the address says which (at=2).
   await page.click(`#tree button.mv[data-move="${moves[1]}"]`);
