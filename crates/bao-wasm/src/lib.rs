@@ -304,7 +304,7 @@ pub struct Problem {
     /// `flags` one of `house_empty`, `duty_rule`, `duty_needs_house`, `block_rule`,
     /// `block_hands`, `block_pit`, `block_empty`, `block_house`, `block_capture`,
     /// `must_rule`, `must_hands`, `must_pit`, `nointro_rule`, `nointro_reserve`,
-    /// `flag_variant` (a flag of another game), `flag_unknown` (NOT-4.2).
+    /// `flag_variant` (a flag of another game), `flag_unknown`, `flag_twice` (NOT-4.2).
     pub code: &'static str,
     /// The seeds counted, for `total`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -321,6 +321,37 @@ pub struct Problem {
     /// The rules crate's sentence (English).
     pub detail: String,
 }
+
+/// Every `code` a [`Problem`] can have: a page needs words for each (the analysis page's
+/// catalog has `analysis.err_CODE`).
+pub const PROBLEM_CODES: &[&str] = &[
+    "syntax",
+    "variant",
+    "board",
+    "side",
+    "hands",
+    "ply",
+    "total",
+    "flags",
+    "front_rows_empty",
+    "house_empty",
+    "duty_rule",
+    "duty_needs_house",
+    "block_rule",
+    "block_hands",
+    "block_pit",
+    "block_empty",
+    "block_house",
+    "block_capture",
+    "must_rule",
+    "must_hands",
+    "must_pit",
+    "nointro_rule",
+    "nointro_reserve",
+    "flag_variant",
+    "flag_unknown",
+    "flag_twice",
+];
 
 /// The answer to `search`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -565,21 +596,19 @@ fn problem(text: &str, rules: &Rules, e: &bao_rules::PositionError) -> Problem {
             // The same position without flags: every other check passed.
             let mut bare = fields.clone();
             bare[4] = "-";
-            if let Ok(pos) = Position::parse(&bare.join(" "), rules) {
-                flag_problem(&pos, rules, fields[4], &mut p);
-            }
+            // A mark unknown or given twice is found while reading, before the board's own
+            // checks: it needs no valid board.
+            let pos = Position::parse(&bare.join(" "), rules).ok();
+            flag_problem(pos.as_ref(), rules, fields[4], &mut p);
         }
         _ => {}
     }
     p
 }
 
-fn flag_problem(pos: &Position, rules: &Rules, flags: &str, p: &mut Problem) {
+fn flag_problem(pos: Option<&Position>, rules: &Rules, flags: &str, p: &mut Problem) {
     use bao_rules::{BlockerMustCapture, NoIntro, Square};
     let tokens: Vec<&str> = flags.split(',').collect();
-    let stm = pos.side();
-    let bao = pos.variant().is_bao();
-    let hands_empty = pos.hand(Side::South) == 0 && pos.hand(Side::North) == 0;
     let has = |t: &str| tokens.contains(&t);
     // NOT-4.2's order: house, duty, block, must, nointro.
     let mut set = |code: &'static str, tok: &str, side: Option<Side>, pit: Option<String>| {
@@ -598,6 +627,20 @@ fn flag_problem(pos: &Position, rules: &Rules, flags: &str, p: &mut Problem) {
     if let Some(t) = tokens.iter().find(|t| !known(t)) {
         return set("flag_unknown", t, None, None);
     }
+    // NOT-3.4: each token at most once (`block` and `must` once whatever their pit).
+    let key = |t: &str| match t.split_once(':') {
+        Some((k @ ("block" | "must"), _)) => k.to_string(),
+        _ => t.to_string(),
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        if tokens[..i].iter().any(|u| key(u) == key(t)) {
+            return set("flag_twice", &key(t), None, None);
+        }
+    }
+    let Some(pos) = pos else { return };
+    let stm = pos.side();
+    let bao = pos.variant().is_bao();
+    let hands_empty = pos.hand(Side::South) == 0 && pos.hand(Side::North) == 0;
     for s in Side::BOTH {
         let tok = format!("house:{}", side_json(s));
         if has(&tok) {
@@ -677,7 +720,7 @@ fn flag_problem(pos: &Position, rules: &Rules, flags: &str, p: &mut Problem) {
             set("nointro_reserve", "nointro", Some(stm), None);
         }
     }
-    // A flag given twice, or a check this mirror does not know: the rules' own sentence.
+    // A check this mirror does not know: the code stays `flags`, with the rules' sentence.
 }
 
 fn check(text: &str, rules: &Rules) -> Checked {
@@ -1204,6 +1247,113 @@ mod tests {
         );
         // A variant that does not exist is a refused request, not a position problem.
         assert!(err(r#"{"op":"validate","variant":"chess","position":"x"}"#).contains("no variant"));
+    }
+
+    /// Random boards and marks under random options: `validate` says valid exactly when the
+    /// rules crate does, and names a check of [`PROBLEM_CODES`] otherwise; a refused mark is
+    /// always found (never the bare `flags` kind). Every code has
+    /// words in both catalogs of the analysis page.
+    #[test]
+    fn validate_agrees_with_the_rules_and_every_problem_has_words() {
+        let seed = std::env::var("BAO_VALIDATE_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(20261204u64);
+        println!("seed {seed} (BAO_VALIDATE_SEED repeats it)");
+        let mut rng = bao_rules::Rng::new(seed);
+        let flags = [
+            "house:S", "house:N", "duty:S", "duty:N", "block:A3", "block:a3", "block:A5",
+            "block:a5", "must:a2", "must:A2", "nointro",
+        ];
+        let options = [
+            "-",
+            "takasia=false",
+            "first_takasa_from_kuu=false",
+            "no_intro=never",
+            "blocker_must_capture=off",
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..20_000 {
+            let variant = ["kiswahili", "kete", "kimasai"][rng.below(3)];
+            let v = Variant::from_id(variant).unwrap();
+            let opt = options[rng.below(options.len())];
+            let Ok(rules) = Rules::parse(v, opt) else {
+                continue;
+            };
+            // 64 seeds dealt to a few pits and the hands, sometimes one more or less.
+            let mut counts = [0u32; 34];
+            let total = 64 + [0, 0, 0, 1][rng.below(4)] - [0, 0, 0, 1][rng.below(4)];
+            let spots: Vec<usize> = (0..1 + rng.below(12)).map(|_| rng.below(34)).collect();
+            for _ in 0..total {
+                counts[spots[rng.below(spots.len())]] += 1;
+            }
+            if rng.below(2) == 0 {
+                counts[32] = 0;
+                counts[33] = 0;
+                counts[spots[0]] += 0;
+            }
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let marks: Vec<&str> = flags
+                .iter()
+                .copied()
+                .filter(|_| rng.below(4) == 0)
+                .collect();
+            let text = format!(
+                "{variant} {}/{}/{}/{} {} {}/{} {} {}",
+                row(&counts[0..8]),
+                row(&counts[8..16]),
+                row(&counts[16..24]),
+                row(&counts[24..32]),
+                ["S", "N"][rng.below(2)],
+                counts[32],
+                counts[33],
+                if marks.is_empty() {
+                    "-".to_string()
+                } else {
+                    marks.join(",")
+                },
+                rng.below(100),
+            );
+            let v = ok(
+                &serde_json::json!({"op":"validate","variant":variant,"rules":opt,"position":text})
+                    .to_string(),
+            );
+            let parsed = Position::parse(&text, &rules);
+            assert_eq!(
+                v["valid"].as_bool(),
+                Some(parsed.is_ok()),
+                "{text} ({opt}): {v}"
+            );
+            if let Err(e) = parsed {
+                let code = v["problem"]["code"].as_str().unwrap().to_string();
+                assert!(PROBLEM_CODES.contains(&code.as_str()), "{text}: {v}");
+                assert_eq!(v["problem"]["kind"], e.kind.as_str());
+                if e.kind == bao_rules::PositionErrorKind::Flags {
+                    assert_ne!(code, "flags", "{text} ({opt}): {e}");
+                }
+                seen.insert(code);
+            }
+        }
+        // The random positions reach most checks (the rest have their own cases above).
+        println!("codes reached: {seen:?}");
+        assert!(seen.len() >= 12, "{seen:?}");
+        for lang in ["en", "sw"] {
+            let path = format!(
+                "{}/../bao-server/web/i18n/{lang}/analysis.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let cat: serde_json::Map<String, Value> =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            for code in PROBLEM_CODES {
+                let key = format!("analysis.err_{code}");
+                assert!(cat.contains_key(&key), "{path} has no {key}");
+            }
+        }
     }
 
     /// `search` gives the engine's best move, a line that starts with it and is legal move

@@ -446,6 +446,7 @@ const PROBLEM = {
   nointro_reserve: (p) => t('analysis.err_nointro_reserve', { side: SIDE_NAMES[p.side] }),
   flag_variant: (p) => t('analysis.err_flag_variant', { flag: p.flag }),
   flag_unknown: (p) => t('analysis.err_flag_unknown', { flag: p.flag }),
+  flag_twice: (p) => t('analysis.err_flag_twice', { flag: p.flag }),
   flags: (p) => t('analysis.err_flags', { detail: p.detail }),
 };
 
