@@ -18,8 +18,8 @@ import { engine } from './offline-engine.js';
 const MAX_LINK_MOVES = 1000;
 /** The deepest iteration the page asks the engine for. */
 const MAX_DEPTH = 30;
-/** The longest one iteration may take before the page stops deepening. */
-const ITERATION_MS = 30000;
+/** The longest one iteration may take: the page stops deepening at the first one cut short. */
+const ITERATION_MS = 20000;
 
 const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
@@ -837,6 +837,12 @@ $('server-ask').addEventListener('click', async () => {
   }
 });
 $('engine-on').addEventListener('change', () => cur && analyst.start(cur));
+// A page out of sight does not keep the engine (and a phone's battery) busy.
+document.addEventListener('visibilitychange', () => {
+  if (!cur || editing) return;
+  if (document.hidden) analyst.stop();
+  else analyst.start(cur);
+});
 document.addEventListener('keydown', (e) => {
   if (!cur || editing || e.target.closest('input, textarea, select')) return;
   if (e.key === 'ArrowRight') forward();
