@@ -61,6 +61,8 @@ cargo deny check bans licenses sources
 
 step "cargo test (the whole workspace)"
 cargo test --workspace --no-fail-fast
+# What the build left on disk: a clean CI clone once ran out of it while linking.
+echo "target: $(du -sh target 2>/dev/null | cut -f1); free on this disk: $(df -h --output=avail . | tail -1 | tr -d ' ')"
 
 step "browser tests"
 BAO_BIN="$PWD/target/debug/bao" tests/browser/run.sh

@@ -6,7 +6,7 @@
 //! The inner `cargo build` uses its own target directory (`target/bao-wasm`, shared by every
 //! profile of the outer build), so it never waits for the lock the outer build holds; it
 //! joins the outer build's jobserver, so both together use no more cores than asked for.
-//! It runs again only when a source of the four crates it compiles, or the lock file, changes.
+//! It runs again only when a source of the five crates it compiles, or the lock file, changes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,6 +29,9 @@ fn main() {
         "crates/bao-engine/Cargo.toml",
         "crates/bao-render/src",
         "crates/bao-render/Cargo.toml",
+        "crates/bao-learn/src",
+        "crates/bao-learn/lessons",
+        "crates/bao-learn/Cargo.toml",
         "Cargo.toml",
         "Cargo.lock",
     ] {

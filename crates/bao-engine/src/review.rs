@@ -232,58 +232,18 @@ pub fn review_game(
     let mut replay = Game::new(*game.start(), rules);
     let mut plies = Vec::with_capacity(total);
     for (i, played) in game.moves().iter().enumerate() {
-        let before = *replay.position();
-        let history = &game.positions()[..i];
-        s.set_history(history);
-        let r = s.search_root(&before, opts.limits, &mut |_| {});
-        let legal = find_move(&before, &rules, &played.to_string())
+        let legal = find_move(replay.position(), &rules, &played.to_string())
             .expect("the moves of a replayed game are legal");
+        plies.push(judge(
+            &mut s,
+            game,
+            &replay,
+            i,
+            &legal,
+            opts.limits,
+            child_limits,
+        ));
         replay.play(&legal);
-        let (mut best, mut best_raw, mut pv) = match r.best {
-            Some(b) => (b.mv, r.raw_score, r.pv),
-            // No legal move cannot happen before a move that was played; stay sound anyway.
-            None => (*played, 0, vec![*played]),
-        };
-        let played_raw = if best == *played {
-            best_raw
-        } else {
-            match replay.outcome() {
-                Outcome::Win(w, _) if w == played.side() => WIN - 1,
-                Outcome::Win(..) => -(WIN - 1),
-                Outcome::Draw(_) => 0,
-                Outcome::Ongoing => {
-                    s.set_history(&game.positions()[..=i]);
-                    let c = s.search_root(replay.position(), child_limits, &mut |_| {});
-                    // The child's score is the opponent's, one ply further from the root.
-                    let v = -c.raw_score;
-                    if v >= WIN_BOUND {
-                        v - 1
-                    } else if v <= -WIN_BOUND {
-                        v + 1
-                    } else {
-                        v
-                    }
-                }
-            }
-        };
-        if played_raw > best_raw {
-            // The closer look found the played move better than the root search's best.
-            best = *played;
-            best_raw = played_raw;
-            pv = vec![*played];
-        }
-        let loss = loss_of(best_raw, played_raw);
-        plies.push(PlyReview {
-            number: i + 1,
-            side: played.side(),
-            played: *played,
-            best,
-            best_score: Score::from_internal(best_raw),
-            played_score: Score::from_internal(played_raw),
-            loss,
-            mark: Mark::of(loss),
-            pv,
-        });
         if !progress(i + 1, total) {
             return None;
         }
@@ -294,6 +254,157 @@ pub fn review_game(
         north: summary(Side::North),
         plies,
     })
+}
+
+/// Judges `candidate`, a legal move of the position reached by `replay` (the first `i`
+/// moves of `game`), against the best move found there: the position before is searched,
+/// and, when the best move differs, the position after `candidate` with `child_limits`.
+fn judge(
+    s: &mut Searcher,
+    game: &Game,
+    replay: &Game,
+    i: usize,
+    candidate: &bao_rules::LegalMove,
+    limits: Limits,
+    child_limits: Limits,
+) -> PlyReview {
+    let before = *replay.position();
+    let played = &candidate.mv;
+    s.set_history(&game.positions()[..i]);
+    let r = s.search_root(&before, limits, &mut |_| {});
+    let mut after = replay.clone();
+    after.play(candidate);
+    let (mut best, mut best_raw, mut pv) = match r.best {
+        Some(b) => (b.mv, r.raw_score, r.pv),
+        // No legal move cannot happen before a move that was played; stay sound anyway.
+        None => (*played, 0, vec![*played]),
+    };
+    let played_raw = if best == *played {
+        best_raw
+    } else {
+        match after.outcome() {
+            Outcome::Win(w, _) if w == played.side() => WIN - 1,
+            Outcome::Win(..) => -(WIN - 1),
+            Outcome::Draw(_) => 0,
+            Outcome::Ongoing => {
+                // Repetitions count from the game's start, the position before included.
+                s.set_history(&game.positions()[..=i]);
+                let c = s.search_root(after.position(), child_limits, &mut |_| {});
+                // The child's score is the opponent's, one ply further from the root.
+                let v = -c.raw_score;
+                if v >= WIN_BOUND {
+                    v - 1
+                } else if v <= -WIN_BOUND {
+                    v + 1
+                } else {
+                    v
+                }
+            }
+        }
+    };
+    if played_raw > best_raw {
+        // The closer look found the played move better than the root search's best.
+        best = *played;
+        best_raw = played_raw;
+        pv = vec![*played];
+    }
+    let loss = loss_of(best_raw, played_raw);
+    PlyReview {
+        number: i + 1,
+        side: played.side(),
+        played: *played,
+        best,
+        best_score: Score::from_internal(best_raw),
+        played_score: Score::from_internal(played_raw),
+        loss,
+        mark: Mark::of(loss),
+        pv,
+    }
+}
+
+/// Why [`judge_move`] could not judge a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JudgeError {
+    /// The game has no move with this number.
+    NoSuchPly {
+        /// The number asked for (1-based).
+        number: usize,
+        /// The game's number of moves.
+        total: usize,
+    },
+    /// The move is not legal (or not one move) in the position before that ply.
+    Move(bao_rules::MoveError),
+}
+
+impl fmt::Display for JudgeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JudgeError::NoSuchPly { number, total } => {
+                write!(f, "this game has no move {number} (moves 1 to {total})")
+            }
+            JudgeError::Move(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for JudgeError {}
+
+impl From<bao_rules::MoveError> for JudgeError {
+    fn from(e: bao_rules::MoveError) -> Self {
+        JudgeError::Move(e)
+    }
+}
+
+/// Judges `candidate` as if it had been played instead of move `number` (1-based) of
+/// `game`, as [`review_game`] judges the moves that were played: the same searches, the
+/// same loss and mark. A player practising a mistake of theirs tries another move here.
+///
+/// ```
+/// use bao_engine::review::{judge_move, Mark, ReviewOptions};
+/// use bao_engine::Limits;
+/// use bao_rules::{Game, Position, Rules, Variant};
+///
+/// let rules = Rules::new(Variant::Kiswahili);
+/// let mut game = Game::new(Position::start(&rules), rules);
+/// game.play_text("A6R*").unwrap();
+/// let opts = ReviewOptions { limits: Limits::nodes(2_000), ..ReviewOptions::default() };
+/// let best = judge_move(&game, 1, "A6R*", &opts).unwrap().best.to_string();
+/// let again = judge_move(&game, 1, &best, &opts).unwrap();
+/// assert_eq!(again.mark, Mark::Good);
+/// assert!(judge_move(&game, 2, "A6R*", &opts).is_err());
+/// ```
+pub fn judge_move(
+    game: &Game,
+    number: usize,
+    candidate: &str,
+    opts: &ReviewOptions,
+) -> Result<PlyReview, JudgeError> {
+    let total = game.moves().len();
+    if number == 0 || number > total {
+        return Err(JudgeError::NoSuchPly { number, total });
+    }
+    let rules = *game.rules();
+    let i = number - 1;
+    let mut replay = Game::new(*game.start(), rules);
+    for played in &game.moves()[..i] {
+        let legal = find_move(replay.position(), &rules, &played.to_string())
+            .expect("the moves of a replayed game are legal");
+        replay.play(&legal);
+    }
+    let legal = find_move(replay.position(), &rules, candidate)?;
+    let mut s = Searcher::new(rules, Weights::for_variant(rules.variant), opts.tt_bits);
+    s.set_threads(opts.threads);
+    let mut child_limits = opts.limits;
+    child_limits.depth = opts.limits.depth.map(|d| d.saturating_sub(1).max(1));
+    Ok(judge(
+        &mut s,
+        game,
+        &replay,
+        i,
+        &legal,
+        opts.limits,
+        child_limits,
+    ))
 }
 
 /// The loss from two internal scores of the mover.
@@ -450,5 +561,44 @@ mod tests {
         let r = review_game(&game, &opts, &mut |_, _| true).unwrap();
         let total: u32 = r.south.average_loss + r.north.average_loss;
         assert!(total > 0, "random play is never perfect: {r:?}");
+    }
+
+    #[test]
+    fn judging_a_move_agrees_with_the_review() {
+        let game = some_game(12);
+        let opts = ReviewOptions {
+            limits: Limits::depth(3),
+            threads: 1,
+            tt_bits: 16,
+        };
+        let r = review_game(&game, &opts, &mut |_, _| true).unwrap();
+        // The first ply starts from an empty table in both: the same judgement.
+        let first = judge_move(&game, 1, &game.moves()[0].to_string(), &opts).unwrap();
+        assert_eq!(first, r.plies[0]);
+        for n in 1..=game.moves().len() {
+            let played = judge_move(&game, n, &game.moves()[n - 1].to_string(), &opts).unwrap();
+            assert_eq!(played.number, n);
+            assert_eq!(played.played, game.moves()[n - 1]);
+            assert_eq!(played.mark, Mark::of(played.loss));
+            // The best move, tried in its place, costs nothing.
+            let best = judge_move(&game, n, &played.best.to_string(), &opts).unwrap();
+            assert_eq!(best.loss, Loss::Cp(0), "move {n}: {best:?}");
+            assert_eq!(best.mark, Mark::Good);
+        }
+        assert_eq!(
+            judge_move(&game, 0, "A6R*", &opts),
+            Err(JudgeError::NoSuchPly {
+                number: 0,
+                total: 12
+            })
+        );
+        assert!(matches!(
+            judge_move(&game, 13, "A6R*", &opts),
+            Err(JudgeError::NoSuchPly { number: 13, .. })
+        ));
+        assert!(matches!(
+            judge_move(&game, 1, "Z9", &opts),
+            Err(JudgeError::Move(_))
+        ));
     }
 }

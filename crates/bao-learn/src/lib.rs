@@ -261,21 +261,25 @@ impl MoveFacts {
         self.mv.side()
     }
 
-    fn captures(&self) -> impl Iterator<Item = (Square, u8)> + '_ {
+    /// Each capture of the move: the opponent pit taken and its seeds (kimasai: raids).
+    pub fn captures(&self) -> impl Iterator<Item = (Square, u8)> + '_ {
         self.events.iter().filter_map(|e| match e {
             Event::Capture(sq, n) => Some((*sq, *n)),
             _ => None,
         })
     }
 
-    fn last_sown(&self) -> Option<Square> {
+    /// The pit the move's last seed fell into (BRD-5.2).
+    pub fn last_sown(&self) -> Option<Square> {
         self.events.iter().rev().find_map(|e| match e {
             Event::Sow(sq) => Some(*sq),
             _ => None,
         })
     }
 
-    fn laps(&self) -> usize {
+    /// The laps the move sowed: the first lap and the relays (BRD-5.6), entry laps of
+    /// captured seeds (BRD-5.3) and the tax lap, as [`Goal::Relay`] counts them.
+    pub fn laps(&self) -> usize {
         self.events
             .iter()
             .filter(|e| matches!(e, Event::Lift(..) | Event::Tax(_) | Event::Enter(_)))

@@ -386,6 +386,15 @@ pub fn hand_label(side: Side, variant: Variant, lang: Lang) -> String {
     }
 }
 
+/// Where a hand's count starts, from the left edge of its label: after the label, so a long
+/// one ("Mkono wa Kaskazini") does not run into the number. SVG text has no layout, so the
+/// label's width is estimated at 9 px a character (16 px sans-serif is narrower on average);
+/// the page's script (board.js) measures the real width and moves the count again.
+fn count_offset(label: &str) -> u32 {
+    let chars = u32::try_from(label.chars().count()).unwrap_or(u32::MAX / 16);
+    (chars * 9 + 12).max(110)
+}
+
 fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: Lang) {
     let n = pos.hand(side);
     let mover = pos.side() == side && !over;
@@ -405,7 +414,7 @@ fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: L
     let _ = write!(
         s,
         r##"<text class="count" x="{x}" y="{y}" font-size="20" font-weight="bold" fill="#222">{n}</text>"##,
-        x = PAD + 110,
+        x = PAD + count_offset(&label),
         y = cy + 7,
     );
     if mover {

@@ -221,3 +221,42 @@ fn hostile_title_is_escaped() {
     assert!(!text.contains("<script>"));
     check(&pos, &opts);
 }
+
+#[test]
+fn a_hand_count_starts_after_its_label_in_both_languages() {
+    // The count sits to the right of its label; Swahili's "Mkono wa Kaskazini" is longer than
+    // the English one and must not run into the number.
+    for variant in [Variant::Kiswahili, Variant::Kimasai] {
+        for lang in [bao_render::Lang::En, bao_render::Lang::Sw] {
+            let pos = Position::start(&Rules::new(variant));
+            let opts = SvgOptions {
+                lang,
+                ..SvgOptions::default()
+            };
+            let text = svg(&pos, &opts);
+            let doc = roxmltree::Document::parse(&text).unwrap();
+            for side in Side::BOTH {
+                let id = format!("hand-{}", side.letter());
+                let g = doc
+                    .descendants()
+                    .find(|n| n.attribute("id") == Some(id.as_str()))
+                    .unwrap();
+                let text_of = |class: &str| {
+                    g.descendants()
+                        .find(|n| n.attribute("class") == Some(class))
+                        .unwrap_or_else(|| panic!("{id} has no {class}"))
+                };
+                let (label, count) = (text_of("label"), text_of("count"));
+                let x = |n: roxmltree::Node| n.attribute("x").unwrap().parse::<f64>().unwrap();
+                let words = label.text().unwrap();
+                // 16 px sans-serif averages well under 9 px a character.
+                let end = x(label) + 9.0 * words.chars().count() as f64;
+                assert!(
+                    x(count) >= end,
+                    "{variant:?} {lang:?}: count at {} overlaps {words:?} ending near {end}",
+                    x(count)
+                );
+            }
+        }
+    }
+}

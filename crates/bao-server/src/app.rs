@@ -6,7 +6,8 @@ use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
-    abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, rematch, review, variants,
+    abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, ratings, rematch, review,
+    variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -33,6 +34,8 @@ pub struct App {
     pub review: Arc<review::ReviewPool>,
     /// Accounts and their sessions.
     pub accounts: Arc<accounts::Accounts>,
+    /// Ratings: the observer that hands finished rated games to the rating task.
+    pub ratings: Arc<ratings::Ratings>,
 }
 
 impl App {
@@ -45,12 +48,14 @@ impl App {
     ) -> Arc<App> {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
-        let observers: Vec<Arc<dyn Observer>> = vec![lobby.clone()];
+        let ratings = ratings::Ratings::new();
+        let observers: Vec<Arc<dyn Observer>> = vec![lobby.clone(), ratings.clone()];
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
         Arc::new(App {
             accounts,
+            ratings,
             store,
             games,
             engine,
@@ -76,6 +81,7 @@ impl App {
             .merge(learn::routes())
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))
+            .merge(ratings::routes(g.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -90,6 +96,7 @@ impl App {
             self.games.spawn_sweep(),
             abandon::spawn(&self.games),
             lobby::spawn_ticker(&self.lobby),
+            ratings::spawn(&self.ratings, &self.games),
         ];
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;

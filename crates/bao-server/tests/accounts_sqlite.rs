@@ -255,3 +255,55 @@ async fn measure_argon2_and_login_time() {
     }
     s.stop().await;
 }
+
+/// A session unused for SESSION_IDLE_MS is dead, and one in use stays alive: each use within
+/// the window moves its end on (docs/api.md, "Accounts"). Driven through the store with the
+/// time passed in, so no test waits thirty days.
+#[tokio::test]
+async fn an_idle_session_expires_and_a_used_one_lives_on() {
+    use bao_server::store::{NewAccount, SESSION_IDLE_MS};
+    let store =
+        bao_server::Store::open(&sqlite_url("session-expiry"), bao_server::Durability::Full)
+            .await
+            .unwrap();
+    let t0 = 1_800_000_000_000_i64;
+    let name = fresh_name("idle");
+    let account = NewAccount {
+        username: name.clone(),
+        name_key: name.to_lowercase(),
+        password_hash: "not-a-real-hash".into(),
+        recovery_hash: "not-a-real-hash".into(),
+    };
+    let id = store
+        .create_account(&account, "session-a", t0)
+        .await
+        .unwrap();
+    store
+        .start_session(&id, "session-b", None, t0)
+        .await
+        .unwrap();
+
+    // Session a is used every 20 days: always alive, even 60 days after it began.
+    for days in [20_i64, 40, 60] {
+        let now = t0 + days * 24 * 3600 * 1000;
+        let who = store.session_account("session-a", now).await.unwrap();
+        assert_eq!(who.map(|a| a.username), Some(name.clone()), "day {days}");
+    }
+    // Sessions b and c were never used again. c, asked at the last moment of its window,
+    // is alive; b, asked a millisecond after it, is dead.
+    store
+        .start_session(&id, "session-c", None, t0)
+        .await
+        .unwrap();
+    let edge = t0 + SESSION_IDLE_MS;
+    assert!(store
+        .session_account("session-c", edge)
+        .await
+        .unwrap()
+        .is_some());
+    assert!(store
+        .session_account("session-b", edge + 1)
+        .await
+        .unwrap()
+        .is_none());
+}

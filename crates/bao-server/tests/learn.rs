@@ -255,3 +255,49 @@ async fn bad_input_is_refused_in_words_and_an_unknown_game_is_404() {
     refused(&r, 404);
     s.stop().await;
 }
+
+/// The Learn page (docs/learn.md, "The web page"): `/learn` and one address per lesson of
+/// every course, in the reader's language; an unknown game or lesson is 404.
+#[tokio::test]
+async fn the_page_has_an_address_per_lesson() {
+    let s = start(&sqlite_url("learn-page")).await;
+    let c = Client::new(&s);
+    let list = c.get("/learn?lang=sw", None).await;
+    assert_eq!(list.status, 200);
+    assert!(
+        list.text.contains("<title>Jifunze · bao</title>"),
+        "{}",
+        list.text
+    );
+    assert!(list.text.contains("/static/learn.js?v="));
+    let en = c.get("/learn?lang=en", None).await;
+    assert!(en.text.contains("<title>Learn · bao</title>"));
+    let mut lessons = 0;
+    for v in ["kiswahili", "kete", "kimasai"] {
+        let course = c.get(&format!("/api/learn/{v}"), None).await;
+        for l in course.json["lessons"].as_array().unwrap() {
+            let id = l["id"].as_str().unwrap();
+            let page = c.get(&format!("/learn/{v}/{id}?step=1"), None).await;
+            assert_eq!(page.status, 200, "/learn/{v}/{id}");
+            assert!(page.text.contains("id=\"lesson\""));
+            lessons += 1;
+        }
+    }
+    assert_eq!(lessons, 24);
+    for bad in [
+        "/learn/kete/no_such_lesson",
+        "/learn/chess/board",
+        "/learn/kete",
+    ] {
+        assert_eq!(c.get(bad, None).await.status, 404, "{bad}");
+    }
+    // The home page and every page's navigation lead here.
+    let home = c.get("/?lang=sw", None).await;
+    assert!(home
+        .text
+        .contains("href=\"/learn\" id=\"learn-link\">Mgeni wa Bao? Jifunze kucheza</a>"));
+    // (minijinja writes the `/` of a value as `&#x2f;`.)
+    let nav = &home.text[home.text.find("class=\"site-nav\"").unwrap()..];
+    assert!(nav.contains("learn\">Jifunze</a>"), "{nav}");
+    s.stop().await;
+}

@@ -43,6 +43,8 @@ async fn one_match(app: &Arc<App>) {
             name: "Asha".into(),
             clock: None,
             local: None,
+            rated: false,
+            account: None,
         })
         .await
         .unwrap();
@@ -55,7 +57,12 @@ async fn one_match(app: &Arc<App>) {
         player: None,
     };
     games
-        .join(&seat, created.invite.as_deref().unwrap(), "Guest".into())
+        .join(
+            &seat,
+            created.invite.as_deref().unwrap(),
+            "Guest".into(),
+            None,
+        )
         .await
         .unwrap();
     for ply in 0..4u32 {

@@ -93,3 +93,72 @@ async fn a_full_queue_answers_busy_and_workers_run_at_low_priority() {
     depth_limited(&s, 1);
     s.stop().await;
 }
+
+/// A practice try at a move of a finished game is judged as the review judges the moves
+/// played (docs/api.md, "Learning from mistakes"): the engine's own judgement, the best move
+/// counts as found, and bad tries are refused in words.
+#[tokio::test]
+async fn a_practice_try_is_judged_like_a_reviewed_move() {
+    use bao_engine::review::{judge_move, ReviewOptions};
+    let s = start(&sqlite_url("review-try")).await;
+    depth_limited(&s, 3);
+    let c = Client::new(&s);
+    let id = upload(&c, RESIGNED).await;
+    let game = bao_rules::Record::parse(RESIGNED)
+        .unwrap()
+        .validate()
+        .unwrap();
+    let opts = ReviewOptions {
+        limits: Limits::depth(3),
+        threads: 1,
+        tt_bits: 16,
+    };
+    let path = format!("/api/games/{id}/review/try");
+    for ply in 1..=game.moves().len() {
+        let position = game.positions()[ply - 1];
+        let legal = bao_rules::legal_moves(&position, game.rules());
+        // Every legal move of the position, judged by the server and by the engine here.
+        for lm in legal.iter().take(4) {
+            let mv = lm.mv.to_string();
+            let a = c
+                .post(&path, None, json!({"game_no": 1, "ply": ply, "move": mv}))
+                .await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            let want = judge_move(&game, ply, &mv, &opts).unwrap();
+            assert_eq!(a.json["ply"], ply);
+            assert_eq!(a.json["move"], mv);
+            assert_eq!(a.json["best"], want.best.to_string());
+            assert_eq!(a.json["mark"], want.mark.as_str());
+            assert_eq!(a.json["good"], want.mark.as_str() == "-", "{}", a.text);
+            assert_eq!(a.json["pv"][0], a.json["best"]);
+            // The engine's best move, tried, is found.
+            let best = c
+                .post(&path, None, json!({"ply": ply, "move": a.json["best"]}))
+                .await;
+            assert_eq!(
+                (best.status, &best.json["good"]),
+                (200, &json!(true)),
+                "{}",
+                best.text
+            );
+        }
+    }
+    let bad = c.post(&path, None, json!({"ply": 1, "move": "a5R"})).await;
+    assert_eq!(
+        (bad.status, bad.json["error"].as_str()),
+        (400, Some("bad_move")),
+        "{}",
+        bad.text
+    );
+    let far = c
+        .post(&path, None, json!({"ply": 99, "move": "A7L*"}))
+        .await;
+    assert_eq!(far.status, 404, "{}", far.text);
+    assert!(far.text.contains("no move 99"), "{}", far.text);
+    let shape = c.post(&path, None, json!({"ply": "one"})).await;
+    assert_eq!(shape.status, 400, "{}", shape.text);
+    let long = c
+        .post(&path, None, json!({"ply": 1, "move": "A".repeat(40)}))
+        .await;
+    assert_eq!(long.status, 400, "{}", long.text);
+}

@@ -17,10 +17,13 @@
 //!   `bao_engine::time`).
 //!
 //! The requests ([`Request`]) are the worker's messages: `legal`, `apply`, `choose`, `game`,
-//! `record`, `parse_record`, `svg`, and for the analysis board `validate` (a position checked
-//! by the rules, with a typed problem the page words from its catalogs) and `search` (the
-//! engine's evaluation and best line to a depth). [`handle`] is the same function natively, for tests.
+//! `record`, `parse_record`, `svg`, `learn` (a move of a Jifunze lesson step checked by
+//! bao-learn's goals, docs/learn.md), and for the analysis board `validate` (a position
+//! checked by the rules, with a typed problem the page words from its catalogs) and `search`
+//! (the engine's evaluation and best line to a depth). [`handle`] is the same function
+//! natively, for tests.
 
+use bao_learn::{check_step, stars, Goal, LearnError, MoveFacts, Replies, Step};
 use bao_rules::{
     find_move, legal_moves, trace, Game, LegalMove, Outcome, Pit, Position, Record, RecordResult,
     Rules, Side, Termination, Variant,
@@ -30,6 +33,15 @@ use serde::{Deserialize, Serialize};
 /// The most moves a `game` or `record` request may hold: far beyond any real game (the
 /// server's default ply limit is lower), and it keeps a bad request from taking minutes.
 pub const MAX_MOVES: usize = 5_000;
+
+/// The most plies a `learn` request holds: the bound of the server's
+/// `POST /api/learn/{variant}/check` (docs/api.md "Learn"), so that a step played in the
+/// browser can always be checked by the server as well.
+pub const MAX_LEARN_PLIES: usize = 40;
+
+/// The longest text of one ply in a `learn` request: a canonical move is at most a dozen
+/// characters (NOT-1); the server's check has the same bound.
+pub const MAX_PLY_CHARS: usize = 32;
 
 /// The rules a request is played under: a variant id and an option string (OPT-1).
 #[derive(Clone, Debug, Deserialize)]
@@ -152,6 +164,20 @@ pub enum Request {
         /// The most time, in milliseconds.
         #[serde(default)]
         time_ms: Option<u64>,
+    },
+    /// The learner's latest move in a lesson step (docs/learn.md): whether it completes the
+    /// step (`bao_learn::check_step`), what it did, and the opponent's answer when the step
+    /// goes on. See [`LearnAnswer`].
+    Learn {
+        /// The step, as `GET /api/learn/{variant}` gives it.
+        step: LearnStep,
+        /// The plies played from the step's position in this try: the learner's first, the
+        /// answers between, the learner's latest move last.
+        moves: Vec<String>,
+        /// The learner's moves in earlier tries of the step that failed: stars count every
+        /// move tried in the step, as `bao learn` counts them.
+        #[serde(default)]
+        earlier: u32,
     },
     /// The board picture (bao-render), as `/api/render/svg` draws it.
     Svg {
@@ -370,6 +396,90 @@ pub struct Searched {
     pub nodes: u64,
     /// Milliseconds used.
     pub time_ms: u64,
+}
+
+/// A lesson step as the page has it from `GET /api/learn/{variant}` (docs/api.md "Learn"):
+/// what checking it needs. The other fields of the API's step (its texts, hints and
+/// solutions) are accepted and ignored, so the page can pass the step as it got it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct LearnStep {
+    /// The position (NOT-3); the learner is the side to move.
+    pub position: String,
+    /// The goal (docs/learn.md "Goals").
+    pub goal: Goal,
+    /// Learner moves for three stars.
+    pub par: u32,
+    /// The opponent's answers, or `"engine"`.
+    #[serde(default)]
+    pub replies: Replies,
+}
+
+impl LearnStep {
+    /// The step as bao-learn checks it (texts play no part in a check).
+    fn step(&self) -> Step {
+        Step {
+            position: self.position.clone(),
+            text_key: String::new(),
+            goal: self.goal.clone(),
+            solutions: Vec::new(),
+            par: self.par,
+            hints: Vec::new(),
+            rules: Vec::new(),
+            replies: self.replies.clone(),
+        }
+    }
+}
+
+/// What the learner's move did, from the rules' events: the words the page uses to say why
+/// a move missed its goal ("your last seed fell into A4").
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LearnFacts {
+    /// The pit the last seed fell into (BRD-5.2).
+    pub last: Option<String>,
+    /// How many captures (kimasai: raids) the move made.
+    pub captures: usize,
+    /// How many seeds they took in all.
+    pub seeds: u32,
+    /// Laps sown, as the `relay` goal counts them (BRD-5.6).
+    pub laps: usize,
+}
+
+/// Why a step cannot go on after the learner's move: the page offers to try again.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LearnFailure {
+    /// The script has no answer to this move: the step had to be done by now.
+    NoReply,
+    /// The scripted answer cannot be played after this move (the learner left the lesson's
+    /// line; docs/learn.md: off the script, the step starts again).
+    OffScript,
+    /// The game ended (the learner's move, or the answer to it).
+    GameOver,
+    /// The try has used every ply a check takes ([`MAX_LEARN_PLIES`]).
+    TooLong,
+}
+
+/// The answer to `learn`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LearnAnswer {
+    /// The learner's move reached the goal: the step is done.
+    pub done: bool,
+    /// 1 to 3 when done (`bao_learn::stars` of every move tried in the step), else 0.
+    pub stars: u8,
+    /// The learner's moves in this try.
+    pub moves: u32,
+    /// The learner's moves counted for the stars: earlier tries and this one.
+    pub counted: u32,
+    /// The learner's move: its events and the position after it.
+    pub played: MoveEvent,
+    /// What it did.
+    pub facts: LearnFacts,
+    /// The opponent's answer, when the step goes on (or when it ended the game).
+    pub reply: Option<MoveEvent>,
+    /// The learner's legal moves after the answer; empty when the step is done or failed.
+    pub legal: Vec<LegalView>,
+    /// Why the step cannot go on; `None` when it is done or goes on.
+    pub failed: Option<LearnFailure>,
 }
 
 /// Why a request was refused, in words for the person who will read it.
@@ -772,6 +882,128 @@ fn search(pos: &Position, rules: &Rules, depth: u32, time_ms: Option<u64>) -> Se
     }
 }
 
+/// A ply of a `learn` request could not be played: which one and why.
+fn learn_refusal(e: LearnError) -> WasmError {
+    match e {
+        LearnError::Position { error, .. } => WasmError::BadPosition(error.to_string()),
+        LearnError::Move { ply, error, .. } => WasmError::BadMove(Some(ply + 1), error.to_string()),
+        LearnError::OffScript { ply, .. } => WasmError::BadMove(Some(ply + 1), e.to_string()),
+        LearnError::GameOver { ply } => {
+            WasmError::BadMove(Some(ply + 1), "the game is already over".into())
+        }
+    }
+}
+
+/// The `learn` request: the learner's latest move of a step checked by bao-learn, and the
+/// step's next state (docs/learn.md: the step is done at the first learner move that reaches
+/// the goal; otherwise the script's or the engine's answer is played, and with none the step
+/// starts again).
+pub fn learn(step: &LearnStep, moves: &[String], earlier: u32) -> Result<LearnAnswer, WasmError> {
+    if moves.len() > MAX_LEARN_PLIES {
+        return Err(WasmError::BadRequest(format!(
+            "at most {MAX_LEARN_PLIES} moves are checked at once, not {}",
+            moves.len()
+        )));
+    }
+    if let Some(i) = moves.iter().position(|m| m.chars().count() > MAX_PLY_CHARS) {
+        return Err(WasmError::BadMove(
+            Some(i + 1),
+            format!("it is longer than {MAX_PLY_CHARS} characters: no move is that long"),
+        ));
+    }
+    let Some((last, before)) = moves.split_last() else {
+        return Err(WasmError::BadRequest("no move to check".into()));
+    };
+    let full = step.step();
+    let (start, rules) = full.start().map_err(learn_refusal)?;
+    // The plies before the latest one, so that its events can be shown; check_step checks
+    // them all again (the script included), so nothing here decides a rule.
+    let mut pos = start;
+    for (i, text) in before.iter().enumerate() {
+        pos = find_move(&pos, &rules, text)
+            .map_err(|e| WasmError::BadMove(Some(i + 1), e.to_string()))?
+            .next;
+    }
+    if pos.side() != start.side() {
+        return Err(WasmError::BadRequest(
+            "the last move must be the learner's: the plies alternate, the learner's first".into(),
+        ));
+    }
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let r = check_step(&full, &refs).map_err(learn_refusal)?;
+    let lm = find_move(&pos, &rules, last)
+        .map_err(|e| WasmError::BadMove(Some(moves.len()), e.to_string()))?;
+    let f = MoveFacts::play(&pos, &rules, &lm.mv);
+    let facts = LearnFacts {
+        last: f.last_sown().map(|s| s.to_string()),
+        captures: f.captures().count(),
+        seeds: f.captures().map(|(_, n)| u32::from(n)).sum(),
+        laps: f.laps(),
+    };
+    let played = move_event(&pos, &rules, &lm, f.outcome);
+    let counted = earlier.saturating_add(r.moves);
+    let mut out = LearnAnswer {
+        done: r.done,
+        stars: if r.done { stars(counted, step.par) } else { 0 },
+        moves: r.moves,
+        counted,
+        played,
+        facts,
+        reply: None,
+        legal: Vec::new(),
+        failed: None,
+    };
+    if r.done {
+        return Ok(out);
+    }
+    let after = lm.next;
+    if bao_rules::status(&after, &rules).is_over() {
+        out.failed = Some(LearnFailure::GameOver);
+        return Ok(out);
+    }
+    // The answer and the learner's next move need two more plies.
+    if moves.len() + 2 > MAX_LEARN_PLIES {
+        out.failed = Some(LearnFailure::TooLong);
+        return Ok(out);
+    }
+    let reply = match &step.replies {
+        Replies::Scripted(script) => {
+            let Some(text) = script.get(r.moves as usize - 1) else {
+                out.failed = Some(LearnFailure::NoReply);
+                return Ok(out);
+            };
+            match find_move(&after, &rules, text) {
+                Ok(m) => m,
+                Err(_) => {
+                    out.failed = Some(LearnFailure::OffScript);
+                    return Ok(out);
+                }
+            }
+        }
+        // The weakest level, as `bao learn` answers; the seed makes a try repeatable.
+        Replies::Engine => {
+            let seed = u64::from(earlier) * 1000 + moves.len() as u64;
+            match bao_engine::choose_move(&after, &rules, bao_engine::MIN_LEVEL, seed) {
+                Some(m) => m,
+                None => {
+                    out.failed = Some(LearnFailure::GameOver);
+                    return Ok(out);
+                }
+            }
+        }
+    };
+    out.reply = Some(move_event(&after, &rules, &reply, reply.outcome(&rules)));
+    if bao_rules::status(&reply.next, &rules).is_over() {
+        out.failed = Some(LearnFailure::GameOver);
+        return Ok(out);
+    }
+    out.legal = legal_moves(&reply.next, &rules)
+        .iter()
+        .map(|m| legal_view(m, &rules))
+        .collect();
+    Ok(out)
+}
+
 /// Answers one request.
 pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
     match req {
@@ -893,6 +1125,11 @@ pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
             }
             Ok(json(&search(&pos, &rules, *depth, *time_ms)))
         }
+        Request::Learn {
+            step,
+            moves,
+            earlier,
+        } => Ok(json(&learn(step, moves, *earlier)?)),
         Request::Svg {
             rules,
             position,
@@ -1389,6 +1626,208 @@ mod tests {
             v["best"].is_null() && v["line"].as_array().unwrap().is_empty(),
             "{v}"
         );
+    }
+
+    /// A step as `GET /api/learn/{variant}` shows it (texts and all), with `replies` as given.
+    fn api_step(step: &bao_learn::Step, replies: Value) -> Value {
+        serde_json::json!({
+            "position": step.position, "text": "Sow.", "text_key": step.text_key,
+            "goal": step.goal, "solutions": step.solutions, "rules": step.rules,
+            "par": step.par, "hints": ["Right."], "hint_keys": step.hints, "replies": replies,
+        })
+    }
+
+    fn learn_req(step: &Value, moves: &[&str], earlier: u32) -> String {
+        serde_json::json!({"op": "learn", "step": step, "moves": moves, "earlier": earlier})
+            .to_string()
+    }
+
+    /// Every first move of every step of every course: `learn` completes the step exactly
+    /// when bao-learn says the move reaches the goal, with the events of the rules.
+    #[test]
+    fn learn_decides_every_first_move_as_bao_learn() {
+        let mut checked = 0;
+        for v in Variant::ALL {
+            for lesson in bao_learn::course(v).lessons {
+                for step in &lesson.steps {
+                    let s = api_step(step, serde_json::to_value(&step.replies).unwrap());
+                    let goal = bao_learn::goal_moves(step).unwrap();
+                    let (pos, rules) = step.start().unwrap();
+                    for m in legal_moves(&pos, &rules) {
+                        let mv = m.mv.to_string();
+                        let a = ok(&learn_req(&s, &[&mv], 0));
+                        let want = goal.contains(&mv);
+                        assert_eq!(a["done"], want, "{} {mv}", lesson.id);
+                        assert_eq!(a["stars"], if want { 3 } else { 0 });
+                        assert_eq!(a["played"]["move"], mv.as_str());
+                        assert_eq!(a["played"]["position"], m.next.to_string());
+                        let (events, _, _) = trace(&pos, &rules, &m.mv);
+                        let lines: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+                        assert_eq!(a["played"]["events"], serde_json::json!(lines));
+                        // A one-move step that is not done cannot go on.
+                        if !want && step.par == 1 && step.replies == Replies::default() {
+                            let over = bao_rules::status(&m.next, &rules).is_over();
+                            let why = if over { "game_over" } else { "no_reply" };
+                            assert_eq!(a["failed"], why, "{} {mv}", lesson.id);
+                            assert!(a["legal"].as_array().unwrap().is_empty());
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 150, "{checked}");
+    }
+
+    /// docs/learn.md: stars count every move tried in the step (3 at par, 2 one over, then 1);
+    /// a missed goal says what the move did.
+    #[test]
+    fn learn_counts_earlier_tries_and_says_what_a_move_did() {
+        let c = bao_learn::course(Variant::Kiswahili);
+        let step = &c.lessons[0].steps[0];
+        let bao_learn::Goal::LastSeed { pit } = step.goal else {
+            panic!("the first step teaches the last seed: {:?}", step.goal)
+        };
+        let s = api_step(step, serde_json::json!([]));
+        let (pos, rules) = step.start().unwrap();
+        let goal = bao_learn::goal_moves(step).unwrap();
+        let wrong = legal_moves(&pos, &rules)
+            .into_iter()
+            .find(|m| !goal.contains(&m.mv.to_string()))
+            .unwrap();
+        let w = ok(&learn_req(&s, &[&wrong.mv.to_string()], 0));
+        assert_eq!(
+            (w["done"].as_bool(), w["failed"].as_str()),
+            (Some(false), Some("no_reply"))
+        );
+        let f = MoveFacts::play(&pos, &rules, &wrong.mv);
+        let last = f.last_sown().unwrap().to_string();
+        assert_eq!(w["facts"]["last"], last.as_str());
+        assert_ne!(last, pit.to_string());
+        let right = step.solutions[0].as_str();
+        for (earlier, want) in [(0, 3), (1, 2), (2, 1), (9, 1)] {
+            let a = ok(&learn_req(&s, &[right], earlier));
+            assert_eq!(a["stars"], want, "after {earlier} moves tried");
+            assert_eq!(a["counted"], earlier + 1);
+        }
+        // A capture step reports the captures and seeds of the move.
+        let cap = &c.lessons.iter().find(|l| l.id == "capture").unwrap().steps[1];
+        let s = api_step(cap, serde_json::json!([]));
+        let a = ok(&learn_req(&s, &[cap.solutions[0].as_str()], 0));
+        assert!(a["facts"]["captures"].as_u64().unwrap() >= 2, "{a}");
+        assert!(a["facts"]["seeds"].as_u64().unwrap() >= 2, "{a}");
+        assert!(a["facts"]["laps"].as_u64().unwrap() >= 2, "{a}");
+    }
+
+    /// A step of two learner moves: the script answers the first, the second completes it;
+    /// with `"engine"` the browser's engine answers instead.
+    #[test]
+    fn learn_plays_the_scripted_or_the_engines_answer() {
+        let c = bao_learn::course(Variant::Kete);
+        let step = c
+            .lessons
+            .iter()
+            .flat_map(|l| &l.steps)
+            .find(|s| s.par == 2 && matches!(&s.replies, Replies::Scripted(v) if !v.is_empty()))
+            .expect("a kete step with a scripted answer");
+        let Replies::Scripted(script) = &step.replies else {
+            unreachable!()
+        };
+        let line: Vec<&str> = step.solutions[0].split_whitespace().collect();
+        let s = api_step(step, serde_json::to_value(&step.replies).unwrap());
+        let a = ok(&learn_req(&s, &[line[0]], 0));
+        assert_eq!(a["done"], false);
+        assert!(a["failed"].is_null(), "{a}");
+        assert_eq!(a["reply"]["move"], script[0].as_str());
+        let legal = a["legal"].as_array().unwrap();
+        assert!(legal.iter().any(|m| m["move"] == line[1]), "{a}");
+        let b = ok(&learn_req(&s, &[line[0], &script[0], line[1]], 0));
+        assert_eq!(
+            (b["done"].as_bool(), b["stars"].as_u64()),
+            (Some(true), Some(3))
+        );
+        // Other first moves: the script's answer when it is legal after them (and then a
+        // second move that misses has no answer left), else the step cannot go on.
+        let (pos, rules) = step.start().unwrap();
+        let p1 = find_move(&pos, &rules, line[0]).unwrap().next;
+        let mut ends = std::collections::BTreeSet::new();
+        for first in legal_moves(&pos, &rules) {
+            let mv = first.mv.to_string();
+            let a = ok(&learn_req(&s, &[&mv], 0));
+            if a["done"] == true {
+                continue;
+            }
+            let answer = find_move(&first.next, &rules, &script[0]);
+            match (&answer, a["failed"].as_str()) {
+                (Ok(r), None) => {
+                    assert_eq!(a["reply"]["move"], script[0].as_str());
+                    for second in legal_moves(&r.next, &rules) {
+                        let m2 = second.mv.to_string();
+                        let b = ok(&learn_req(&s, &[&mv, &script[0], &m2], 0));
+                        if b["done"] == false {
+                            assert!(b["reply"].is_null(), "{b}");
+                            let f = b["failed"].as_str().unwrap().to_string();
+                            ends.insert(f);
+                        }
+                    }
+                }
+                (Err(_), Some(f)) => {
+                    assert!(f == "off_script" || f == "game_over", "{mv}: {a}");
+                    ends.insert(f.to_string());
+                }
+                (_, f) => panic!("{mv}: the script's answer is {answer:?}, failed {f:?}"),
+            }
+        }
+        assert!(
+            ends.contains("off_script") || ends.contains("no_reply"),
+            "{ends:?}"
+        );
+        // An answer other than the script's is refused, naming the ply.
+        let other = legal_moves(&p1, &rules)
+            .into_iter()
+            .map(|m| m.mv.to_string())
+            .find(|m| *m != script[0])
+            .unwrap();
+        let e = err(&learn_req(&s, &[line[0], &other, line[1]], 0));
+        assert!(e.starts_with("move 2 cannot be played"), "{e}");
+
+        // The same step answered by the engine: some legal answer, then the learner's turn.
+        let s = api_step(step, serde_json::json!("engine"));
+        let a = ok(&learn_req(&s, &[line[0]], 0));
+        assert!(a["failed"].is_null(), "{a}");
+        let reply = a["reply"]["move"].as_str().unwrap();
+        assert!(find_move(&p1, &rules, reply).is_ok(), "{reply}");
+        assert!(!a["legal"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn learn_refuses_what_it_cannot_check() {
+        let c = bao_learn::course(Variant::Kimasai);
+        let step = &c.lessons[0].steps[0];
+        let s = api_step(step, serde_json::json!([]));
+        let first = step.solutions[0].as_str();
+        assert!(err(&learn_req(&s, &[], 0)).contains("no move"));
+        let many: Vec<&str> = vec![first; MAX_LEARN_PLIES + 1];
+        assert!(err(&learn_req(&s, &many, 0)).contains("at most 40"));
+        let long = "A".repeat(MAX_PLY_CHARS + 1);
+        assert!(err(&learn_req(&s, &[&long], 0)).starts_with("move 1 cannot be played"));
+        assert!(err(&learn_req(&s, &["Z9"], 0)).starts_with("move 1 cannot be played"));
+        // Two plies: the last is the opponent's.
+        let (pos, rules) = step.start().unwrap();
+        let next = find_move(&pos, &rules, first).unwrap().next;
+        let answer = legal_moves(&next, &rules)
+            .iter()
+            .next()
+            .unwrap()
+            .mv
+            .to_string();
+        assert!(err(&learn_req(&s, &[first, &answer], 0)).contains("must be the learner's"));
+        let mut bad = s.clone();
+        bad["position"] = "kimasai 1,2".into();
+        assert!(err(&learn_req(&bad, &[first], 0)).contains("position is wrong"));
+        bad = s.clone();
+        bad["goal"] = serde_json::json!({"kind": "fly"});
+        assert!(err(&learn_req(&bad, &[first], 0)).contains("did not understand"));
     }
 
     #[test]

@@ -254,3 +254,23 @@ export function axeReport(where, violations) {
   return lines.join('\n');
 }
 
+/**
+ * Plays `move` (canonical) on the Learn page (/learn/{variant}/{lesson}): its pit, then the
+ * chooser's buttons that lead to exactly that move. Returns once the page took the move.
+ */
+export async function playLessonMove(page, move) {
+  await page.locator(`#board g.pit.legal[data-pit="${move.slice(0, 2)}"]`).click();
+  for (let i = 0; i < 3; i++) {
+    const handle = await page.waitForFunction(() =>
+      document.querySelector('#lesson').dataset.state !== 'play' || document.querySelector('#chooser button') ? true : null,
+    );
+    await handle.dispose();
+    if ((await page.getAttribute('#lesson', 'data-state')) !== 'play') return;
+    const exact = page.locator(`#chooser button[data-move="${move}"]`);
+    if (await exact.count()) {
+      await exact.click();
+      return;
+    }
+    await page.locator(`#chooser button[data-letter="${move[2]}"]`).click();
+  }
+}

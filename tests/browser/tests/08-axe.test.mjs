@@ -9,7 +9,7 @@
 // to look at the pages after a change of colours or markup.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, api, bao, screenshot, axeViolations, axeReport, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { launch, api, bao, screenshot, axeViolations, axeReport, playLessonMove, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
 
 const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -305,6 +305,43 @@ const STATES = [
     },
   ],
   [
+    'learn, the courses',
+    async (page) => {
+      await page.goto('/learn');
+      await page.waitForSelector('section[data-variant="kimasai"] .lesson-list li');
+    },
+  ],
+  [
+    'learn, the first lesson with a hint',
+    async (page) => {
+      await page.click('section[data-variant="kiswahili"] a.lesson-link');
+      await page.waitForSelector('#lesson[data-step="0"][data-state="play"]');
+      await page.click('#hint');
+      await page.waitForSelector('#hint-text:not([hidden])');
+    },
+  ],
+  [
+    'learn, a move that misses (try again)',
+    async (page) => {
+      const step = (await api('/api/learn/kiswahili')).lessons[0].steps[0];
+      const wrong = bao('moves', step.position)
+        .map((l) => l.split('\t')[0])
+        .find((m) => m && !step.solutions.includes(m));
+      await playLessonMove(page, wrong);
+      await page.waitForSelector('#lesson[data-state="failed"]');
+    },
+  ],
+  [
+    'learn, the step done (stars, next step)',
+    async (page) => {
+      const step = (await api('/api/learn/kiswahili')).lessons[0].steps[0];
+      await page.click('#retry');
+      await page.waitForSelector('#lesson[data-state="play"]');
+      await playLessonMove(page, step.solutions[0].split(' ')[0]);
+      await page.waitForSelector('#lesson[data-state="done"]');
+    },
+  ],
+  [
     'an address with no page (404)',
     async (page) => {
       const res = await page.goto('/no/such/page');
@@ -343,7 +380,10 @@ for (const [device, name] of [
       // The browser's language chooses the page's (no cookie, no ?lang).
       const context = await browser.newContext({ ...device, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
       context.setDefaultTimeout(STATE_TIMEOUT_MS);
-      await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
+      await context.addInitScript(() => {
+        localStorage.setItem('bao.speed', '0');
+        localStorage.setItem('bao.learnSpeed', '0');
+      });
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));

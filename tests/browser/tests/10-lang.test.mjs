@@ -66,7 +66,7 @@ async function newContext(device, lang) {
   return { context, page };
 }
 
-const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/analysis'];
+const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/learn', '/learn/kiswahili/board', '/analysis'];
 
 for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DESKTOP]]) {
   for (const lang of ['sw', 'en']) {

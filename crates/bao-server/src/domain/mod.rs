@@ -4,5 +4,6 @@
 
 pub mod model;
 pub mod names;
+pub mod rating;
 pub mod record;
 pub mod wire;

@@ -3,6 +3,7 @@
 //! Everything here is decided by the rules crate; this module only keeps the history and
 //! turns it into the contract's JSON (docs/api.md).
 
+use super::rating::Shown;
 use super::record::forced_text;
 use bao_rules::{
     legal_moves, trace, Game, LegalMove, MatchFormat, Position, RecordResult, Rules, Side,
@@ -49,6 +50,28 @@ pub struct Player {
     pub level: Option<u8>,
     /// SHA-256 of the seat token; `None` while a human seat is open (or for the computer).
     pub token_hash: Option<String>,
+}
+
+/// The account that holds a seat of a match (docs/api.md, "Ratings").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatAccount {
+    /// The account's id (never shown).
+    pub id: String,
+    /// Its name.
+    pub username: String,
+    /// Its rating in the match's variant as last read or updated.
+    pub rating: Shown,
+}
+
+/// A seat's account as GameState shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct AccountView {
+    /// The account's name.
+    pub username: String,
+    /// Its rating in the variant, rounded.
+    pub rating: i32,
+    /// The rating is provisional (deviation above 110).
+    pub provisional: bool,
 }
 
 /// Milliseconds in a day (correspondence clocks).
@@ -230,6 +253,9 @@ pub struct GameSummary {
     pub south: String,
     /// North's name in that game.
     pub north: String,
+    /// A rated game once rated: each side's rating change (sides of that game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_change: Option<BySide<i32>>,
 }
 
 /// The match part of a GameState (BRD-8).
@@ -317,6 +343,12 @@ pub struct GameState {
     pub local: bool,
     /// The rematch, once a player asked for it.
     pub rematch: Option<RematchView>,
+    /// The match is rated (docs/api.md, "Ratings").
+    pub rated: bool,
+    /// A rated match: each side's account with its current rating.
+    pub accounts: Option<BySide<Option<AccountView>>>,
+    /// A rated game once rated: each side's rating change (rounded after minus before).
+    pub rating_change: Option<BySide<i32>>,
     /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
     /// page keeps its board from positions (a big first message would also stay allocated
     /// in the socket's write buffer for as long as the socket lives).
@@ -375,6 +407,8 @@ pub struct Round {
     pub result_text: Option<String>,
     /// `rules` (or `None`), `resignation`, ...
     pub termination: Option<Termination>,
+    /// A rated game once rated: each player's rating change (0 = the creator).
+    pub rating_change: Option<[i32; 2]>,
 }
 
 impl Round {
@@ -388,6 +422,7 @@ impl Round {
             result: RecordResult::Unfinished,
             result_text: None,
             termination: None,
+            rating_change: None,
         }
     }
 }
@@ -454,6 +489,10 @@ pub struct NewMatch {
     pub clock: Option<TimeControl>,
     /// Creation time (ms since the epoch).
     pub now: i64,
+    /// The match is rated (docs/api.md, "Ratings").
+    pub rated: bool,
+    /// The account holding each seat, if any.
+    pub accounts: [Option<SeatAccount>; 2],
 }
 
 /// A game id's state.
@@ -503,6 +542,10 @@ pub struct Match {
     /// from the database is newer than the one in memory only if its version is higher
     /// (docs/architecture.md, "One write path").
     pub version: i64,
+    /// The match is rated (docs/api.md, "Ratings").
+    pub rated: bool,
+    /// The account holding each seat (0 = the creator), if any.
+    pub accounts: [Option<SeatAccount>; 2],
 }
 
 /// The stage names of the contract, from the variant and the position (KIS-2, KET names, KIM-4).
@@ -594,6 +637,8 @@ impl Match {
             }),
             rematch: None,
             version: 1,
+            rated: n.rated,
+            accounts: n.accounts,
         };
         m.clock_settle(n.now);
         m
@@ -869,9 +914,58 @@ impl Match {
                     result_text: r.result_text.clone(),
                     south: r.south.clone(),
                     north: r.north.clone(),
+                    rating_change: self.rating_change_in(r),
                 })
                 .collect(),
         }
+    }
+
+    /// Round `r`'s rating change keyed by the sides of that game.
+    pub fn rating_change_in(&self, r: &Round) -> Option<BySide<i32>> {
+        let c = r.rating_change?;
+        let ps = if self.side_in(0, r.game_no) == Side::South {
+            0
+        } else {
+            1
+        };
+        Some(BySide {
+            south: c[ps],
+            north: c[1 - ps],
+        })
+    }
+
+    /// A rated match's accounts by the sides of the current game (`None` for an unrated one).
+    pub fn accounts_view(&self) -> Option<BySide<Option<AccountView>>> {
+        if !self.rated {
+            return None;
+        }
+        let view = |p: usize| {
+            self.accounts[p].as_ref().map(|a| AccountView {
+                username: a.username.clone(),
+                rating: a.rating.rating,
+                provisional: a.rating.provisional,
+            })
+        };
+        let ps = self.player_on(Side::South);
+        Some(BySide {
+            south: view(ps),
+            north: view(1 - ps),
+        })
+    }
+
+    /// Whether a finished game of this rated match may still wait for its rating: the
+    /// current one once over, or the one before while the next has no move yet. (A game
+    /// without a move is never rated; the store's list of what is due says which had one.)
+    pub fn rating_due(&self) -> bool {
+        if !self.rated || self.accounts.iter().any(Option::is_none) {
+            return false;
+        }
+        let unrated = |r: &Round| r.rating_change.is_none() && r.result != RecordResult::Unfinished;
+        (self.game_over() && unrated(&self.current))
+            || self
+                .past
+                .last()
+                .is_some_and(|r| unrated(r) && self.moves.is_empty())
     }
 
     /// The legal moves of the side to move as the GameState lists them; empty when nobody
@@ -948,6 +1042,13 @@ impl Match {
             clock: self.clock_view(now),
             local: self.local(),
             rematch: self.rematch_view(),
+            rated: self.rated,
+            accounts: self.accounts_view(),
+            rating_change: if self.game_over() {
+                self.rating_change_in(&self.current)
+            } else {
+                None
+            },
             svg,
             updated: self.updated,
         }

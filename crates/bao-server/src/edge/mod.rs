@@ -444,7 +444,10 @@ fn action_of(method: &Method, path: &str) -> Option<Action> {
     match segs.as_slice() {
         ["", "api", "games"] => Some(Action::Create),
         ["", "api", "games", _, "join"] => Some(Action::Join),
-        ["", "api", "games", _, "moves"] => Some(Action::Move),
+        // A practice try at a mistake costs two short searches: limited as moves are.
+        ["", "api", "games", _, "moves"] | ["", "api", "games", _, "review", "try"] => {
+            Some(Action::Move)
+        }
         ["", "api", "records"] => Some(Action::Upload),
         ["", "api", "account", "signup" | "login" | "recover"] => Some(Action::Account),
         _ => None,

@@ -113,6 +113,8 @@ pub struct MineGame {
     pub game_no: i64,
     /// Last change, ms since the epoch.
     pub updated: i64,
+    /// A rated match (docs/api.md, "Ratings").
+    pub rated: bool,
 }
 
 /// A seat that was not answered, and why.
@@ -318,6 +320,7 @@ fn summary(row: &SeatRow, h: &str) -> Option<MineGame> {
         ply: row.ply,
         game_no: row.game_no,
         updated: row.updated,
+        rated: row.rated,
     })
 }
 

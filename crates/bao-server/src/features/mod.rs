@@ -11,6 +11,7 @@ pub mod learn;
 pub mod lobby;
 pub mod mine;
 pub mod puzzles;
+pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod variants;

@@ -73,6 +73,9 @@ async fn ask(games: &Games, seat: &Seat) -> ApiResult<String> {
         invite,
         clock: m.clock.map(|c| c.control),
         now,
+        // The same players with the same accounts; a rated match's rematch is rated too.
+        rated: m.rated,
+        accounts: m.accounts.clone(),
     });
     let mut after = m.clone();
     after.rematch = Some((new.id.clone(), p));

@@ -1,6 +1,6 @@
 //! The one write path (docs/architecture.md, "One write path"): every change to a game (a
 //! move, a resignation, a seat taken, a loss on time, a takeback, a rematch, an abandoned
-//! match) is built as a [`Change`] and committed by [`Games::commit`], with one conflict
+//! match, a rating) is built as a [`Change`] and committed by [`Games::commit`], with one conflict
 //! policy; and every copy of a game read back from the database goes through
 //! [`Games::adopt`], which never replaces newer state with older.
 

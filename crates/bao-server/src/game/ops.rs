@@ -46,6 +46,20 @@ pub struct NewGame {
     pub clock: Option<TimeControl>,
     /// Pass and play: the creator plays both sides, the other side named this.
     pub local: Option<String>,
+    /// The game is rated (docs/api.md, "Ratings"): checked by the route (signed in, a
+    /// person online, the start position).
+    pub rated: bool,
+    /// The signed-in creator's account id, if any.
+    pub account: Option<String>,
+}
+
+/// 403 `rated_needs_account`: a rated game without a signed-in account.
+pub fn rated_needs_account(what: &str) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::FORBIDDEN,
+        "rated_needs_account",
+        format!("{what} needs an account: sign in (or sign up) and try again"),
+    )
 }
 
 /// `S` or `N`.
@@ -91,9 +105,24 @@ fn person(name: &str, token_hash: Option<String>) -> Player {
 
 impl Games {
     /// Creates a game and its first round.
-    pub async fn create(&self, g: NewGame) -> ApiResult<Created> {
+    pub async fn create(&self, mut g: NewGame) -> ApiResult<Created> {
         let token = util::new_token();
         let hash = util::hash_token(&token);
+        let account = match &g.account {
+            Some(id) => {
+                self.store
+                    .seat_account(id, g.rules.variant.id(), util::now_ms())
+                    .await?
+            }
+            None => None,
+        };
+        if g.rated {
+            // A rated game is played under the account's own name.
+            let a = account
+                .as_ref()
+                .ok_or_else(|| rated_needs_account("a rated game"))?;
+            g.name = a.username.clone();
+        }
         let (p1, invite) = match (g.computer, &g.local) {
             (_, Some(name)) => (person(name, Some(hash.clone())), None),
             (Some(level), None) => (
@@ -116,6 +145,8 @@ impl Games {
             invite: invite.clone(),
             clock: g.clock,
             now: util::now_ms(),
+            rated: g.rated,
+            accounts: [account, None],
         });
         // A start position that is already over ends its game at once.
         if m.game.outcome().is_over() {
@@ -200,6 +231,8 @@ impl Games {
             invite: None,
             clock: None,
             now,
+            rated: false,
+            accounts: [None, None],
         });
         m.format = if n == 1 {
             MatchFormat::SingleGame
@@ -227,14 +260,21 @@ impl Games {
         Ok(m.id)
     }
 
-    /// Gives the open seat to the holder of the invite code.
+    /// Gives the open seat to the holder of the invite code; `account` is the signed-in
+    /// joiner's account id, if any (a rated game needs one, not the creator's).
     pub async fn join(
         &self,
         seat: &super::Seat,
         invite: &str,
-        name: String,
+        mut name: String,
+        account: Option<String>,
     ) -> ApiResult<(String, String)> {
         let slot = &seat.slot;
+        let variant = slot.m.lock().await.rules.variant.id();
+        let account = match &account {
+            Some(id) => self.store.seat_account(id, variant, util::now_ms()).await?,
+            None => None,
+        };
         let mut m = slot.m.lock().await;
         if let Some(p) = Games::auth(&m, seat.token.as_deref()) {
             return Err(ApiError::conflict(format!(
@@ -259,11 +299,25 @@ impl Games {
                 "the invite code is not valid for this game",
             ));
         }
+        if m.rated {
+            let Some(a) = &account else {
+                return Err(rated_needs_account("joining a rated game"));
+            };
+            if m.accounts[0].as_ref().is_some_and(|c| c.id == a.id) {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::FORBIDDEN,
+                    "rated_same_account",
+                    "you created this rated game: the other seat is for another account",
+                ));
+            }
+            name = a.username.clone();
+        }
         let token = util::new_token();
         let now = util::now_ms();
         let mut after = m.clone();
         after.players[1].name = name.clone();
         after.players[1].token_hash = Some(util::hash_token(&token));
+        after.accounts[1] = account;
         after.invite = None;
         (after.current.south, after.current.north) = after.names_in(after.game_no);
         // Memory and database hold the same time (the abandonment sweep compares them).

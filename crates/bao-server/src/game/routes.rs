@@ -12,7 +12,7 @@ use crate::store::{ListKey, ListStatus};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -67,13 +67,54 @@ struct CreateReq {
     start: Option<String>,
     name: Option<String>,
     clock: Option<serde_json::Value>,
+    rated: Option<bool>,
+}
+
+/// The account id of the request's live session (`bao_session`, docs/api.md "Accounts"),
+/// read through the store: the game core knows nothing else of accounts.
+async fn session_account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<String>> {
+    let Some(token) = crate::edge::cookie_value(headers, crate::edge::SESSION_COOKIE) else {
+        return Ok(None);
+    };
+    let row = games
+        .store
+        .session_account(&crate::util::hash_token(&token), crate::util::now_ms())
+        .await?;
+    Ok(row.map(|a| a.id.0))
+}
+
+fn rated_not_allowed(why: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "rated_not_allowed",
+        format!("a rated game is {why}"),
+    )
 }
 
 async fn create(
     State(games): State<Arc<Games>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: CreateReq = json_body(body)?;
+    let rated = req.rated.unwrap_or(false);
+    if rated {
+        // Ratings compare people playing online from the usual start (docs/api.md, "Ratings").
+        if !matches!(req.opponent, Opponent::Human) {
+            return Err(rated_not_allowed(
+                "played against a person online: not against the computer, not pass and play",
+            ));
+        }
+        if req.start.as_deref().is_some_and(|s| !s.trim().is_empty()) {
+            return Err(rated_not_allowed(
+                "played from the usual start position, not from a set-up one",
+            ));
+        }
+    }
+    let account = session_account(&games, &headers).await?;
+    if rated && account.is_none() {
+        return Err(super::ops::rated_needs_account("a rated game"));
+    }
     let variant = parse_variant(&req.variant)?;
     let mut rules = Rules::parse(variant, req.rules.as_deref().unwrap_or("-"))
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
@@ -157,6 +198,8 @@ async fn create(
             name,
             clock,
             local,
+            rated,
+            account,
         })
         .await?;
     let c = cookie(&created.id, &created.token);
@@ -174,11 +217,13 @@ struct JoinReq {
 async fn join(
     State(games): State<Arc<Games>>,
     seat: Seat,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Response> {
     let req: JoinReq = json_body(body)?;
     let name = clean_name(req.name.as_deref(), "Guest");
-    let (side, token) = games.join(&seat, &req.invite, name).await?;
+    let account = session_account(&games, &headers).await?;
+    let (side, token) = games.join(&seat, &req.invite, name, account).await?;
     let mut resp = json_text(
         StatusCode::OK,
         serde_json::json!({"seat": side, "token": token}).to_string(),

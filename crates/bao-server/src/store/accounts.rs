@@ -297,7 +297,8 @@ impl Store {
             .collect()
     }
 
-    /// Deletes an account: its sessions, its claimed seats and its credentials, and puts
+    /// Deletes an account: its sessions, its claimed seats, its ratings and its credentials
+    /// (and its seats' account in every game), and puts
     /// [`DELETED_NAME`] in place of its player's name in the games it claimed (the match
     /// and every game of it), in one transaction.
     pub async fn delete_account(&self, account: &AccountId) -> Result<(), StoreError> {
@@ -346,9 +347,15 @@ impl Store {
                 }
             }
         }
+        // Its ratings go too (docs/api.md, "Ratings"); its opponents keep theirs, and the
+        // games keep their rating changes, shown beside the neutral label.
         for sql in [
             "DELETE FROM sessions WHERE account_id = $1",
             "DELETE FROM account_seats WHERE account_id = $1",
+            "DELETE FROM ratings WHERE account_id = $1",
+            "DELETE FROM rating_history WHERE account_id = $1",
+            "UPDATE games SET p0_account = NULL WHERE p0_account = $1",
+            "UPDATE games SET p1_account = NULL WHERE p1_account = $1",
             "DELETE FROM accounts WHERE id = $1",
         ] {
             sqlx::query(sql).bind(&account.0).execute(&mut *tx).await?;

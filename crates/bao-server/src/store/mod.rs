@@ -21,9 +21,11 @@ pub const CHANNEL: &str = "bao_games";
 
 mod accounts;
 mod notify;
+mod ratings;
 mod seats;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use notify::Notifications;
+pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -104,6 +106,8 @@ pub struct Listed {
     pub game_no: i64,
     /// Last change, ms since the epoch.
     pub updated: i64,
+    /// A rated match (docs/api.md, "Ratings").
+    pub rated: bool,
 }
 
 /// Which list.
@@ -319,6 +323,7 @@ impl Store {
     ) -> Result<i64, StoreError> {
         let seat = matches!(write, Write::Join { .. }).then(|| SeatCols {
             token_hash: after.players[1].token_hash.clone(),
+            account: after.accounts[1].as_ref().map(|a| a.id.clone()),
             name: after.players[1].name.clone(),
             south: after.current.south.clone(),
             north: after.current.north.clone(),
@@ -393,10 +398,18 @@ impl Store {
             })
         };
         let players = [player("p0")?, player("p1")?];
+        let rated = row.try_get::<i64, _>("rated")? != 0;
+        let account_ids = [
+            row.try_get::<Option<String>, _>("p0_account")?,
+            row.try_get::<Option<String>, _>("p1_account")?,
+        ];
+        let accounts = self
+            .seat_accounts(&account_ids, variant.id(), crate::util::now_ms())
+            .await?;
         let game_no = row.try_get::<i64, _>("game_no")?.max(1) as u32;
         let rounds = sqlx::query(
-            "SELECT game_no, start, south, north, result, result_text, termination FROM rounds
-             WHERE game_id = $1 ORDER BY game_no",
+            "SELECT game_no, start, south, north, result, result_text, termination, rating0,
+               rating1 FROM rounds WHERE game_id = $1 ORDER BY game_no",
         )
         .bind(id)
         .fetch_all(&self.read)
@@ -427,6 +440,8 @@ impl Store {
             invite: row.try_get("invite")?,
             clock: None,
             now: created,
+            rated,
+            accounts,
         });
         m.format = format;
         m.read_only = row.try_get::<i64, _>("read_only")? != 0;
@@ -532,7 +547,7 @@ impl Store {
         };
         let sql = format!(
             "SELECT id, variant, first_side, game_no, p0_kind, p0_name, p0_level, p1_kind,
-               p1_name, p1_level, ply, result, status, updated, {col} AS k
+               p1_name, p1_level, ply, result, status, updated, rated, {col} AS k
              FROM games WHERE {filter} {page} ORDER BY {col} DESC, id DESC LIMIT $4"
         );
         let (k, id) = after.map_or((0, ""), |a| (a.time, a.id.as_str()));
@@ -581,6 +596,7 @@ impl Store {
                 status: r.try_get("status")?,
                 game_no,
                 updated: r.try_get("updated")?,
+                rated: r.try_get::<i64, _>("rated")? != 0,
             });
         }
         Ok((out, if more { last } else { None }))
@@ -593,8 +609,8 @@ impl Store {
         rules: &Rules,
     ) -> Result<Vec<(Round, Vec<String>)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT game_no, start, south, north, result, result_text, termination FROM rounds
-             WHERE game_id = $1 ORDER BY game_no",
+            "SELECT game_no, start, south, north, result, result_text, termination, rating0,
+               rating1 FROM rounds WHERE game_id = $1 ORDER BY game_no",
         )
         .bind(id)
         .fetch_all(&self.read)
@@ -645,6 +661,10 @@ fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
     let corrupt = |what: &str| StoreError::Corrupt(String::new(), what.to_string());
     let result: String = r.try_get("result")?;
     let termination: Option<String> = r.try_get("termination")?;
+    let change = (
+        r.try_get::<Option<i64>, _>("rating0")?,
+        r.try_get::<Option<i64>, _>("rating1")?,
+    );
     Ok(Round {
         game_no: r.try_get::<i64, _>("game_no")?.max(1) as u32,
         start,
@@ -655,6 +675,10 @@ fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
         termination: match termination {
             None => None,
             Some(t) => Some(Termination::parse(&t).ok_or_else(|| corrupt("termination"))?),
+        },
+        rating_change: match change {
+            (Some(a), Some(b)) => Some([a as i32, b as i32]),
+            _ => None,
         },
     })
 }
@@ -792,6 +816,25 @@ pub enum Write {
         /// The ply the game goes back to.
         to_ply: u32,
     },
+    /// Game `game_no` of the match rated (docs/api.md, "Ratings"): the players' ratings go
+    /// from `update.before` to `update.after` and the game records the change. Exactly once
+    /// across instances: refused when the game's rating history exists (its primary key),
+    /// when a player's rating is no longer the one read (another game of theirs was rated
+    /// meanwhile: read again), or when the match is no longer at `version`.
+    Rate {
+        /// The game of the match.
+        game_no: u32,
+        /// The match's version the rating was computed on.
+        version: i64,
+        /// The variant id.
+        variant: String,
+        /// The accounts of players 0 and 1.
+        accounts: [String; 2],
+        /// The ratings before and after.
+        update: crate::domain::rating::Update,
+        /// When (ms since the epoch).
+        at: i64,
+    },
     /// `new` created as this match's rematch, asked for by player `by`: one per match.
     Rematch {
         /// Who asked first.
@@ -804,6 +847,7 @@ pub enum Write {
 /// The columns a join writes besides the snapshot.
 struct SeatCols {
     token_hash: Option<String>,
+    account: Option<String>,
     name: String,
     south: String,
     north: String,
@@ -930,8 +974,9 @@ async fn insert_match(
     sqlx::query(
         "INSERT INTO games (id, variant, rules, start, format, read_only, first_side,
            p0_kind, p0_name, p0_level, p0_token, p1_kind, p1_name, p1_level, p1_token, invite,
-           game_no, wins0, wins1, status, ply, position, result, created, updated, version)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26)",
+           game_no, wins0, wins1, status, ply, position, result, created, updated, version,
+           rated, p0_account, p1_account)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29)",
     )
     .bind(&m.id)
     .bind(m.rules.variant.id())
@@ -959,10 +1004,18 @@ async fn insert_match(
     .bind(m.created)
     .bind(s.updated)
     .bind(m.version)
+    .bind(i64::from(m.rated))
+    .bind(m.accounts[0].as_ref().map(|a| a.id.clone()))
+    .bind(m.accounts[1].as_ref().map(|a| a.id.clone()))
     .execute(&mut **tx)
     .await
     .map_err(|e| conflict_or(e, "a game with this id exists"))?;
     set_clock(tx, &m.id, &s.clock).await?;
+    for (a, p) in m.accounts.iter().zip(&m.players) {
+        if let (Some(a), Some(h)) = (a, &p.token_hash) {
+            ratings::claim_seat(tx, &a.id, &m.id, h, m.created).await?;
+        }
+    }
     for (r, moves) in rounds {
         insert_round(tx, &m.id, r).await?;
         for mv in moves {
@@ -1088,6 +1141,14 @@ async fn change(
             end_round(tx, id, *game_no, t).await?;
             update_snapshot(tx, id, snap, None, *game_no).await
         }
+        Write::Rate {
+            game_no,
+            version,
+            variant,
+            accounts,
+            update,
+            at,
+        } => ratings::rate(tx, id, *game_no, *version, variant, accounts, update, *at).await,
         Write::Join { game_no } => {
             let Some(seat) = seat else {
                 return Err(StoreError::Batch("a join without its seat".into()));
@@ -1095,17 +1156,21 @@ async fn change(
             set_clock(tx, id, &seat.clock).await?;
             let r = sqlx::query(
                 "UPDATE games SET p1_token = $1, p1_name = $2, invite = NULL, updated = $3,
-                   version = version + 1
+                   version = version + 1, p1_account = $5
                  WHERE id = $4 AND p1_token IS NULL AND p1_kind = 'human' RETURNING version",
             )
             .bind(seat.token_hash.clone())
             .bind(&seat.name)
             .bind(snap.updated)
             .bind(id)
+            .bind(seat.account.clone())
             .fetch_optional(&mut **tx)
             .await?;
             let v = version_of(r)?
                 .ok_or_else(|| StoreError::Conflict("the seat has been taken".into()))?;
+            if let (Some(a), Some(h)) = (&seat.account, &seat.token_hash) {
+                ratings::claim_seat(tx, a, id, h, snap.updated).await?;
+            }
             sqlx::query(
                 "UPDATE rounds SET south = $1, north = $2 WHERE game_id = $3 AND game_no = $4",
             )

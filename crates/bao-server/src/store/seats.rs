@@ -45,6 +45,8 @@ pub struct SeatRow {
     pub result: String,
     /// Last change, ms since the epoch.
     pub updated: i64,
+    /// A rated match (docs/api.md, "Ratings").
+    pub rated: bool,
 }
 
 impl Store {
@@ -57,7 +59,8 @@ impl Store {
         let marks: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
             "SELECT id, variant, rules, first_side, game_no, p0_kind, p0_name, p0_level, p0_token,
-               p1_kind, p1_name, p1_level, p1_token, invite, status, ply, position, result, updated
+               p1_kind, p1_name, p1_level, p1_token, invite, status, ply, position, result, updated,
+               rated
              FROM games WHERE id IN ({})",
             marks.join(", ")
         );
@@ -89,6 +92,7 @@ impl Store {
                 position: r.try_get("position")?,
                 result: r.try_get("result")?,
                 updated: r.try_get("updated")?,
+                rated: r.try_get::<i64, _>("rated")? != 0,
             });
         }
         Ok(out)

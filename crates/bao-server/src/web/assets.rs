@@ -261,6 +261,18 @@ pub fn pages() -> Router {
         get(move |h: HeaderMap| async move { assets.respond(name, None, &h) })
     };
     let rules = rendered.clone();
+    let learn = rendered.clone();
+    let lessons: Arc<HashSet<(String, String)>> = Arc::new(
+        bao_rules::Variant::ALL
+            .iter()
+            .flat_map(|&v| {
+                bao_learn::course(v)
+                    .lessons
+                    .into_iter()
+                    .map(move |l| (v.id().to_string(), l.id))
+            })
+            .collect(),
+    );
     let statics = assets.clone();
     Router::new()
         .route("/", page("index", &rendered))
@@ -275,6 +287,25 @@ pub fn pages() -> Router {
         )
         .route("/puzzles", page("puzzles", &rendered))
         .route("/analysis", page("analysis", &rendered))
+        // Jifunze / Learn (docs/learn.md): the course list and one address per lesson, the
+        // same page (static/learn.js reads the address); an unknown lesson is a 404.
+        .route("/learn", page("learn", &rendered))
+        .route(
+            "/learn/{variant}/{lesson}",
+            get(
+                |Path((v, l)): Path<(String, String)>,
+                 Query(q): Query<HashMap<String, String>>,
+                 h: HeaderMap| async move {
+                    if !lessons.contains(&(v, l)) {
+                        return ApiError::not_found(
+                            "there is no such lesson: /learn lists the lessons of each game",
+                        )
+                        .into_response();
+                    }
+                    learn.respond("learn", q.get("lang").map(String::as_str), &h)
+                },
+            ),
+        )
         .route(
             "/rules/{variant}",
             get(

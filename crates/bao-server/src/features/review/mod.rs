@@ -19,7 +19,7 @@
 //!   cheap to make again, so it is not stored in the database).
 
 use crate::engine_pool::{EnginePool, Permit};
-use bao_engine::review::{review_game, Loss, PlayerSummary, ReviewOptions};
+use bao_engine::review::{judge_move, review_game, JudgeError, Loss, PlayerSummary, ReviewOptions};
 use bao_engine::search::{Limits, Score};
 use bao_rules::Game;
 use serde::Serialize;
@@ -81,6 +81,26 @@ pub struct PlyView {
     pub eval: i32,
     /// The best line, starting with `best`.
     pub pv: Vec<String>,
+}
+
+/// A practice try judged (docs/api.md, "Learning from mistakes"): the ply as a review shows
+/// it, with the tried move in place of the one played, and whether it counts as found.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TryView {
+    /// The try, judged like a reviewed ply.
+    #[serde(flatten)]
+    pub ply: PlyView,
+    /// The try loses less than an inaccuracy (mark `-`): a better move was found.
+    pub good: bool,
+}
+
+/// Why a try was not judged.
+#[derive(Debug)]
+pub enum TryError {
+    /// No such move number, or a move that is not legal there.
+    Judge(JudgeError),
+    /// The engine could not run it.
+    Engine(String),
 }
 
 /// A loss: a number or a word.
@@ -255,6 +275,39 @@ impl ReviewPool {
     /// (tests use a depth limit); the number of workers stays as it was made.
     pub fn configure(&self, f: impl FnOnce(&mut ReviewConfig)) {
         f(&mut self.shared.config.lock().unwrap_or_else(|p| p.into_inner()));
+    }
+
+    /// Judges `candidate` in place of move `number` of `game` (a practice try at a mistake),
+    /// with the reviews' budget, under one live permit of the engine pool: a player waits
+    /// for a try as for a hint, not behind the queue of whole reviews.
+    pub async fn try_move(
+        &self,
+        game: Game,
+        number: usize,
+        candidate: String,
+    ) -> Result<TryView, TryError> {
+        let opts = ReviewOptions {
+            limits: self.shared.config().limits,
+            threads: 1,
+            tt_bits: 16,
+        };
+        let permit = self
+            .shared
+            .engine
+            .live(1)
+            .await
+            .map_err(|e| TryError::Engine(e.to_string()))?;
+        let judged = tokio::task::spawn_blocking(move || {
+            permit.run(|_| judge_move(&game, number, &candidate, &opts))
+        })
+        .await
+        .map_err(|e| TryError::Engine(e.to_string()))?
+        .map_err(TryError::Judge)?;
+        let good = judged.mark == bao_engine::review::Mark::Good;
+        Ok(TryView {
+            ply: ply_view(&judged),
+            good,
+        })
     }
 
     /// Where the review of `key` is, if it was asked for (and is still cached).
@@ -463,7 +516,7 @@ fn score_text(s: Score) -> String {
 
 /// The HTTP side: `POST /api/games/{id}/review` and `GET /api/games/{id}/review`.
 pub mod routes {
-    use super::{Key, ReviewPool, ReviewStatus, SubmitError};
+    use super::{Key, ReviewPool, ReviewStatus, SubmitError, TryError};
     use crate::edge::body::MAX_JSON;
     use crate::error::{ApiError, ApiResult};
     use crate::game::Games;
@@ -488,6 +541,7 @@ pub mod routes {
     pub fn routes(games: Arc<Games>, pool: Arc<ReviewPool>) -> Router {
         Router::new()
             .route("/api/games/{id}/review", post(submit).get(status))
+            .route("/api/games/{id}/review/try", post(try_move))
             .layer(DefaultBodyLimit::max(MAX_JSON))
             .with_state(Reviews { games, pool })
     }
@@ -583,6 +637,52 @@ pub mod routes {
                 "busy",
                 "the server is reviewing many games; please ask again in a minute",
             )),
+        }
+    }
+
+    /// The body of a practice try.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct TryRequest {
+        game_no: Option<u32>,
+        ply: usize,
+        #[serde(rename = "move")]
+        mv: String,
+    }
+
+    /// `POST /api/games/{id}/review/try {"game_no", "ply", "move"}`: judges `move` played
+    /// instead of move `ply` of a finished game, as the review judges the moves played.
+    async fn try_move(
+        State(r): State<Reviews>,
+        Path(id): Path<String>,
+        body: Result<Bytes, BytesRejection>,
+    ) -> ApiResult<Response> {
+        let bytes = body.map_err(|e| ApiError::bad_request(format!("the request body: {e}")))?;
+        let req: TryRequest = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::bad_request(format!(
+                "the request body is not valid JSON for this call: {e}"
+            ))
+        })?;
+        if req.mv.len() > 32 {
+            return Err(ApiError::bad_request(
+                "a move is a few characters, such as A7L*",
+            ));
+        }
+        let (key, _) = key_for(&r.games, &id, req.game_no).await?;
+        let game = finished_game(&r.games, &id, key.1).await?;
+        match r.pool.try_move(game, req.ply, req.mv).await {
+            Ok(v) => Ok((StatusCode::OK, Json(v)).into_response()),
+            Err(TryError::Judge(bao_engine::review::JudgeError::NoSuchPly { number, total })) => {
+                Err(ApiError::not_found(format!(
+                    "this game has no move {number} (moves 1 to {total})"
+                )))
+            }
+            Err(TryError::Judge(bao_engine::review::JudgeError::Move(e))) => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+                format!("that move cannot be played there: {e}"),
+            )),
+            Err(TryError::Engine(e)) => Err(ApiError::internal(e)),
         }
     }
 
