@@ -6,7 +6,8 @@ use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
-    abandon, accounts, assist, learn, lobby, mine, puzzles, ratings, rematch, review, variants,
+    abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, ratings, rematch, review,
+    variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -72,6 +73,7 @@ impl App {
             .merge(game::routes::routes(g.clone()))
             .merge(rematch::routes(g.clone()))
             .merge(assist::routes(g.clone()))
+            .merge(analysis::routes(self.engine.clone()))
             .merge(mine::routes(g.clone()))
             .merge(review::routes::routes(g.clone(), self.review.clone()))
             .merge(lobby::routes(self.lobby.clone(), g.ws))

@@ -17,13 +17,16 @@
 //!   `bao_engine::time`).
 //!
 //! The requests ([`Request`]) are the worker's messages: `legal`, `apply`, `choose`, `game`,
-//! `record`, `parse_record`, `svg` and `learn` (a move of a Jifunze lesson step checked by
-//! bao-learn's goals, docs/learn.md). [`handle`] is the same function natively, for tests.
+//! `record`, `parse_record`, `svg`, `learn` (a move of a Jifunze lesson step checked by
+//! bao-learn's goals, docs/learn.md), and for the analysis board `validate` (a position
+//! checked by the rules, with a typed problem the page words from its catalogs) and `search`
+//! (the engine's evaluation and best line to a depth). [`handle`] is the same function
+//! natively, for tests.
 
 use bao_learn::{check_step, stars, Goal, LearnError, MoveFacts, Replies, Step};
 use bao_rules::{
-    find_move, legal_moves, trace, Game, LegalMove, Outcome, Position, Record, RecordResult, Rules,
-    Side, Termination, Variant,
+    find_move, legal_moves, trace, Game, LegalMove, Outcome, Pit, Position, Record, RecordResult,
+    Rules, Side, Termination, Variant,
 };
 use serde::{Deserialize, Serialize};
 
@@ -137,6 +140,30 @@ pub enum Request {
     ParseRecord {
         /// The text of the record.
         text: String,
+    },
+    /// A position checked by the rules (NOT-4): the canonical text, or the typed problem
+    /// ([`Checked`]). A bad variant or option string is still an error.
+    Validate {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// A position (NOT-3) or a variant id for its start position.
+        position: String,
+    },
+    /// The engine's evaluation of a position: iterative deepening up to `depth` plies
+    /// (clamped to 1..=[`MAX_SEARCH_DEPTH`]) or `time_ms` (clamped to
+    /// [`MAX_SEARCH_MS`]), whichever comes first.
+    Search {
+        /// The rules.
+        #[serde(flatten)]
+        rules: RulesSpec,
+        /// The position to search.
+        position: String,
+        /// The deepest iteration.
+        depth: u32,
+        /// The most time, in milliseconds.
+        #[serde(default)]
+        time_ms: Option<u64>,
     },
     /// The learner's latest move in a lesson step (docs/learn.md): whether it completes the
     /// step (`bao_learn::check_step`), what it did, and the opponent's answer when the step
@@ -266,6 +293,109 @@ pub struct Chosen {
     /// The canonical move; `None` when the game is over.
     #[serde(rename = "move")]
     pub mv: Option<String>,
+}
+
+/// The deepest search a `search` request may ask for.
+pub const MAX_SEARCH_DEPTH: u32 = 40;
+/// The longest search a `search` request may ask for, in milliseconds.
+pub const MAX_SEARCH_MS: u64 = 60_000;
+
+/// The answer to `validate`: a valid position, or what is wrong with it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Checked {
+    /// The rules accept the position.
+    pub valid: bool,
+    /// The canonical text (NOT-3.6) of a valid position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The stage of a valid position (as `game` names it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<&'static str>,
+    /// The result a valid position already has (`-`, `S`, `N`, `draw`, CLI-2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<&'static str>,
+    /// What is wrong with an invalid one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<Problem>,
+}
+
+/// What is wrong with a position, typed so that a page can say it in its own language: a
+/// `code` (a catalog key's last part), the details the sentence needs, and the rules'
+/// English sentence.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, Default)]
+pub struct Problem {
+    /// NOT-4.1's kind: `syntax`, `variant`, `board`, `side`, `hands`, `ply`, `total`, `flags`.
+    pub kind: &'static str,
+    /// The precise check that failed: the kind, or for `board` `front_rows_empty`, for
+    /// `flags` one of `house_empty`, `duty_rule`, `duty_needs_house`, `block_rule`,
+    /// `block_hands`, `block_pit`, `block_empty`, `block_house`, `block_capture`,
+    /// `must_rule`, `must_hands`, `must_pit`, `nointro_rule`, `nointro_reserve`,
+    /// `flag_variant` (a flag of another game), `flag_unknown`, `flag_twice` (NOT-4.2).
+    pub code: &'static str,
+    /// The seeds counted, for `total`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// The side a flag is about (`S`, `N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<&'static str>,
+    /// The pit a flag names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pit: Option<String>,
+    /// The flag token at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    /// The rules crate's sentence (English).
+    pub detail: String,
+}
+
+/// Every `code` a [`Problem`] can have: a page needs words for each (the analysis page's
+/// catalog has `analysis.err_CODE`).
+pub const PROBLEM_CODES: &[&str] = &[
+    "syntax",
+    "variant",
+    "board",
+    "side",
+    "hands",
+    "ply",
+    "total",
+    "flags",
+    "front_rows_empty",
+    "house_empty",
+    "duty_rule",
+    "duty_needs_house",
+    "block_rule",
+    "block_hands",
+    "block_pit",
+    "block_empty",
+    "block_house",
+    "block_capture",
+    "must_rule",
+    "must_hands",
+    "must_pit",
+    "nointro_rule",
+    "nointro_reserve",
+    "flag_variant",
+    "flag_unknown",
+    "flag_twice",
+];
+
+/// The answer to `search`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Searched {
+    /// The best move (canonical); `None` when the game is over.
+    pub best: Option<String>,
+    /// `cp` (centi-seeds for the side to move), `win` or `loss` (in plies).
+    pub score_kind: &'static str,
+    /// The number that goes with `score_kind`.
+    pub score: i64,
+    /// The principal variation, starting with `best`.
+    pub line: Vec<String>,
+    /// The depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds used.
+    pub time_ms: u64,
 }
 
 /// A lesson step as the page has it from `GET /api/learn/{variant}` (docs/api.md "Learn"):
@@ -547,6 +677,211 @@ fn record_text(
     Ok(rec.to_string())
 }
 
+/// The typed problem of a position the rules refused (NOT-4). The rules crate decides
+/// validity; this only finds which of its checks failed, to word it. A flag problem is the
+/// first token, in the order NOT-4.2 checks them, whose condition fails.
+fn problem(text: &str, rules: &Rules, e: &bao_rules::PositionError) -> Problem {
+    use bao_rules::PositionErrorKind as K;
+    let mut p = Problem {
+        kind: e.kind.as_str(),
+        code: e.kind.as_str(),
+        detail: e.to_string(),
+        ..Default::default()
+    };
+    let fields: Vec<&str> = text.split([' ', '\t']).filter(|s| !s.is_empty()).collect();
+    match e.kind {
+        K::Total => {
+            // The board and hands parsed: count them again, saturating (NOT-4.1 step 7).
+            let mut total = 0u64;
+            if let (Some(board), Some(hands)) = (fields.get(1), fields.get(3)) {
+                for c in board.split(['/', ',']).chain(hands.split('/')) {
+                    let n = c.parse::<u64>().unwrap_or(u64::MAX);
+                    total = total.saturating_add(n);
+                }
+            }
+            p.total = Some(total);
+        }
+        K::Board if e.detail.contains("front rows are empty") => p.code = "front_rows_empty",
+        K::Flags if fields.len() == 6 => {
+            // The same position without flags: every other check passed.
+            let mut bare = fields.clone();
+            bare[4] = "-";
+            // A mark unknown or given twice is found while reading, before the board's own
+            // checks: it needs no valid board.
+            let pos = Position::parse(&bare.join(" "), rules).ok();
+            flag_problem(pos.as_ref(), rules, fields[4], &mut p);
+        }
+        _ => {}
+    }
+    p
+}
+
+fn flag_problem(pos: Option<&Position>, rules: &Rules, flags: &str, p: &mut Problem) {
+    use bao_rules::{BlockerMustCapture, NoIntro, Square};
+    let tokens: Vec<&str> = flags.split(',').collect();
+    let has = |t: &str| tokens.contains(&t);
+    // NOT-4.2's order: house, duty, block, must, nointro.
+    let mut set = |code: &'static str, tok: &str, side: Option<Side>, pit: Option<String>| {
+        p.code = code;
+        p.flag = Some(tok.to_string());
+        p.side = side.map(side_json);
+        p.pit = pit;
+    };
+    let known = |t: &str| {
+        matches!(t, "house:S" | "house:N" | "duty:S" | "duty:N" | "nointro")
+            || t.strip_prefix("block:")
+                .is_some_and(|v| Square::parse(v).is_some())
+            || t.strip_prefix("must:")
+                .is_some_and(|v| Square::parse(v).is_some())
+    };
+    if let Some(t) = tokens.iter().find(|t| !known(t)) {
+        return set("flag_unknown", t, None, None);
+    }
+    // NOT-3.4: each token at most once (`block` and `must` once whatever their pit).
+    let key = |t: &str| match t.split_once(':') {
+        Some((k @ ("block" | "must"), _)) => k.to_string(),
+        _ => t.to_string(),
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        if tokens[..i].iter().any(|u| key(u) == key(t)) {
+            return set("flag_twice", &key(t), None, None);
+        }
+    }
+    let Some(pos) = pos else { return };
+    let stm = pos.side();
+    let bao = pos.variant().is_bao();
+    let hands_empty = pos.hand(Side::South) == 0 && pos.hand(Side::North) == 0;
+    for s in Side::BOTH {
+        let tok = format!("house:{}", side_json(s));
+        if has(&tok) {
+            if !bao {
+                return set("flag_variant", &tok, Some(s), None);
+            }
+            if pos.seeds(s, Pit::HOUSE) == 0 {
+                let pit = Pit::HOUSE.name(s).to_string();
+                return set("house_empty", &tok, Some(s), Some(pit));
+            }
+        }
+    }
+    for s in Side::BOTH {
+        let tok = format!("duty:{}", side_json(s));
+        if has(&tok) {
+            if pos.variant() != Variant::Kete {
+                return set("flag_variant", &tok, Some(s), None);
+            }
+            if !rules.first_takasa_from_kuu {
+                return set("duty_rule", &tok, Some(s), None);
+            }
+            if !has(&format!("house:{}", side_json(s))) {
+                return set("duty_needs_house", &tok, Some(s), None);
+            }
+        }
+    }
+    if let Some(tok) = tokens.iter().find(|t| t.starts_with("block:")) {
+        let sq = Square::parse(&tok[6..]).expect("checked as known");
+        let name = Some(sq.to_string());
+        if !bao {
+            return set("flag_variant", tok, Some(stm), name);
+        }
+        if !rules.takasia {
+            return set("block_rule", tok, Some(stm), name);
+        }
+        if !hands_empty {
+            return set("block_hands", tok, Some(stm), name);
+        }
+        if sq.side != stm || !sq.pit.is_front() {
+            return set("block_pit", tok, Some(stm), name);
+        }
+        if pos.seeds(stm, sq.pit) == 0 {
+            return set("block_empty", tok, Some(stm), name);
+        }
+        if sq.pit.is_house() && has(&format!("house:{}", side_json(stm))) {
+            return set("block_house", tok, Some(stm), name);
+        }
+        // KIS-5.2: a takasia block only when the side to move cannot capture.
+        if legal_moves(pos, rules).iter().any(|m| !m.mv.is_takasa()) {
+            return set("block_capture", tok, Some(stm), name);
+        }
+    }
+    if let Some(tok) = tokens.iter().find(|t| t.starts_with("must:")) {
+        let sq = Square::parse(&tok[5..]).expect("checked as known");
+        let name = Some(sq.to_string());
+        if !bao {
+            return set("flag_variant", tok, Some(stm.other()), name);
+        }
+        if !rules.takasia || rules.blocker_must_capture == BlockerMustCapture::Off {
+            return set("must_rule", tok, Some(stm.other()), name);
+        }
+        if !hands_empty {
+            return set("must_hands", tok, Some(stm.other()), name);
+        }
+        if sq.side == stm || !sq.pit.is_front() {
+            return set("must_pit", tok, Some(stm.other()), name);
+        }
+    }
+    if has("nointro") {
+        if pos.variant() != Variant::Kimasai {
+            return set("flag_variant", "nointro", None, None);
+        }
+        if rules.no_intro == NoIntro::Never {
+            return set("nointro_rule", "nointro", None, None);
+        }
+        if pos.hand(stm) == 0 {
+            set("nointro_reserve", "nointro", Some(stm), None);
+        }
+    }
+    // A check this mirror does not know: the code stays `flags`, with the rules' sentence.
+}
+
+fn check(text: &str, rules: &Rules) -> Checked {
+    match position_of(text, rules) {
+        Ok(pos) => Checked {
+            valid: true,
+            position: Some(pos.to_string()),
+            stage: Some(stage(&pos)),
+            result: Some(bao_rules::status(&pos, rules).token()),
+            problem: None,
+        },
+        // position_of says nothing more than Position::parse, whose error is typed.
+        Err(_) => Checked {
+            valid: false,
+            position: None,
+            stage: None,
+            result: None,
+            problem: Position::parse(text, rules)
+                .err()
+                .map(|e| problem(text.trim(), rules, &e)),
+        },
+    }
+}
+
+fn search(pos: &Position, rules: &Rules, depth: u32, time_ms: Option<u64>) -> Searched {
+    let level = bao_engine::Level::get(bao_engine::MAX_LEVEL);
+    let mut s = level.searcher(rules);
+    let limits = bao_engine::Limits {
+        depth: Some(depth.clamp(1, MAX_SEARCH_DEPTH)),
+        time: Some(std::time::Duration::from_millis(
+            time_ms.unwrap_or(MAX_SEARCH_MS).clamp(1, MAX_SEARCH_MS),
+        )),
+        ..Default::default()
+    };
+    let r = s.search_root(pos, limits, &mut |_| {});
+    let (score_kind, score) = match r.score {
+        bao_engine::Score::Cp(c) => ("cp", c as i64),
+        bao_engine::Score::Win(n) => ("win", n as i64),
+        bao_engine::Score::Loss(n) => ("loss", n as i64),
+    };
+    Searched {
+        best: r.best.map(|m| m.mv.to_string()),
+        score_kind,
+        score,
+        line: r.pv.iter().map(|m| m.to_string()).collect(),
+        depth: r.depth,
+        nodes: r.nodes,
+        time_ms: r.time.as_millis() as u64,
+    }
+}
+
 /// A ply of a `learn` request could not be played: which one and why.
 fn learn_refusal(e: LearnError) -> WasmError {
     match e {
@@ -764,6 +1099,31 @@ pub fn answer(req: &Request) -> Result<serde_json::Value, WasmError> {
                 result: rec.result.token(),
                 termination: rec.termination.map(|t| t.as_str()),
             }))
+        }
+        Request::Validate { rules, position } => {
+            let rules = rules_of(rules)?;
+            Ok(json(&check(position, &rules)))
+        }
+        Request::Search {
+            rules,
+            position,
+            depth,
+            time_ms,
+        } => {
+            let rules = rules_of(rules)?;
+            let pos = position_of(position, &rules)?;
+            if bao_rules::status(&pos, &rules).is_over() {
+                return Ok(json(&Searched {
+                    best: None,
+                    score_kind: "cp",
+                    score: 0,
+                    line: Vec::new(),
+                    depth: 0,
+                    nodes: 0,
+                    time_ms: 0,
+                }));
+            }
+            Ok(json(&search(&pos, &rules, *depth, *time_ms)))
         }
         Request::Learn {
             step,
@@ -1041,6 +1401,231 @@ mod tests {
             bao_free(out, n + 4);
             assert!(text.starts_with(r#"{"ok":["#), "{text}");
         }
+    }
+
+    /// `validate` answers a valid position with its canonical text, and a refused one with
+    /// the typed problem the page words (NOT-4.1, NOT-4.2).
+    #[test]
+    fn validate_types_the_problem() {
+        let v = ok(r#"{"op":"validate","variant":"kiswahili","position":"kiswahili"}"#);
+        assert_eq!(v["valid"], true);
+        assert_eq!(v["stage"], "namua");
+        assert_eq!(v["result"], "-");
+        assert_eq!(
+            v["position"],
+            Position::start(&Rules::new(Variant::Kiswahili)).to_string()
+        );
+        let ask = |variant: &str, rules: &str, pos: &str| {
+            let v = ok(&serde_json::json!({"op":"validate","variant":variant,"rules":rules,"position":pos}).to_string());
+            assert_eq!(v["valid"], false, "{pos}: {v}");
+            v["problem"].clone()
+        };
+        // 6 more seeds in South's hand: 70.
+        let p = ask("kiswahili", "-", "kiswahili 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 28/22 house:S,house:N 0");
+        assert_eq!(
+            (p["code"].as_str(), p["total"].as_u64()),
+            (Some("total"), Some(70))
+        );
+        assert!(p["detail"].as_str().unwrap().contains("70"));
+        let p = ask(
+            "kiswahili",
+            "-",
+            "kiswahili 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 S 32/32 - 0",
+        );
+        assert_eq!(p["code"], "front_rows_empty");
+        // North's house a5 is empty but house:N is set.
+        let p = ask("kiswahili", "-", "kiswahili 0,0,0,0,0,0,0,0/0,2,2,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 S 22/28 house:S,house:N 0");
+        assert_eq!(
+            (p["code"].as_str(), p["side"].as_str(), p["pit"].as_str()),
+            (Some("house_empty"), Some("N"), Some("a5"))
+        );
+        let mtaji =
+            "kiswahili 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S 0/0";
+        // Every front pit faces a full one: South can capture, so no takasia block (KIS-5.2).
+        let p = ask("kiswahili", "-", &format!("{mtaji} block:A3 0"));
+        assert_eq!(
+            (p["code"].as_str(), p["pit"].as_str()),
+            (Some("block_capture"), Some("A3"))
+        );
+        assert_eq!(
+            ask("kiswahili", "-", &format!("{mtaji} block:a3 0"))["code"],
+            "block_pit"
+        );
+        assert_eq!(
+            ask("kiswahili", "takasia=false", &format!("{mtaji} block:A3 0"))["code"],
+            "block_rule"
+        );
+        assert_eq!(
+            ask("kiswahili", "-", &format!("{mtaji} nointro 0"))["code"],
+            "flag_variant"
+        );
+        assert_eq!(
+            ask("kiswahili", "-", &format!("{mtaji} house:X 0"))["code"],
+            "flag_unknown"
+        );
+        assert_eq!(
+            ask(
+                "kete",
+                "-",
+                &format!("{} duty:S 0", mtaji.replace("kiswahili", "kete"))
+            )["code"],
+            "duty_needs_house"
+        );
+        assert_eq!(ask("kimasai", "-", "kimasai 0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1/0,0,0,0,0,0,0,0 S 0/48 nointro 0")["code"], "nointro_reserve");
+        // Text that is no position: the kind NOT-4.1 names.
+        assert_eq!(ask("kete", "-", "kete 1,2")["code"], "syntax");
+        assert_eq!(
+            ask(
+                "kete",
+                "-",
+                "kete 0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 X 22/22 - 0"
+            )["code"],
+            "side"
+        );
+        // A variant that does not exist is a refused request, not a position problem.
+        assert!(err(r#"{"op":"validate","variant":"chess","position":"x"}"#).contains("no variant"));
+    }
+
+    /// Random boards and marks under random options: `validate` says valid exactly when the
+    /// rules crate does, and names a check of [`PROBLEM_CODES`] otherwise; a refused mark is
+    /// always found (never the bare `flags` kind). Every code has
+    /// words in both catalogs of the analysis page.
+    #[test]
+    fn validate_agrees_with_the_rules_and_every_problem_has_words() {
+        let seed = std::env::var("BAO_VALIDATE_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(20261204u64);
+        println!("seed {seed} (BAO_VALIDATE_SEED repeats it)");
+        let mut rng = bao_rules::Rng::new(seed);
+        let flags = [
+            "house:S", "house:N", "duty:S", "duty:N", "block:A3", "block:a3", "block:A5",
+            "block:a5", "must:a2", "must:A2", "nointro",
+        ];
+        let options = [
+            "-",
+            "takasia=false",
+            "first_takasa_from_kuu=false",
+            "no_intro=never",
+            "blocker_must_capture=off",
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..20_000 {
+            let variant = ["kiswahili", "kete", "kimasai"][rng.below(3)];
+            let v = Variant::from_id(variant).unwrap();
+            let opt = options[rng.below(options.len())];
+            let Ok(rules) = Rules::parse(v, opt) else {
+                continue;
+            };
+            // 64 seeds dealt to a few pits and the hands, sometimes one more or less.
+            let mut counts = [0u32; 34];
+            let total = 64 + [0, 0, 0, 1][rng.below(4)] - [0, 0, 0, 1][rng.below(4)];
+            let spots: Vec<usize> = (0..1 + rng.below(12)).map(|_| rng.below(34)).collect();
+            for _ in 0..total {
+                counts[spots[rng.below(spots.len())]] += 1;
+            }
+            if rng.below(2) == 0 {
+                counts[32] = 0;
+                counts[33] = 0;
+                counts[spots[0]] += 0;
+            }
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let marks: Vec<&str> = flags
+                .iter()
+                .copied()
+                .filter(|_| rng.below(4) == 0)
+                .collect();
+            let text = format!(
+                "{variant} {}/{}/{}/{} {} {}/{} {} {}",
+                row(&counts[0..8]),
+                row(&counts[8..16]),
+                row(&counts[16..24]),
+                row(&counts[24..32]),
+                ["S", "N"][rng.below(2)],
+                counts[32],
+                counts[33],
+                if marks.is_empty() {
+                    "-".to_string()
+                } else {
+                    marks.join(",")
+                },
+                rng.below(100),
+            );
+            let v = ok(
+                &serde_json::json!({"op":"validate","variant":variant,"rules":opt,"position":text})
+                    .to_string(),
+            );
+            let parsed = Position::parse(&text, &rules);
+            assert_eq!(
+                v["valid"].as_bool(),
+                Some(parsed.is_ok()),
+                "{text} ({opt}): {v}"
+            );
+            if let Err(e) = parsed {
+                let code = v["problem"]["code"].as_str().unwrap().to_string();
+                assert!(PROBLEM_CODES.contains(&code.as_str()), "{text}: {v}");
+                assert_eq!(v["problem"]["kind"], e.kind.as_str());
+                if e.kind == bao_rules::PositionErrorKind::Flags {
+                    assert_ne!(code, "flags", "{text} ({opt}): {e}");
+                }
+                seen.insert(code);
+            }
+        }
+        // The random positions reach most checks (the rest have their own cases above).
+        println!("codes reached: {seen:?}");
+        assert!(seen.len() >= 12, "{seen:?}");
+        for lang in ["en", "sw"] {
+            let path = format!(
+                "{}/../bao-server/web/i18n/{lang}/analysis.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let cat: serde_json::Map<String, Value> =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            for code in PROBLEM_CODES {
+                let key = format!("analysis.err_{code}");
+                assert!(cat.contains_key(&key), "{path} has no {key}");
+            }
+        }
+    }
+
+    /// `search` gives the engine's best move, a line that starts with it and is legal move
+    /// after move, a score and the depth reached; the depth asked for is bounded.
+    #[test]
+    fn search_gives_a_legal_line_to_the_depth() {
+        for variant in ["kiswahili", "kete", "kimasai"] {
+            let v = ok(
+                &serde_json::json!({"op":"search","variant":variant,"position":variant,"depth":3})
+                    .to_string(),
+            );
+            assert_eq!(v["depth"], 3, "{variant}: {v}");
+            let line: Vec<String> = serde_json::from_value(v["line"].clone()).unwrap();
+            assert_eq!(Some(line[0].as_str()), v["best"].as_str());
+            assert!(["cp", "win", "loss"].contains(&v["score_kind"].as_str().unwrap()));
+            let g =
+                ok(&serde_json::json!({"op":"game","variant":variant,"moves":line}).to_string());
+            assert_eq!(g["moves"].as_array().unwrap().len(), line.len());
+        }
+        // A depth beyond the bound is cut to it, and the time bound stops it early.
+        let v = ok(
+            r#"{"op":"search","variant":"kiswahili","position":"kiswahili","depth":1000000,"time_ms":50}"#,
+        );
+        assert!(v["depth"].as_u64().unwrap() < MAX_SEARCH_DEPTH as u64);
+        assert!(v["time_ms"].as_u64().unwrap() < 5_000, "{v}");
+        // A finished game has no best move.
+        let over = "kiswahili 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0 N 0/54 house:S 0";
+        let v = ok(
+            &serde_json::json!({"op":"search","variant":"kiswahili","position":over,"depth":4})
+                .to_string(),
+        );
+        assert!(
+            v["best"].is_null() && v["line"].as_array().unwrap().is_empty(),
+            "{v}"
+        );
     }
 
     /// A step as `GET /api/learn/{variant}` shows it (texts and all), with `replies` as given.

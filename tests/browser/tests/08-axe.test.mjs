@@ -57,6 +57,22 @@ after(async () => {
   await browser?.close();
 });
 
+/**
+ * Plays a move on the analysis board for the side to move: a legal pit (not the start pit of
+ * `avoid`), then the first way the chooser offers to play it.
+ */
+async function analysisMove(page, avoid = null) {
+  const pits = await page.$$eval('#board g.pit.legal', (gs) => gs.map((g) => g.dataset.pit));
+  const pit = pits.find((p) => !avoid || !avoid.startsWith(p)) || pits[0];
+  const before = await page.getAttribute('#board', 'data-node');
+  await page.click(`#board g.pit.legal[data-pit="${pit}"]`);
+  for (const sel of ['#chooser button[data-letter]', '#chooser button[data-choice="stop"]', '#chooser button[data-confirm]']) {
+    const b = page.locator(sel).first();
+    if (await b.count()) await b.click();
+  }
+  await page.waitForFunction((b) => document.querySelector('#board').dataset.node !== b, before);
+}
+
 /** A game made through the API: `{id, seats: {S: token, N: token}, invite}`. */
 async function newGame(body, { join = false } = {}) {
   const g = await api('/api/games', { method: 'POST', body: { variant: 'kiswahili', side: 'S', match: 'single_game', ...body } });
@@ -261,6 +277,36 @@ const STATES = [
     async (page) => {
       await page.click('#show');
       await page.waitForSelector('#solution:not([hidden])');
+    },
+  ],
+  [
+    'analysis board, two moves and a variation, the engine line shown',
+    async (page) => {
+      await page.goto('/analysis');
+      await page.waitForSelector('#board g.pit.legal');
+      await page.uncheck('#animate');
+      // Two moves on the main line, back one, another move: a variation.
+      for (const n of [1, 2]) {
+        await analysisMove(page);
+        await page.waitForFunction((k) => document.querySelectorAll('#tree button.mv').length === k, n);
+      }
+      await page.click('#prev');
+      await page.waitForFunction(() => document.querySelector('#tree button.mv.current')?.dataset.node === document.querySelector('#tree button.mv')?.dataset.node);
+      const taken = await page.getAttribute('#tree button.mv >> nth=1', 'data-move');
+      await analysisMove(page, taken);
+      await page.waitForSelector('#tree .variation button.mv.current');
+      await page.waitForSelector('#engine[data-depth]');
+    },
+  ],
+  [
+    'analysis board, the position editor with a refused position',
+    async (page) => {
+      await page.click('#editor-box summary');
+      await page.waitForSelector('#editor[data-valid="true"]');
+      await page.click('#board g.pit.legal[data-pit="B1"]');
+      await page.fill('#ed-pit-seeds', '6');
+      await page.waitForSelector('#editor[data-valid="false"]');
+      await page.waitForSelector('#ed-error:not([hidden])');
     },
   ],
   [

@@ -66,7 +66,7 @@ async function newContext(device, lang) {
   return { context, page };
 }
 
-const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/learn', '/learn/kiswahili/board', '/account/signup', '/account/login', '/account/recover'];
+const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/learn', '/learn/kiswahili/board', '/analysis', '/account/signup', '/account/login', '/account/recover'];
 
 for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DESKTOP]]) {
   for (const lang of ['sw', 'en']) {
@@ -77,6 +77,7 @@ for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DES
         await page.goto(url);
         await page.waitForLoadState('load');
         if (url.startsWith('/g/')) await page.waitForSelector('#board svg g.pit');
+        if (url.startsWith('/analysis')) await page.waitForSelector('#engine[data-depth]');
         assert.equal(await page.getAttribute('html', 'lang'), lang, `${url}: html lang`);
         // Against the device's width, not innerWidth: a phone browser widens its layout
         // viewport (and innerWidth) to content that overflows, so that check could not fail.

@@ -55,7 +55,7 @@ test('the manifest, its icons and the service worker are served', async () => {
 
 test('every page links the manifest and is controlled by the service worker', async () => {
   const { context, page } = await openPage(browser, { viewport: { width: 360, height: 640 } });
-  for (const path of ['/', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/replay', '/learn', '/g/local-nothing']) {
+  for (const path of ['/', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/replay', '/learn', '/analysis', '/g/local-nothing']) {
     await page.goto(path);
     assert.equal(await page.getAttribute('link[rel="manifest"]', 'href'), '/manifest.webmanifest', path);
     await page.evaluate(() => navigator.serviceWorker.ready);

@@ -5,6 +5,7 @@
 
 pub mod abandon;
 pub mod accounts;
+pub mod analysis;
 pub mod assist;
 pub mod learn;
 pub mod lobby;

@@ -27,6 +27,7 @@ import { t, tn, touch } from './i18n.js';
 import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
 import { reviewLink } from './review.js';
+import { analysisUrl } from './analysis-link.js';
 import { localSource } from './offline-game.js';
 import { serverSource } from './server-game.js';
 import { showConnection } from './socket.js';
@@ -239,6 +240,7 @@ function render(s) {
   source.recordLink($('record-link'), s);
   source.recordLink($('record-link2'), s);
   $('replay-link').href = `/replay?game=${encodeURIComponent(s.id)}`;
+  $('analyse-link').href = analysisUrl({ variant: s.variant, rules: s.rules, position: s.start, moves: (s.moves || []).map((m) => m.move) });
   renderPlay(s, { board, onState, pageStatus, source });
   renderRated(s);
 }

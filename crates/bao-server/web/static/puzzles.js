@@ -6,6 +6,7 @@ import { $, api, el, errorText, notify, renderUrl, legalFromText, parsePosition,
 import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
 import { t, tHtml, tn } from './i18n.js';
+import { analysisUrl } from './analysis-link.js';
 
 const STORE = 'bao.puzzles.solved';
 const board = new BoardView($('board'), { caption: $('caption'), onPick: pickPit });
@@ -110,6 +111,7 @@ async function open(id) {
   board.flipped = side === 'N';
   board.setSvg(svg);
   board.setPosition(puzzle.position);
+  analyseLink();
   const index = list.findIndex((p) => p.id === id);
   const goal = $('goal');
   if (puzzle.goal.kind === 'save_house') goal.innerHTML = goalHtml(puzzle.goal, puzzle.moves);
@@ -192,7 +194,14 @@ async function send(move) {
   legal = r.legal || [];
   position = r.reply_position || r.position;
   busy = false;
+  analyseLink();
   renderChooser();
+}
+
+/** The analysis board at the position the solver is to play. */
+function analyseLink() {
+  if (!puzzle || !position) return;
+  $('analyse-link').href = analysisUrl({ variant: position.split(' ')[0], rules: puzzle.rules || '-', position });
 }
 
 function nextId() {

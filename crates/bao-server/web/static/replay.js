@@ -6,6 +6,7 @@ import { t } from './i18n.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
 import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
+import { analysisUrl } from './analysis-link.js';
 
 const status = $('page-status');
 const board = new BoardView($('board'), { caption: $('caption') });
@@ -110,6 +111,7 @@ function update() {
   const n = game.moves.length;
   const pos = parsePosition(step === 0 ? game.start : game.moves[step - 1].position);
   $('pos').textContent = `${step} / ${n}`;
+  $('analyse-link').href = analysisUrl({ variant: game.variant, rules: game.rules, position: game.start, moves: game.moves.map((m) => m.move), at: step });
   $('scrub').max = String(n);
   $('scrub').value = String(step);
   updateButtons();

@@ -16,7 +16,7 @@ const PRECACHE = '__BAO_PRECACHE__';
 const VERSION = '__BAO_VERSION__';
 const CACHE = `bao-${VERSION}`;
 /** Pages fetched at install time, so that they work offline even if never opened. */
-const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local', '/learn'];
+const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local', '/learn', '/analysis'];
 /** The lessons of Jifunze / Learn in both languages (static/learn.js asks for exactly these). */
 const LESSONS = ['kiswahili', 'kete', 'kimasai'].flatMap((v) => ['en', 'sw'].map((l) => `/api/learn/${v}?lang=${l}`));
 /** Read-only API answers kept for offline use: the home page's options and its picture, the lessons. */
