@@ -37,6 +37,11 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
     rustup target add wasm32-unknown-unknown
 fi
 
+# No incremental compilation: the suite builds each crate once, from a clean clone in CI, and
+# incremental data (gigabytes for ~100 test binaries) only fills the disk (a CI run once ran
+# out of it while linking).
+export CARGO_INCREMENTAL=0
+
 step "starting PostgreSQL"
 # A PostgreSQL this script starts is stopped when it ends (pass or fail); one that was already
 # running is left alone.
