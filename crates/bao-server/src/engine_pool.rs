@@ -94,6 +94,27 @@ pub enum PoolError {
     /// The pool was closed (the server is stopping).
     #[error("the engine is stopping")]
     Closed,
+    /// The search's thread failed (the engine panicked).
+    #[error("the engine failed")]
+    Failed,
+}
+
+/// Stops a request's search when the request is dropped (the client went away): set when
+/// dropped, and the search's stop flag raised once the search is set up.
+#[derive(Default)]
+struct Cancel {
+    cancelled: Arc<AtomicBool>,
+    /// The search's stop flag, once the search is set up.
+    stop: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+}
+
+impl Drop for Cancel {
+    fn drop(&mut self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        if let Some(s) = &*self.stop.lock().unwrap_or_else(|p| p.into_inner()) {
+            s.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 struct Shared {
@@ -159,6 +180,56 @@ impl EnginePool {
     /// What runs and waits now.
     pub fn stats(&self) -> EngineStats {
         *self.shared.lock()
+    }
+
+    /// The strongest level's search of `pos` for a request (a hint, an analysis): with
+    /// `limits`, or that level's limits cut to `time`; repetitions counted from `history`.
+    /// Waits for live permits like the computer players, searches on a blocking thread with
+    /// the threads it was given, and stops when this future is dropped (the client went
+    /// away). The permits come back when the search has ended.
+    pub async fn search_for_request(
+        &self,
+        rules: bao_rules::Rules,
+        pos: bao_rules::Position,
+        history: Vec<bao_rules::Position>,
+        limits: Option<bao_engine::Limits>,
+        time: std::time::Duration,
+    ) -> Result<bao_engine::search::SearchResult, PoolError> {
+        let permit = self.live(self.search_threads()).await?;
+        let cancel = Cancel::default();
+        let (cancelled, stop_slot) = (cancel.cancelled.clone(), cancel.stop.clone());
+        let r = tokio::task::spawn_blocking(move || {
+            permit.run(|threads| {
+                let l = bao_engine::Level::get(bao_engine::MAX_LEVEL);
+                let mut s = l.searcher(&rules);
+                s.set_threads(threads);
+                s.set_history(&history);
+                let stop = s.stop_flag();
+                *stop_slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(stop.clone());
+                if cancelled.load(Ordering::SeqCst) {
+                    return None;
+                }
+                let limits = limits.unwrap_or(bao_engine::Limits {
+                    time: Some(time),
+                    ..l.limits_for(rules.variant)
+                });
+                // The search clears its stop flag as it begins: a cancellation that came
+                // just then is seen after the first iteration.
+                Some(s.search_root(&pos, limits, &mut |_| {
+                    if cancelled.load(Ordering::SeqCst) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }))
+            })
+        })
+        .await
+        .map_err(|e| {
+            tracing::error!("a request's search failed: {e}");
+            PoolError::Failed
+        })?;
+        drop(cancel);
+        // `None` only when cancelled, and then nobody waits for this answer.
+        r.ok_or(PoolError::Closed)
     }
 
     /// Permits for a live search of up to `threads` threads (clamped to 1..=bound): waits,

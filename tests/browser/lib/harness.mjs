@@ -274,3 +274,42 @@ export async function playLessonMove(page, move) {
     await page.locator(`#chooser button[data-letter="${move[2]}"]`).click();
   }
 }
+
+/**
+ * `plies` plies of seeded pseudo-random Kiswahili play from the start that do not end the
+ * game (legal moves from `bao moves`): `{moves, positions}`, positions[i] before moves[i].
+ */
+export function randomGame(seed, plies) {
+  let x = seed;
+  const next = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x;
+  };
+  let pos = 'kiswahili';
+  const moves = [];
+  const positions = [pos];
+  while (moves.length < plies) {
+    const legal = bao('moves', pos)
+      .map((l) => l.split('\t'))
+      .filter((l) => l.length === 3 && l[2] === '-');
+    assert.ok(legal.length > 0, `a move that does not end the game after ${moves.join(' ')}`);
+    const [mv, after] = legal[next() % legal.length];
+    moves.push(mv);
+    positions.push(after);
+    pos = after;
+  }
+  return { moves, positions };
+}
+
+/** A record (NOT-6) of Kiswahili `moves` that South won by North's resignation. */
+export function resignedRecord(moves) {
+  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
+  return ['[Variant "kiswahili"]', '[Rules "-"]', '[South "Asha"]', '[North "Juma"]', '[Date "2026.11.30"]', '[Result "S"]', '[Termination "resignation"]', '', `${numbered} S`, ''].join('\n');
+}
+
+/** Uploads a record (`POST /api/records`); its game's id. */
+export async function uploadRecord(text) {
+  const res = await fetch(`${BASE}/api/records`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).id;
+}

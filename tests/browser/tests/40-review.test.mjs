@@ -3,7 +3,7 @@
 // "Review this game" link.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, screenshot, api, bao, BASE, stepIs } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, stepIs, randomGame, resignedRecord, uploadRecord } from '../lib/harness.mjs';
 
 const PLIES = 16;
 
@@ -15,42 +15,11 @@ after(async () => {
   await browser?.close();
 });
 
-/** PLIES plies of seeded pseudo-random play from the start that do not end the game. */
-function randomGame(seed) {
-  let x = seed;
-  const next = () => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x;
-  };
-  let pos = 'kiswahili';
-  const moves = [];
-  while (moves.length < PLIES) {
-    const legal = bao('moves', pos)
-      .map((l) => l.split('\t'))
-      .filter((l) => l.length === 3 && l[2] === '-');
-    assert.ok(legal.length > 0, `a move that does not end the game after ${moves.join(' ')}`);
-    const [mv, after] = legal[next() % legal.length];
-    moves.push(mv);
-    pos = after;
-  }
-  return moves;
-}
-
-/** A record of `moves` that South won by North's resignation (a finished game). */
-function record(moves) {
-  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
-  return ['[Variant "kiswahili"]', '[Rules "-"]', '[South "Asha"]', '[North "Juma"]', '[Date "2026.11.30"]', '[Result "S"]', '[Termination "resignation"]', '', `${numbered} S`, ''].join('\n');
-}
-
-async function upload(text) {
-  const res = await fetch(`${BASE}/api/records`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).id;
-}
+const randomMoves = (seed) => randomGame(seed, PLIES).moves;
 
 test('a finished game is reviewed: graph, marks and the best move on the board', async () => {
-  const moves = randomGame(7);
-  const id = await upload(record(moves));
+  const moves = randomMoves(7);
+  const id = await uploadRecord(resignedRecord(moves));
   const { page } = await openPage(browser);
   await page.goto(`/replay?game=${id}`);
   await page.waitForSelector('#viewer:not([hidden])');
@@ -93,8 +62,8 @@ test('a finished game is reviewed: graph, marks and the best move on the board',
 });
 
 test('the game page of a finished game offers "Review this game", which starts it', async () => {
-  const moves = randomGame(11);
-  const id = await upload(record(moves));
+  const moves = randomMoves(11);
+  const id = await uploadRecord(resignedRecord(moves));
   const { page } = await openPage(browser, { viewport: { width: 360, height: 640 } });
   await page.goto(`/g/${id}`);
   const link = page.locator('#review-link');

@@ -4,7 +4,7 @@
 // engine's line can be shown. Reached from "My games" of the player who made them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, screenshot, api, bao, BASE, axeViolations, axeReport } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, bao, axeViolations, axeReport, randomGame, resignedRecord, uploadRecord } from '../lib/harness.mjs';
 
 let browser;
 before(async () => {
@@ -13,40 +13,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** `plies` plies of seeded pseudo-random play from the start that do not end the game. */
-function randomGame(seed, plies) {
-  let x = seed;
-  const next = () => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x;
-  };
-  let pos = 'kiswahili';
-  const moves = [];
-  const positions = [pos];
-  while (moves.length < plies) {
-    const legal = bao('moves', pos)
-      .map((l) => l.split('\t'))
-      .filter((l) => l.length === 3 && l[2] === '-');
-    assert.ok(legal.length > 0);
-    const [mv, after] = legal[next() % legal.length];
-    moves.push(mv);
-    positions.push(after);
-    pos = after;
-  }
-  return { moves, positions };
-}
-
-function record(moves) {
-  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
-  return ['[Variant "kiswahili"]', '[Rules "-"]', '[South "Asha"]', '[North "Juma"]', '[Date "2026.12.04"]', '[Result "S"]', '[Termination "resignation"]', '', `${numbered} S`, ''].join('\n');
-}
-
-async function upload(text) {
-  const res = await fetch(`${BASE}/api/records`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: text });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).id;
-}
 
 /** The review of game `id`, asked for and waited for (states, not time). */
 async function reviewed(id) {
@@ -86,7 +52,7 @@ test('the mistakes of a reviewed game are practised on a phone in Swahili', asyn
   let review;
   for (let seed = 3; ; seed++) {
     game = randomGame(seed, 14);
-    id = await upload(record(game.moves));
+    id = await uploadRecord(resignedRecord(game.moves));
     review = await reviewed(id);
     if (review.plies.some((p) => (p.mark === '?' || p.mark === '??') && p.side === 'N')) break;
     assert.ok(seed < 40, 'random play makes a mistake within a few games');

@@ -15,14 +15,10 @@ use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
 use bao_rules::{Position, Rules, Variant};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
 /// The longest one analysis searches (a hint's time).
 pub const ANALYSIS_TIME: Duration = Duration::from_millis(700);
-/// The level whose search (evaluation, table size) analyses.
-const ANALYSIS_LEVEL: u8 = bao_engine::MAX_LEVEL;
 /// The longest position text read: a canonical position is under 100 bytes.
 const MAX_POSITION: usize = 200;
 /// The longest option string read (every option changed is under 400 bytes).
@@ -61,22 +57,6 @@ pub struct Analysis {
     pub line: Vec<String>,
     /// The depth the search completed.
     pub depth: u32,
-}
-
-/// Stops the search when the request that asked for it ends or is dropped.
-#[derive(Default)]
-struct Cancel {
-    cancelled: Arc<AtomicBool>,
-    stop: Arc<StdMutex<Option<Arc<AtomicBool>>>>,
-}
-
-impl Drop for Cancel {
-    fn drop(&mut self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        if let Some(s) = &*self.stop.lock().unwrap_or_else(|p| p.into_inner()) {
-            s.store(true, Ordering::SeqCst);
-        }
-    }
 }
 
 /// The rules and position of a request, checked by the rules crate: 400 with its words.
@@ -135,37 +115,10 @@ async fn analyse(
             "the game is over in this position: there is no move to analyse",
         ));
     }
-    let permit = engine
-        .live(engine.search_threads())
+    let r = engine
+        .search_for_request(rules, pos, Vec::new(), None, ANALYSIS_TIME)
         .await
         .map_err(ApiError::internal)?;
-    let cancel = Cancel::default();
-    let (cancelled, stop_slot) = (cancel.cancelled.clone(), cancel.stop.clone());
-    let r = tokio::task::spawn_blocking(move || {
-        permit.run(|threads| {
-            let l = bao_engine::Level::get(ANALYSIS_LEVEL);
-            let mut s = l.searcher(&rules);
-            s.set_threads(threads);
-            let stop = s.stop_flag();
-            *stop_slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(stop.clone());
-            if cancelled.load(Ordering::SeqCst) {
-                return None;
-            }
-            let limits = bao_engine::Limits {
-                time: Some(ANALYSIS_TIME),
-                ..l.limits_for(rules.variant)
-            };
-            Some(s.search_root(&pos, limits, &mut |_| {
-                if cancelled.load(Ordering::SeqCst) {
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }))
-        })
-    })
-    .await
-    .map_err(ApiError::internal)?;
-    drop(cancel);
-    let r = r.ok_or_else(|| ApiError::internal("the analysis was cancelled"))?;
     let best = r
         .best
         .ok_or_else(|| ApiError::game_over("the game is over in this position"))?;

@@ -16,14 +16,11 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest a hint searches.
 pub const HINT_TIME: Duration = Duration::from_millis(700);
-/// The level whose search (evaluation, table size) gives hints.
-const HINT_LEVEL: u8 = bao_engine::MAX_LEVEL;
 
 /// The routes: `POST /api/games/{id}/takeback`, `GET /api/games/{id}/hint`.
 pub fn routes(games: Arc<Games>) -> Router {
@@ -126,23 +123,6 @@ async fn take_back(games: &Games, seat: &Seat, game_no: u32, ply: u32) -> ApiRes
     Ok(games.state_text(slot, &m, Some(p)))
 }
 
-/// Stops a hint's search when the request that asked for it ends or is dropped.
-#[derive(Default)]
-struct Cancel {
-    cancelled: Arc<AtomicBool>,
-    /// The search's stop flag, once the search is set up.
-    stop: Arc<StdMutex<Option<Arc<AtomicBool>>>>,
-}
-
-impl Drop for Cancel {
-    fn drop(&mut self) {
-        self.cancelled.store(true, Ordering::SeqCst);
-        if let Some(s) = &*self.stop.lock().unwrap_or_else(|p| p.into_inner()) {
-            s.store(true, Ordering::SeqCst);
-        }
-    }
-}
-
 /// The answer of `GET /api/games/{id}/hint`.
 #[derive(Debug, serde::Serialize)]
 pub struct Hint {
@@ -192,44 +172,14 @@ async fn best_move(games: &Games, seat: &Seat) -> ApiResult<Hint> {
         )
     };
     let hint = games.engine.config().hint;
-    let permit = games
+    let r = games
         .engine
-        .live(games.engine.search_threads())
+        .search_for_request(rules, pos, history, hint, HINT_TIME)
         .await
         .map_err(ApiError::internal)?;
-    let cancel = Cancel::default();
-    let (cancelled, stop_slot) = (cancel.cancelled.clone(), cancel.stop.clone());
-    // The permit goes with the search: it comes back when the search has ended, also when
-    // this request is dropped first (then `cancel` stops the search).
-    let r = tokio::task::spawn_blocking(move || {
-        permit.run(|threads| {
-            let l = bao_engine::Level::get(HINT_LEVEL);
-            let mut s = l.searcher(&rules);
-            s.set_threads(threads);
-            s.set_history(&history);
-            let stop = s.stop_flag();
-            *stop_slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(stop.clone());
-            if cancelled.load(Ordering::SeqCst) {
-                return None;
-            }
-            let limits = hint.unwrap_or(bao_engine::Limits {
-                time: Some(HINT_TIME),
-                ..l.limits_for(rules.variant)
-            });
-            // The search clears its stop flag as it begins: a cancellation that came just
-            // then is seen after the first iteration.
-            Some(s.search_root(&pos, limits, &mut |_| {
-                if cancelled.load(Ordering::SeqCst) {
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }))
-        })
-    })
-    .await
-    .map_err(ApiError::internal)?;
-    drop(cancel);
     let (best, score) = r
-        .and_then(|r| r.best.map(|b| (b, r.score)))
+        .best
+        .map(|b| (b, r.score))
         .ok_or_else(|| ApiError::game_over("the game is over"))?;
     Ok(Hint {
         mv: best.mv.to_string(),

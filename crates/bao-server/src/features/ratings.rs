@@ -16,11 +16,9 @@ use crate::domain::rating::{config, outcome_for_p0, rate, Stored, ACTIVE_MS};
 use crate::edge::body::json;
 use crate::error::{ApiError, ApiResult};
 use crate::game::commit::CommitError;
-use crate::game::routes::{LIST_DEFAULT, LIST_MAX};
+use crate::game::routes::list_page;
 use crate::game::{Change, Games, Observer};
-use crate::store::{
-    DueRound, HistoryPoint, ListKey, Results, Store, StoreError, Write, RATING_PAGE,
-};
+use crate::store::{DueRound, HistoryPoint, Results, Store, StoreError, Write, RATING_PAGE};
 use crate::util;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -336,23 +334,7 @@ async fn user_games(
     Path(name): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
-    let limit = match q.get("limit") {
-        None => LIST_DEFAULT,
-        Some(s) => match s.parse::<i64>() {
-            Ok(n) if (1..=LIST_MAX).contains(&n) => n,
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "limit is a number of games from 1 to {LIST_MAX}"
-                )))
-            }
-        },
-    };
-    let after = match q.get("cursor").filter(|c| !c.is_empty()) {
-        None => None,
-        Some(c) => Some(ListKey::parse(c).ok_or_else(|| {
-            ApiError::bad_request("cursor is not one this server gave (use the list's \"next\")")
-        })?),
-    };
+    let (limit, after) = list_page(&q)?;
     let (id, _, _) = account_named(&games.store, &name).await?;
     let (rows, next) = games
         .store

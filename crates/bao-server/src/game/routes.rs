@@ -309,16 +309,9 @@ async fn resign(
     Ok(json_text(StatusCode::OK, text))
 }
 
-/// `GET /api/games?status=live|finished&limit=N&cursor=C` -> `{"games": [...], "next": C|null}`.
-async fn list(
-    State(games): State<Arc<Games>>,
-    Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Response> {
-    let status = match q.get("status").map(String::as_str) {
-        None | Some("live") => ListStatus::Live,
-        Some("finished") => ListStatus::Finished,
-        Some(_) => return Err(ApiError::bad_request("status is live or finished")),
-    };
+/// A page of a game list from its query: `limit` (1 to [`LIST_MAX`], [`LIST_DEFAULT`] when
+/// absent) and `cursor` (the `next` of the page before), refused in words when malformed.
+pub fn list_page(q: &HashMap<String, String>) -> ApiResult<(i64, Option<ListKey>)> {
     let limit = match q.get("limit") {
         None => LIST_DEFAULT,
         Some(s) => match s.parse::<i64>() {
@@ -336,6 +329,20 @@ async fn list(
             ApiError::bad_request("cursor is not one this server gave (use the list's \"next\")")
         })?),
     };
+    Ok((limit, after))
+}
+
+/// `GET /api/games?status=live|finished&limit=N&cursor=C` -> `{"games": [...], "next": C|null}`.
+async fn list(
+    State(games): State<Arc<Games>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let status = match q.get("status").map(String::as_str) {
+        None | Some("live") => ListStatus::Live,
+        Some("finished") => ListStatus::Finished,
+        Some(_) => return Err(ApiError::bad_request("status is live or finished")),
+    };
+    let (limit, after) = list_page(&q)?;
     let since = crate::util::now_ms() - games.lifecycle.live_window.as_millis() as i64;
     let (list, next) = games
         .store
