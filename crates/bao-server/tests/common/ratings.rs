@@ -72,7 +72,17 @@ pub async fn one_move_then_north_resigns(c: &Client, id: &str, south: &str, nort
 
 /// The change both new players get when the first wins: bao-rating's own numbers.
 fn first_game_change() -> [i32; 2] {
-    rate([Stored::start(); 2], Outcome::Win, 0).change
+    // From bao-rating itself (checked against Glickman's worked example and the skillratings
+    // crate), not from the server's wrapper: two newcomers, the first one wins.
+    let c = bao_rating::Config::default();
+    let start = c.start();
+    let idle = std::time::Duration::ZERO;
+    let (a, b) = c.rate_game(start, idle, start, idle, Outcome::Win);
+    let change = [a.rounded() - start.rounded(), b.rounded() - start.rounded()];
+    // By hand (Glickman's steps 3-7, volatility left aside): phi = 500/173.7178 = 2.878,
+    // g = 0.533, v = 14.07, phi' = 2.284, mu' = phi'^2 * g / 2 = 1.39, about 241 points.
+    assert!((236..=247).contains(&change[0]), "{change:?}");
+    change
 }
 
 /// A user's profile.

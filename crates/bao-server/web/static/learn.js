@@ -218,7 +218,7 @@ function renderChooser() {
     chooser.clear();
     return;
   }
-  // In namua (seeds in hand) the letter of a capture names the kichwa it enters at.
+  // In namua (seeds in hand) the letter of a capture names the kichwa it enters at (KIS-4.2).
   const p = parsePosition(board.svg?.getAttribute('data-position'));
   const namua = !!p && p.variant !== 'kimasai' && p.hands[p.side] > 0;
   chooser.offer(here.legal, { side: learner(), namua });

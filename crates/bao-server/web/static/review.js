@@ -470,7 +470,7 @@ class Practice {
       const legal = await engine({ op: 'legal', variant: game.variant, rules: game.rules || '-', position: before });
       if (!this.active || this.list[this.index] !== p) return;
       this.legal = legal;
-      // In namua (seeds in hand) the letter of a capture names the kichwa it enters at.
+      // In namua (seeds in hand) the letter of a capture names the kichwa it enters at (KIS-4.2).
       const pos = parsePosition(before);
       const namua = !!pos && pos.variant !== 'kimasai' && pos.hands[pos.side] > 0;
       this.chooser.offer(legal, { side: p.side, namua });
