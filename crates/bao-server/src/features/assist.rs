@@ -146,7 +146,7 @@ async fn hint(State(games): State<Arc<Games>>, seat: Seat) -> ApiResult<Response
 async fn best_move(games: &Games, seat: &Seat) -> ApiResult<Hint> {
     let (pos, rules, history) = {
         let m = seat.slot.m.lock().await;
-        let Some(p) = Games::auth(&m, seat.token.as_deref()) else {
+        let Some(p) = seat.player else {
             return Err(ApiError::forbidden(
                 "only a player of this game may ask for a hint: your seat token is missing or wrong",
             ));

@@ -4,8 +4,8 @@
 //! policy; and every copy of a game read back from the database goes through
 //! [`Games::adopt`], which never replaces newer state with older.
 
-use super::{Games, Slot, Update};
-use crate::domain::model::{Match, MoveEvent, Round};
+use super::{Alert, AlertKind, Games, Recipient, Slot, Update};
+use crate::domain::model::{Match, MoveEvent, PlayerKind, Round};
 use crate::domain::wire::{json_text, ServerMsg};
 use crate::error::ApiError;
 use crate::store::{StoreError, Write};
@@ -74,6 +74,7 @@ impl Games {
         c: Change,
     ) -> Result<(), CommitError> {
         let stored = c.stored();
+        let turn_before = (m.to_move(), m.game_no);
         let version = match self
             .store
             .commit(c.write, stored.as_ref().unwrap_or(&c.after), &self.instance)
@@ -107,7 +108,36 @@ impl Games {
             self.broadcast_state(slot, m);
         }
         self.arm_clock(slot, m);
+        self.alert_turn(slot, m, turn_before);
         Ok(())
+    }
+
+    /// Publishes "your move" when a change gave the turn to a person online (not pass and
+    /// play) who has no socket open on this game here ([`super::alerts`]).
+    fn alert_turn(&self, slot: &Slot, m: &Match, before: (Option<usize>, u32)) {
+        let Some(p) = m.to_move() else { return };
+        if before == (Some(p), m.game_no)
+            || m.local()
+            || m.players[p].kind != PlayerKind::Human
+            || m.players[p].token_hash.is_none() && m.accounts[p].is_none()
+            || slot.conns[p].load(Ordering::Relaxed) > 0
+        {
+            return;
+        }
+        let to = match &m.accounts[p] {
+            Some(a) => Recipient::Account(a.id.clone()),
+            None => Recipient::Seat {
+                game: m.id.clone(),
+                player: p,
+            },
+        };
+        self.alerts.publish(Alert {
+            to,
+            kind: AlertKind::YourMove {
+                game: m.id.clone(),
+                opponent: m.players[1 - p].name.clone(),
+            },
+        });
     }
 
     /// Reads game `m` again after a conflict (another instance changed it), keeps the newer

@@ -7,11 +7,14 @@
 //! * [`ops`]: create, join, move, resign, the views of a game and its record;
 //! * [`clock`], [`computer`]: the loss on time and the computer's moves;
 //! * [`seat`]: who a request speaks for ([`Seat`]);
+//! * [`alerts`]: alerts for players who may not be looking ("your move", a game made for
+//!   them), published here and delivered by features;
 //! * [`routes`], [`ws`]: the game's HTTP routes and its WebSocket.
 //!
 //! Features (crate::features) build on this module and never the other way round: the core
 //! tells them about changes through [`Observer`].
 
+pub mod alerts;
 pub mod clock;
 pub mod commit;
 pub mod computer;
@@ -20,8 +23,9 @@ pub mod routes;
 pub mod seat;
 pub mod ws;
 
+pub use alerts::{Alert, AlertKind, Alerts, Recipient};
 pub use commit::Change;
-pub use ops::{Created, NewGame};
+pub use ops::{Created, NewGame, NewPair, PairCreated, PairSeat};
 pub use seat::Seat;
 
 use crate::domain::model::Match;
@@ -151,6 +155,8 @@ pub struct Games {
     me: Weak<Games>,
     /// Losses on time this instance recorded (each is recorded by one instance only).
     pub time_losses: AtomicU64,
+    /// Alerts for players who may not be looking ([`alerts`]).
+    pub alerts: Alerts,
 }
 
 impl Games {
@@ -173,6 +179,7 @@ impl Games {
             observers,
             me: me.clone(),
             time_losses: AtomicU64::new(0),
+            alerts: Alerts::default(),
         })
     }
 

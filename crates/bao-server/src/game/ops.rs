@@ -53,6 +53,52 @@ pub struct NewGame {
     pub account: Option<String>,
 }
 
+/// One seat of a game the server makes between two players ([`NewPair`]).
+pub struct PairSeat {
+    /// The name the player plays under (a signed-in player's account name).
+    pub name: String,
+    /// The player's account id, if signed in.
+    pub account: Option<String>,
+    /// The hash ([`util::hash_token`]) of a token the player already holds (a guest's seek
+    /// token), to be their seat token; `None`: a new token is made and returned.
+    pub token_hash: Option<String>,
+}
+
+/// A game the server makes between two people who both asked for it (a seek accepted, a
+/// pairing from the pool, a challenge accepted, a tournament round): both seats are taken
+/// from the start, each with its own token, and a signed-in player's seat is also theirs
+/// through their session (see [`super::seat`]).
+pub struct NewPair {
+    /// Rules, including the match format.
+    pub rules: Rules,
+    /// Start position (the variant's usual one for a rated game).
+    pub start: Position,
+    /// The two players; `players[0]` plays `first_side` in game 1.
+    pub players: [PairSeat; 2],
+    /// `players[0]`'s side in game 1.
+    pub first_side: Side,
+    /// The time control, if the game has a clock (it starts at once).
+    pub clock: Option<TimeControl>,
+    /// Rated (docs/api.md, "Ratings"): both players need accounts, two different ones.
+    pub rated: bool,
+    /// The game's id, when the caller chose it beforehand (to claim a pairing under it
+    /// first); `None`: a new one. A chosen id that is taken is an error, not redrawn.
+    pub id: Option<String>,
+}
+
+/// What making a game between two players answers: the game and each player's seat token,
+/// to be handed to that player only.
+#[derive(Debug)]
+pub struct PairCreated {
+    /// Game id.
+    pub id: String,
+    /// Seat token of `players[0]` and of `players[1]` (`None` for a seat whose
+    /// [`PairSeat::token_hash`] was given).
+    pub tokens: [Option<String>; 2],
+    /// The game page.
+    pub url: String,
+}
+
 /// 403 `rated_needs_account`: a rated game without a signed-in account.
 pub fn rated_needs_account(what: &str) -> ApiError {
     ApiError::new(
@@ -179,6 +225,110 @@ impl Games {
             seat: side_str(g.side),
             token,
             invite,
+        })
+    }
+
+    /// Makes a game between two people who both asked for it ([`NewPair`]), and tells
+    /// each of them ([`super::alerts`], `GameStart`).
+    pub async fn create_pair(&self, p: NewPair) -> ApiResult<PairCreated> {
+        let variant = p.rules.variant.id();
+        let now = util::now_ms();
+        let mut accounts = [None, None];
+        for (slot, seat) in accounts.iter_mut().zip(&p.players) {
+            if let Some(id) = &seat.account {
+                *slot = self.store.seat_account(id, variant, now).await?;
+            }
+        }
+        if p.rated {
+            match &accounts {
+                [Some(a), Some(b)] if a.id != b.id => {}
+                [Some(_), Some(_)] => {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::FORBIDDEN,
+                        "rated_same_account",
+                        "a rated game needs two different accounts",
+                    ))
+                }
+                _ => return Err(rated_needs_account("a rated game")),
+            }
+        }
+        let tokens: [Option<String>; 2] =
+            [0, 1].map(|i| p.players[i].token_hash.is_none().then(util::new_token));
+        let hashes: [String; 2] = [0, 1].map(|i| match (&p.players[i].token_hash, &tokens[i]) {
+            (Some(h), _) => h.clone(),
+            (None, Some(t)) => util::hash_token(t),
+            (None, None) => String::new(),
+        });
+        let chosen = p.id.is_some();
+        let names: Vec<String> = p
+            .players
+            .iter()
+            .zip(&accounts)
+            .map(|(seat, a)| match a {
+                Some(a) => a.username.clone(),
+                None => seat.name.clone(),
+            })
+            .collect();
+        let mut m = Match::new(NewMatch {
+            id: p.id.unwrap_or_else(util::new_game_id),
+            rules: p.rules,
+            start: p.start,
+            first_side: p.first_side,
+            players: [
+                person(&names[0], Some(hashes[0].clone())),
+                person(&names[1], Some(hashes[1].clone())),
+            ],
+            invite: None,
+            clock: p.clock,
+            now,
+            rated: p.rated,
+            accounts: accounts.clone(),
+        });
+        if m.game.outcome().is_over() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::BAD_REQUEST,
+                "bad_position",
+                format!(
+                    "the game is already over in this position ({})",
+                    m.game.outcome().describe()
+                ),
+            ));
+        }
+        // Both seats are taken: the clock runs from now.
+        m.clock_settle(now);
+        for _ in 0..4 {
+            match self
+                .store
+                .create(&m, &[(m.current.clone(), Vec::new())])
+                .await
+            {
+                Ok(()) => break,
+                Err(StoreError::Conflict(_)) if !chosen => m.id = util::new_game_id(),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let id = m.id.clone();
+        self.open(m);
+        for p in 0..2 {
+            let to = match &accounts[p] {
+                Some(a) => super::Recipient::Account(a.id.clone()),
+                None => super::Recipient::Seat {
+                    game: id.clone(),
+                    player: p,
+                },
+            };
+            self.alerts.publish(super::Alert {
+                to,
+                kind: super::AlertKind::GameStart {
+                    game: id.clone(),
+                    opponent: names[1 - p].clone(),
+                },
+            });
+        }
+        Ok(PairCreated {
+            url: format!("/g/{id}"),
+            id,
+            tokens,
         })
     }
 
@@ -524,7 +674,7 @@ impl Games {
     /// The GameState for `viewer`, as JSON text.
     pub async fn state(&self, seat: &super::Seat) -> ApiResult<String> {
         let m = seat.slot.m.lock().await;
-        let viewer = Games::auth(&m, seat.token.as_deref());
+        let viewer = seat.player;
         Ok(state_string(&m, viewer, seat.slot.connected()))
     }
 
@@ -533,7 +683,7 @@ impl Games {
         let slot = &seat.slot;
         let (mut view, viewer, connected) = {
             let m = slot.m.lock().await;
-            let viewer = Games::auth(&m, seat.token.as_deref());
+            let viewer = seat.player;
             if game_no == m.game_no {
                 return Ok(state_string(&m, viewer, slot.connected()));
             }

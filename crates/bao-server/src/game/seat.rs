@@ -1,9 +1,13 @@
 //! Who a request speaks for in a game (docs/api.md, "Seats"): the [`Seat`] extractor finds the
 //! game named in the path (404 before anything else is judged) and the player its seat token
-//! belongs to, from `Authorization: Bearer TOKEN` or the seat cookie `bao_{id}`.
+//! belongs to, from `Authorization: Bearer TOKEN` or the seat cookie `bao_{id}`; without a
+//! token that holds a seat, a signed-in player's session holds the seat recorded for their
+//! account (a game the server made for them, or one they play from another browser).
 
 use super::{Games, Slot};
+use crate::edge::{cookie_value, SESSION_COOKIE};
 use crate::error::ApiError;
+use crate::util;
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -40,16 +44,50 @@ where
         let games = Arc::<Games>::from_ref(state);
         let slot = games.slot(&id).await?;
         let token = token_from(&parts.headers, &id);
-        let player = {
-            let m = slot.m.lock().await;
-            Games::auth(&m, token.as_deref())
-        };
+        let player = games
+            .auth_request(&slot, token.as_deref(), &parts.headers)
+            .await?;
         Ok(Seat {
             id,
             slot,
             token,
             player,
         })
+    }
+}
+
+impl Games {
+    /// The player a request speaks for in `slot`'s game: the holder of `token`, else the
+    /// seat recorded for the account of the request's session (`bao_session`), else none.
+    pub async fn auth_request(
+        &self,
+        slot: &Slot,
+        token: Option<&str>,
+        headers: &HeaderMap,
+    ) -> Result<Option<usize>, ApiError> {
+        let accounts = {
+            let m = slot.m.lock().await;
+            if let Some(p) = Games::auth(&m, token) {
+                return Ok(Some(p));
+            }
+            m.accounts.clone().map(|a| a.map(|a| a.id))
+        };
+        if accounts.iter().all(Option::is_none) {
+            return Ok(None);
+        }
+        let Some(session) = cookie_value(headers, SESSION_COOKIE) else {
+            return Ok(None);
+        };
+        let Some(row) = self
+            .store
+            .session_account(&util::hash_token(&session), util::now_ms())
+            .await?
+        else {
+            return Ok(None);
+        };
+        Ok(accounts
+            .iter()
+            .position(|a| a.as_deref() == Some(row.id.0.as_str())))
     }
 }
 

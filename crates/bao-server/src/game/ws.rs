@@ -38,9 +38,9 @@ pub async fn upgrade(
         .get("token")
         .cloned()
         .or_else(|| token_from(&headers, &id));
-    let viewer = {
-        let m = slot.m.lock().await;
-        Games::auth(&m, token.as_deref())
+    let viewer = match app.auth_request(&slot, token.as_deref(), &headers).await {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
     };
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)

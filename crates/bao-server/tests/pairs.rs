@@ -1,0 +1,192 @@
+//! Games the server makes between two players (`Games::create_pair`, docs/api.md, "Seats"):
+//! both seats taken at once, each player told (alerts), a signed-in player's session holds
+//! their seat without a seat token, and "your move" goes to a player with no page open.
+
+mod common;
+use bao_server::game::{AlertKind, NewPair, PairSeat, Recipient};
+use common::accounts::*;
+use common::*;
+use reqwest::Method;
+use serde_json::json;
+
+async fn account_id(s: &bao_server::Running, name: &str) -> String {
+    let key = name.to_lowercase();
+    s.app
+        .store
+        .account_by_name(&key)
+        .await
+        .unwrap()
+        .expect("the account exists")
+        .id
+        .0
+}
+
+#[tokio::test]
+async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
+    let s = start(&sqlite_url("pairs")).await;
+    let b = base(&s);
+    let (asha, baraka, chausiku) = (fresh_name("asha"), fresh_name("baraka"), fresh_name("chau"));
+    let mut cookies = Vec::new();
+    for n in [&asha, &baraka, &chausiku] {
+        let a = signup(&b, n, "a long enough password", None).await;
+        assert_eq!(a.status, 201, "{}", a.text);
+        cookies.push(session_of(&a).unwrap());
+    }
+    let (ida, idb) = (account_id(&s, &asha).await, account_id(&s, &baraka).await);
+    let mut alerts = s.app.games.alerts.subscribe();
+    let rules = bao_rules::Rules::new(bao_rules::Variant::Kiswahili);
+    let made = s
+        .app
+        .games
+        .create_pair(NewPair {
+            rules,
+            start: bao_rules::Position::start(&rules),
+            players: [
+                PairSeat {
+                    name: "ignored".into(),
+                    account: Some(ida.clone()),
+                    token_hash: None,
+                },
+                PairSeat {
+                    name: "ignored".into(),
+                    account: Some(idb.clone()),
+                    token_hash: None,
+                },
+            ],
+            first_side: bao_rules::Side::South,
+            clock: None,
+            rated: true,
+            id: None,
+        })
+        .await
+        .expect("the game is made");
+    // Each player is told, under the other's account name.
+    let mut told = Vec::new();
+    for _ in 0..2 {
+        told.push(alerts.recv().await.unwrap());
+    }
+    for (to, opponent) in [(&ida, &baraka), (&idb, &asha)] {
+        assert!(
+            told.iter().any(|a| a.to == Recipient::Account(to.clone())
+                && a.kind
+                    == AlertKind::GameStart {
+                        game: made.id.clone(),
+                        opponent: opponent.clone()
+                    }),
+            "{told:?}"
+        );
+    }
+    let path = format!("/api/games/{}", made.id);
+    let state = |cookie: String| {
+        let (b, path) = (b.clone(), path.clone());
+        async move { call(&b, Method::GET, &path, None, Some(&cookie), &[]).await }
+    };
+    let st = state(cookies[0].clone()).await;
+    assert_eq!(st.status, 200, "{}", st.text);
+    assert_eq!(st.json["you"], "S", "Asha's session holds South");
+    assert_eq!(st.json["rated"], true);
+    assert_eq!(state(cookies[1].clone()).await.json["you"], "N");
+    assert!(
+        state(cookies[2].clone()).await.json["you"].is_null(),
+        "a third account only watches"
+    );
+    let mv = st.json["legal"][0]["move"].as_str().unwrap().to_string();
+    // North's session cannot move for South; South's can, without a seat token.
+    let moves = format!("{path}/moves");
+    let body = json!({"move": mv, "ply": 0});
+    let no = call(
+        &b,
+        Method::POST,
+        &moves,
+        Some(body.clone()),
+        Some(&cookies[1]),
+        &[],
+    )
+    .await;
+    assert_eq!(no.status, 409, "{}", no.text);
+    let yes = call(
+        &b,
+        Method::POST,
+        &moves,
+        Some(body.clone()),
+        Some(&cookies[0]),
+        &[],
+    )
+    .await;
+    assert_eq!(yes.status, 200, "{}", yes.text);
+    // Baraka has no page open: he is told it is his move.
+    let a = alerts.recv().await.unwrap();
+    assert_eq!(a.to, Recipient::Account(idb.clone()));
+    assert_eq!(
+        a.kind,
+        AlertKind::YourMove {
+            game: made.id.clone(),
+            opponent: asha.clone()
+        }
+    );
+    // The seat tokens work too, for the player they were handed to only.
+    let c = Client::new(&s);
+    assert_eq!(
+        c.state(&made.id, made.tokens[1].as_deref()).await["you"],
+        "N"
+    );
+    // A rated pair needs two accounts.
+    let err = s
+        .app
+        .games
+        .create_pair(NewPair {
+            rules,
+            start: bao_rules::Position::start(&rules),
+            players: [
+                PairSeat {
+                    name: "x".into(),
+                    account: Some(ida.clone()),
+                    token_hash: None,
+                },
+                PairSeat {
+                    name: "Guest".into(),
+                    account: None,
+                    token_hash: None,
+                },
+            ],
+            first_side: bao_rules::Side::North,
+            clock: None,
+            rated: true,
+            id: None,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.category, "rated_needs_account");
+    // A guest's own token (a seek token) can be their seat token: nothing new to hand over.
+    let guest = bao_server::util::new_token();
+    let casual = s
+        .app
+        .games
+        .create_pair(NewPair {
+            rules,
+            start: bao_rules::Position::start(&rules),
+            players: [
+                PairSeat {
+                    name: "Zuhura".into(),
+                    account: None,
+                    token_hash: Some(bao_server::util::hash_token(&guest)),
+                },
+                PairSeat {
+                    name: "Guest".into(),
+                    account: Some(idb.clone()),
+                    token_hash: None,
+                },
+            ],
+            first_side: bao_rules::Side::North,
+            clock: None,
+            rated: false,
+            id: None,
+        })
+        .await
+        .unwrap();
+    assert!(casual.tokens[0].is_none() && casual.tokens[1].is_some());
+    let st = c.state(&casual.id, Some(&guest)).await;
+    assert_eq!(st["you"], "N");
+    assert_eq!(st["players"]["S"]["name"], baraka.as_str(), "{st}");
+    s.stop().await;
+}
