@@ -67,6 +67,26 @@ pub struct ServeArgs {
     /// --engine-threads). Moves without a clock search a fixed number of nodes on one thread.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     search_threads: u16,
+    /// Web Push: a file holding the VAPID private key (a P-256 private key, 32 bytes in
+    /// base64url). Without it the first instance makes one and keeps it in the database,
+    /// and every instance on that database uses it.
+    #[arg(long, env = "BAO_VAPID_PRIVATE_KEY_FILE", value_name = "FILE")]
+    vapid_private_key_file: Option<std::path::PathBuf>,
+    /// Web Push: how push services reach the operator (the VAPID `sub`), `mailto:...` or
+    /// `https://...` (default: the --public-url, else mailto:bao@localhost).
+    #[arg(long, value_name = "URI")]
+    push_contact: Option<String>,
+    /// Web Push: also send to endpoints starting with this prefix (a self-hosted push
+    /// service), besides the known push services over HTTPS; write it up to the path
+    /// (https://push.example.org/), repeat for more. The server POSTs to these addresses.
+    #[arg(long, value_name = "PREFIX")]
+    push_allow_endpoint: Vec<String>,
+    /// Web Push: seconds "your move" waits for the player to come back before it is sent.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    push_delay: u64,
+    /// Web Push: pushes per minute to one browser at most (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    push_per_minute: u32,
 }
 
 fn parse_public_url(s: &str) -> Result<bao_server::edge::PublicUrl, String> {
@@ -121,6 +141,17 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             bao_rules::printable(d)
         )));
     }
+    let vapid_private_key = match &a.vapid_private_key_file {
+        Some(f) => Some(std::fs::read_to_string(f).map_err(|e| {
+            CliError::usage(format!("--vapid-private-key-file {}: {e}", f.display()))
+        })?),
+        None => None,
+    };
+    let contact = a.push_contact.clone().unwrap_or_else(|| {
+        a.public_url
+            .as_ref()
+            .map_or_else(|| "mailto:bao@localhost".into(), |u| u.origin())
+    });
     bao_server::serve_blocking(bao_server::Config {
         addr: a.addr,
         database: a.database,
@@ -154,6 +185,14 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
                 .engine_threads
                 .map_or_else(bao_server::engine_pool::EngineConfig::cores, usize::from),
             search_threads: a.search_threads.into(),
+            ..Default::default()
+        },
+        push: bao_server::features::push::PushConfig {
+            vapid_private_key,
+            contact,
+            allow: a.push_allow_endpoint,
+            your_move_delay: Duration::from_secs(a.push_delay),
+            per_minute: a.push_per_minute,
             ..Default::default()
         },
     })

@@ -6,8 +6,8 @@ use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
-    abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, ratings, rematch, review,
-    variants,
+    abandon, accounts, analysis, assist, learn, lobby, mine, push, puzzles, ratings, rematch,
+    review, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -36,6 +36,8 @@ pub struct App {
     pub accounts: Arc<accounts::Accounts>,
     /// Ratings: the observer that hands finished rated games to the rating task.
     pub ratings: Arc<ratings::Ratings>,
+    /// Web Push: subscriptions and the delivery of alerts.
+    pub push: Arc<push::Push>,
 }
 
 impl App {
@@ -45,6 +47,7 @@ impl App {
         lifecycle: game::Lifecycle,
         ws: edge::socket::WsConfig,
         engine: &EngineConfig,
+        push: push::PushConfig,
     ) -> Arc<App> {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
@@ -53,7 +56,9 @@ impl App {
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
+        let push = push::Push::new(games.clone(), push);
         Arc::new(App {
+            push,
             accounts,
             ratings,
             store,
@@ -82,6 +87,7 @@ impl App {
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))
             .merge(ratings::routes(g.clone()))
+            .merge(push::routes(self.push.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -97,6 +103,7 @@ impl App {
             abandon::spawn(&self.games),
             lobby::spawn_ticker(&self.lobby),
             ratings::spawn(&self.ratings, &self.games),
+            push::spawn(&self.push).await?,
         ];
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;
@@ -215,6 +222,9 @@ pub enum StartError {
     /// The database could not be opened or migrated.
     #[error("{0}")]
     Store(#[from] StoreError),
+    /// Web Push could not start (its key).
+    #[error("web push: {0}")]
+    Push(#[from] push::PushError),
     /// The address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {
@@ -228,7 +238,13 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(store, config.lifecycle.clone(), config.ws, &config.engine);
+    let app = App::new(
+        store,
+        config.lifecycle.clone(),
+        config.ws,
+        &config.engine,
+        config.push.clone(),
+    );
     let resumed = app.games.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");

@@ -54,6 +54,8 @@ pub struct Config {
     pub ws: edge::socket::WsConfig,
     /// The engine pool: search threads at once, threads per timed search.
     pub engine: engine_pool::EngineConfig,
+    /// Web Push: the VAPID key, the endpoints allowed, the delays and limits.
+    pub push: features::push::PushConfig,
 }
 
 impl Default for Config {
@@ -67,6 +69,7 @@ impl Default for Config {
             lifecycle: game::Lifecycle::default(),
             ws: edge::socket::WsConfig::default(),
             engine: engine_pool::EngineConfig::default(),
+            push: features::push::PushConfig::default(),
         }
     }
 }

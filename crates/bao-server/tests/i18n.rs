@@ -62,6 +62,12 @@ fn sources() -> Vec<(String, String)> {
             }
         }
     }
+    // Web Push texts are put together by the server (features/push.rs), not by a page.
+    let push = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/features/push.rs");
+    out.push((
+        push.display().to_string(),
+        std::fs::read_to_string(&push).unwrap(),
+    ));
     // The Learn lessons (bao-learn) name the keys of the learn area in their data files.
     let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bao-learn/lessons");
     for e in std::fs::read_dir(&lessons).unwrap() {

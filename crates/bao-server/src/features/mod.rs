@@ -10,6 +10,7 @@ pub mod assist;
 pub mod learn;
 pub mod lobby;
 pub mod mine;
+pub mod push;
 pub mod puzzles;
 pub mod ratings;
 pub mod rematch;

@@ -21,10 +21,12 @@ pub const CHANNEL: &str = "bao_games";
 
 mod accounts;
 mod notify;
+mod push;
 mod ratings;
 mod seats;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use notify::Notifications;
+pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 

@@ -28,7 +28,8 @@ import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
 import { reviewLink } from './review.js';
 import { analysisUrl } from './analysis-link.js';
-import { localSource } from './offline-game.js';
+import { localSource, isLocal } from './offline-game.js';
+import { pushSwitch } from './push.js';
 import { serverSource } from './server-game.js';
 import { showConnection } from './socket.js';
 import { turnIs, alertSettings } from './alerts.js';
@@ -250,7 +251,18 @@ const alertsBox = alertSettings();
 alertsBox.hidden = true;
 $('connection').before(alertsBox);
 $('copy-invite').before(shareButton(() => $('invite-link').value, $('invite-link'), $('copy-done')), ' ');
+// Web Push (static/push.js): a player of a game on the server, not a game in this browser.
+let pushBox = null;
+function pushHook(s) {
+  const player = !!s.you && !s.read_only && s.result === '-' && !isLocal(s.id);
+  if (player && !pushBox) {
+    pushBox = pushSwitch({ game: s.id });
+    alertsBox.after(pushBox);
+  }
+  if (pushBox) pushBox.hidden = !player;
+}
 function mineHooks(s) {
+  pushHook(s);
   alertsBox.hidden = !s.you || s.read_only;
   const them = s.you ? otherSide(s.you) : null;
   const other = them ? s.players?.[them] : null;

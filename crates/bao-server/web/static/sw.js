@@ -94,3 +94,41 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(request, url));
   }
 });
+
+// ---------- Web Push (docs/api.md "Web Push"; static/push.js subscribes) ----------
+// The server's payload is {"title", "body", "url", "tag"}, already in the player's language.
+// A push always shows a notification (browsers require it of `userVisibleOnly`); the tag
+// makes a newer "your move" of one game replace the older one.
+
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = { body: event.data ? event.data.text() : '' };
+  }
+  const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/';
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'bao', {
+      body: data.body || '',
+      tag: data.tag || undefined,
+      data: { url },
+      icon: '/static/icon-192.png',
+      badge: '/static/icon-192.png',
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || '/', self.location.origin);
+  event.waitUntil(
+    (async () => {
+      const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      // A tab already on that page (the game) is brought forward rather than opening another.
+      const open = tabs.find((c) => new URL(c.url).pathname === url.pathname);
+      if (open) return open.focus();
+      return self.clients.openWindow(url.href);
+    })(),
+  );
+});
