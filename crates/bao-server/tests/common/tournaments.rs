@@ -441,6 +441,37 @@ pub async fn forfeit_after_time(url: &str) {
     assert_eq!(st["moves"], json!([]));
     let text = st["match"]["games"][0]["result_text"].as_str().unwrap();
     assert!(text.contains("forfeit"), "{text}");
+    // South moves, North never does: North forfeits. (4 s: South's move must come first,
+    // even on a loaded machine.)
+    let id = create_join_start(
+        &b,
+        &p,
+        json!({"format": {"kind": "round_robin"}, "forfeit_after_ms": 4000, "max_players": 2}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let g = &t["rounds"][0]["pairings"][0];
+    let (gid, south) = (g["game"].as_str().unwrap(), g["S"].as_str().unwrap());
+    let st = tget(&b, &format!("/api/games/{gid}"), Some(&p.cookie[south]))
+        .await
+        .json;
+    let r = tpost(
+        &b,
+        &format!("/api/games/{gid}/moves"),
+        json!({"move": first_legal(&st), "ply": 0}),
+        Some(&p.cookie[south]),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    let g = &t["rounds"][0]["pairings"][0];
+    assert_eq!(
+        (g["result"].as_str(), g["termination"].as_str()),
+        (Some("S"), Some("forfeit"))
+    );
+    let st = tget(&b, &format!("/api/games/{gid}"), None).await.json;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+
     // Withdrawn before a round robin's later round: that game is forfeited without a game.
     let p3 = players(&b, 3).await;
     let id = create_join_start(
@@ -635,7 +666,7 @@ pub async fn hostile(url: &str) {
         "{}",
         r.text
     );
-    // The organiser pauses and resumes.
+    // The organiser pauses: the round's result is taken, the next round waits for resume.
     let r = tpost(
         &b,
         &format!("/api/tournaments/{id}/pause"),
@@ -644,6 +675,30 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.json["status"], "paused", "{}", r.text);
+    let t = wait_round(&b, &id, 1).await;
+    let g = &t["rounds"][0]["pairings"][0];
+    let (sn, nn) = (
+        g["S"].as_str().unwrap().to_string(),
+        g["N"].as_str().unwrap().to_string(),
+    );
+    decide(
+        std::slice::from_ref(&b),
+        g["game"].as_str().unwrap(),
+        &p,
+        &nn,
+        &sn,
+        0,
+    )
+    .await;
+    wait_t(&b, &id, |t| t["rounds"][0]["pairings"][0]["result"] == "S").await;
+    bao_server::features::tournaments::run::advance(&s.app.games, &id)
+        .await
+        .unwrap();
+    let t = tget(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    assert_eq!(
+        (t["status"].as_str(), t["round"].as_u64()),
+        (Some("paused"), Some(1))
+    );
     let r = tpost(
         &b,
         &format!("/api/tournaments/{id}/resume"),
@@ -652,6 +707,7 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.json["status"], "running", "{}", r.text);
+    wait_round(&b, &id, 2).await;
     // Too few players to start; removal before the start.
     let a = create_t(&b, Some(org), json!({})).await;
     let id2 = a.json["id"].as_str().unwrap().to_string();
