@@ -342,6 +342,47 @@ pub async fn whole_knockout(url: &str) {
     let g = ko[0][0]["games"][0]["game"].as_str().unwrap();
     let st = tget(&b, &format!("/api/games/{g}"), None).await.json;
     assert_eq!(st["match"]["format"], "best_of_three");
+
+    // Three players: seed 1 has a bye into the final (told as round 1's bye), no third place.
+    let three = Players {
+        names: p.names[..3].to_vec(),
+        cookie: p.cookie.clone(),
+    };
+    let id = create_join_start(
+        &b,
+        &three,
+        json!({"format": {"kind": "knockout", "third_place": true}, "max_players": 3}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let players = bao_players(&t);
+    let mut k = Knockout::new(&players, true).unwrap();
+    assert_eq!(t["rounds"][0]["byes"], json!([players[k.seeds[0].0].name]));
+    for r in 1..=2 {
+        let t = wait_round(&b, &id, r).await;
+        let m = k.ready().into_iter().find(|m| m.round == r).unwrap();
+        let g = &t["rounds"][r - 1]["pairings"][0];
+        assert_eq!(t["rounds"][r - 1]["pairings"].as_array().unwrap().len(), 1);
+        let (u, l) = (m.upper.unwrap(), m.lower.unwrap());
+        assert_eq!(g["S"], players[u.0].name.as_str());
+        assert_eq!(g["N"], players[l.0].name.as_str());
+        decide(
+            std::slice::from_ref(&b),
+            g["game"].as_str().unwrap(),
+            &p,
+            &players[u.0].name,
+            &players[l.0].name,
+            1,
+        )
+        .await;
+        k.record(r, m.number, l).unwrap();
+    }
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    assert_standings(&t, &k.standings(), &players);
+    assert!(
+        t["knockout"]["rounds"][0][0]["b"].is_null()
+            || t["knockout"]["rounds"][0][1]["b"].is_null()
+    );
     s.stop().await;
 }
 
