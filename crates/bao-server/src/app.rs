@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
     abandon, accounts, analysis, assist, learn, lobby, mine, push, puzzles, ratings, rematch,
-    review, variants,
+    review, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -38,6 +38,8 @@ pub struct App {
     pub ratings: Arc<ratings::Ratings>,
     /// Web Push: subscriptions and the delivery of alerts.
     pub push: Arc<push::Push>,
+    /// Tournaments: the observer that hands ended games to the tournament task.
+    pub tournaments: Arc<tournaments::Tournaments>,
 }
 
 impl App {
@@ -52,7 +54,9 @@ impl App {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
-        let observers: Vec<Arc<dyn Observer>> = vec![lobby.clone(), ratings.clone()];
+        let tournaments = tournaments::Tournaments::new();
+        let observers: Vec<Arc<dyn Observer>> =
+            vec![lobby.clone(), ratings.clone(), tournaments.clone()];
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
@@ -61,6 +65,7 @@ impl App {
             push,
             accounts,
             ratings,
+            tournaments,
             store,
             games,
             engine,
@@ -88,6 +93,7 @@ impl App {
             .merge(accounts::routes(self.accounts.clone()))
             .merge(ratings::routes(g.clone()))
             .merge(push::routes(self.push.clone()))
+            .merge(tournaments::routes(g.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -104,6 +110,7 @@ impl App {
             lobby::spawn_ticker(&self.lobby),
             ratings::spawn(&self.ratings, &self.games),
             push::spawn(&self.push).await?,
+            tournaments::spawn(&self.tournaments, &self.games),
         ];
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;
