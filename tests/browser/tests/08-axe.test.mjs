@@ -48,7 +48,7 @@ const account = { name: `axe${Date.now().toString(36).slice(-6)}`, session: null
 const rival = { name: `axr${Date.now().toString(36).slice(-6)}`, session: null };
 
 /** Calls the API as a signed-in account (cookie `bao_session`). */
-async function asAccount(who, pathname, { method = 'GET', body } = {}) {
+async function asAccount(who, pathname, { method = 'GET', body = method === 'GET' ? undefined : {} } = {}) {
   const headers = { Cookie: `bao_session=${who.session}` };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

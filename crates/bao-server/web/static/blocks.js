@@ -32,7 +32,7 @@ function draw(names) {
                 onclick: async (e) => {
                   e.currentTarget.disabled = true;
                   try {
-                    await api(`/api/blocks/${encodeURIComponent(name)}`, { method: 'DELETE' });
+                    await api(`/api/blocks/${encodeURIComponent(name)}`, { method: 'DELETE', body: {} });
                     notify($('blocked-status'), t('lobby.unblock_done', { name }));
                     draw(names.filter((n) => n !== name));
                   } catch (err) {

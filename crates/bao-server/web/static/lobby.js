@@ -5,7 +5,7 @@
 // up by static/socket.js); when a game is made for this player the page goes to it by itself.
 // Texts: `lobby.*`.
 
-import { $, api, el, pref, VARIANT_TITLES } from './app.js';
+import { $, api, el, errorText, pref, VARIANT_TITLES } from './app.js';
 import { keepSocket, showConnection } from './socket.js';
 import { t } from './i18n.js';
 import { onAccount, profileUrl } from './account.js';
@@ -203,7 +203,7 @@ async function leavePool() {
   say(lobbyStatus, t('lobby.pool_cancelled'));
   $('quick-buttons').querySelector('button')?.focus();
   try {
-    await api(`/api/pool/${encodeURIComponent(p.ticket)}`, { method: 'DELETE' });
+    await api(`/api/pool/${encodeURIComponent(p.ticket)}`, { method: 'DELETE', body: {} });
   } catch {
     /* a ticket nobody keeps alive leaves the pool by itself */
   }
@@ -249,7 +249,7 @@ async function loadSeeks() {
       seeks = Array.isArray(r.seeks) ? r.seeks.slice(0, 50) : [];
       drawSeeks();
     } catch (err) {
-      $('seek-list').replaceChildren(el('li', { class: 'muted' }, t('lobby.seeks_unavailable', { error: lobbyError(err) })));
+      $('seek-list').replaceChildren(el('li', { class: 'muted' }, t('lobby.seeks_unavailable', { error: errorText(err) })));
       $('seek-list').dataset.state = 'error';
     }
   } while (seeksAgain);
@@ -275,7 +275,7 @@ async function acceptSeek(s, button) {
 async function cancelSeek(id) {
   const token = tokenOf(id);
   try {
-    await api(`/api/seeks/${encodeURIComponent(id)}`, { method: 'DELETE', headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    await api(`/api/seeks/${encodeURIComponent(id)}`, { method: 'DELETE', body: {}, headers: token ? { Authorization: `Bearer ${token}` } : {} });
     say(lobbyStatus, t('lobby.seek_cancelled'));
   } catch (err) {
     if (err.status !== 404) return say(lobbyStatus, lobbyError(err), 'error');
@@ -393,7 +393,7 @@ async function answer(c, what, button) {
       return go(r.url, r.game);
     }
     if (what === 'decline') await api(`/api/challenges/${id}/decline`, { method: 'POST', body: {} });
-    else await api(`/api/challenges/${id}`, { method: 'DELETE' });
+    else await api(`/api/challenges/${id}`, { method: 'DELETE', body: {} });
     say(lobbyStatus, what === 'decline' ? t('lobby.challenge_declined_you') : t('lobby.challenge_cancelled_you'));
   } catch (err) {
     button.disabled = false;

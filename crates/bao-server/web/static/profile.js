@@ -225,7 +225,7 @@ async function actions(who) {
   block.addEventListener('click', async () => {
     block.disabled = true;
     try {
-      if (blocked) await api(`/api/blocks/${encodeURIComponent(who)}`, { method: 'DELETE' });
+      if (blocked) await api(`/api/blocks/${encodeURIComponent(who)}`, { method: 'DELETE', body: {} });
       else await api('/api/blocks', { method: 'POST', body: { username: who } });
       blocked = !blocked;
       draw();
