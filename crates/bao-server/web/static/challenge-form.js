@@ -69,7 +69,7 @@ let forms = 0;
  * shows or hides the "Rated" choice (signed-in players only).
  */
 export function challengeForm({ id = `challenge-${++forms}`, submitText, onSubmit, variant = 'kiswahili' }) {
-  const field = (name, label, control) => el('div', { class: 'field' }, el('label', { for: `${id}-${name}` }, label), control);
+  const field = (name, label, control) => el('div', { class: `field field-${name}` }, el('label', { for: `${id}-${name}` }, label), control);
   const select = (name, options, value) =>
     el(
       'select',
