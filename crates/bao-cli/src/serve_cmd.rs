@@ -156,6 +156,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             search_threads: a.search_threads.into(),
             ..Default::default()
         },
+        seeks: Default::default(),
     })
     .map_err(CliError::internal)
 }

@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
     abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, ratings, rematch, review,
-    variants,
+    seeks, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -36,6 +36,8 @@ pub struct App {
     pub accounts: Arc<accounts::Accounts>,
     /// Ratings: the observer that hands finished rated games to the rating task.
     pub ratings: Arc<ratings::Ratings>,
+    /// Finding an opponent: seeks, the pool, challenges, blocks, the player socket.
+    pub seeks: Arc<seeks::Seeks>,
 }
 
 impl App {
@@ -45,6 +47,7 @@ impl App {
         lifecycle: game::Lifecycle,
         ws: edge::socket::WsConfig,
         engine: &EngineConfig,
+        seeks_config: seeks::SeeksConfig,
     ) -> Arc<App> {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
@@ -53,7 +56,9 @@ impl App {
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
+        let seeks = seeks::Seeks::new(games.clone(), seeks_config);
         Arc::new(App {
+            seeks,
             accounts,
             ratings,
             store,
@@ -82,6 +87,7 @@ impl App {
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))
             .merge(ratings::routes(g.clone()))
+            .merge(seeks::routes(self.seeks.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -98,6 +104,7 @@ impl App {
             lobby::spawn_ticker(&self.lobby),
             ratings::spawn(&self.ratings, &self.games),
         ];
+        tasks.extend(seeks::spawn(&self.seeks));
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;
             let games = Arc::downgrade(&self.games);
@@ -228,7 +235,13 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(store, config.lifecycle.clone(), config.ws, &config.engine);
+    let app = App::new(
+        store,
+        config.lifecycle.clone(),
+        config.ws,
+        &config.engine,
+        config.seeks,
+    );
     let resumed = app.games.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");

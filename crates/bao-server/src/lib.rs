@@ -54,6 +54,9 @@ pub struct Config {
     pub ws: edge::socket::WsConfig,
     /// The engine pool: search threads at once, threads per timed search.
     pub engine: engine_pool::EngineConfig,
+    /// Finding an opponent: how long a seek outlives its page, how often sockets read and
+    /// the pool is paired.
+    pub seeks: features::seeks::SeeksConfig,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             lifecycle: game::Lifecycle::default(),
             ws: edge::socket::WsConfig::default(),
             engine: engine_pool::EngineConfig::default(),
+            seeks: features::seeks::SeeksConfig::default(),
         }
     }
 }

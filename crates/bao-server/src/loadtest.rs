@@ -257,6 +257,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                 lifecycle: Default::default(),
                 ws: Default::default(),
                 engine: Default::default(),
+                seeks: Default::default(),
             })
             .await
             .map_err(|e| e.to_string())?;
