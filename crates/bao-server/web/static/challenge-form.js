@@ -55,6 +55,13 @@ export function lobbyError(err) {
     blocked: () => t('lobby.err_blocked'),
     needs_account: () => t('lobby.err_needs_account'),
     rated_needs_account: () => t('lobby.err_rated_needs_account'),
+    too_many_challenges: () => t('lobby.err_too_many_challenges'),
+    too_many_blocks: () => t('lobby.err_too_many_blocks'),
+    no_such_user: () => t('lobby.err_no_such_user'),
+    no_such_seek: () => t('lobby.err_gone'),
+    no_such_challenge: () => t('lobby.err_challenge_gone'),
+    challenge_gone: () => t('lobby.err_challenge_gone'),
+    no_such_ticket: () => t('lobby.pool_gone'),
   }[err?.category];
   if (words) return words();
   if (err?.status === 404) return t('lobby.err_gone');

@@ -198,15 +198,21 @@ async function checkPool() {
 async function leavePool() {
   const p = pool;
   if (!p) return;
-  setPoolTicket(null);
-  drawPool();
-  say(lobbyStatus, t('lobby.pool_cancelled'));
-  $('quick-buttons').querySelector('button')?.focus();
+  // The buttons come back only once the server has let the ticket go: asked again before
+  // that, it would answer with the same ticket, about to be deleted.
+  $('pool-cancel').disabled = true;
+  clearTimeout(pollTimer);
   try {
     await api(`/api/pool/${encodeURIComponent(p.ticket)}`, { method: 'DELETE', body: {} });
   } catch {
     /* a ticket nobody keeps alive leaves the pool by itself */
   }
+  $('pool-cancel').disabled = false;
+  if (pool !== p) return; // paired meanwhile: the page is on its way to the game
+  setPoolTicket(null);
+  drawPool();
+  say(lobbyStatus, t('lobby.pool_cancelled'));
+  $('quick-buttons').querySelector('button')?.focus();
 }
 
 // ---------- open challenges (seeks) ----------

@@ -6,7 +6,7 @@
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t, tn } from './i18n.js';
 import { accountName, dateText } from './account.js';
-import { challengeForm } from './challenge-form.js';
+import { challengeForm, lobbyError } from './challenge-form.js';
 import { changeText, ratingNode } from './rating-text.js';
 
 const VARIANTS = ['kiswahili', 'kete', 'kimasai'];
@@ -231,7 +231,7 @@ async function actions(who) {
       draw();
       notify(status, blocked ? t('lobby.block_done', { name: who }) : t('lobby.unblock_done', { name: who }));
     } catch (err) {
-      notify(status, errorText(err), 'error');
+      notify(status, lobbyError(err), 'error');
     } finally {
       block.disabled = false;
     }
