@@ -48,3 +48,8 @@ async fn postgres_hostile() {
 async fn measure_accept_postgres() {
     measure_accept(&postgres_url(), 50).await;
 }
+
+#[tokio::test]
+async fn postgres_orphan_claims_are_undone() {
+    orphan_claims_are_undone(&postgres_url()).await;
+}

@@ -42,3 +42,30 @@ async fn sqlite_hostile() {
 async fn measure_accept_sqlite() {
     measure_accept(&sqlite_url("seeks-measure"), 50).await;
 }
+
+#[tokio::test]
+async fn sqlite_orphan_claims_are_undone() {
+    orphan_claims_are_undone(&sqlite_url("seeks-orphans")).await;
+}
+
+/// `cargo test --release -p bao-server --test seeks_sqlite -- --ignored --nocapture
+/// measure_pairing_pass`: one pairing pass over 1,000 waiting players (the pure rule of
+/// domain/pairing.rs, which every instance runs every 2 s), median of 20 (docs/api.md).
+#[test]
+#[ignore]
+fn measure_pairing_pass() {
+    use bao_server::domain::pairing::{crowd, pair};
+    let mut times = Vec::new();
+    let mut pairs = 0;
+    for seed in 1..=20 {
+        let (tickets, blocks, now) = crowd(1_000, seed);
+        let t0 = std::time::Instant::now();
+        pairs = pair(&tickets, &blocks, now).len();
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "pairing pass, 1,000 waiting players in 3 pools: median {:.2} ms, max {:.2} ms ({pairs} pairs in the last)",
+        times[10], times[19]
+    );
+}

@@ -271,7 +271,7 @@ mod tests {
     /// 1,000 waiting players with random ratings and waits, some blocks: every pair is
     /// allowed, no ticket or account is used twice, and no two tickets left waiting could have
     /// been paired as neighbours (the greedy pass leaves no allowed pair of free neighbours).
-    /// The time of one pass is measured by `cargo bench -p bao-server --bench pairing`.
+    /// The time of one pass: `measure_pairing_pass` in tests/seeks_sqlite.rs (docs/api.md).
     #[test]
     fn a_thousand_players() {
         let seed: u64 = std::env::var("BAO_SEED")

@@ -1192,3 +1192,59 @@ pub async fn measure_accept(url: &str, n: usize) {
     );
     s.stop().await;
 }
+
+/// A claim whose game never came (its instance died between the claim and the game) is
+/// undone by the upkeep after a minute: the seek is open again, the tickets wait again, the
+/// challenge is open again. A claim whose game exists is left alone.
+pub async fn orphan_claims_are_undone(url: &str) {
+    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let b = &base(&s);
+    let store = &s.app.store;
+    let now = bao_server::util::now_ms();
+    // A seek claimed for a game that does not exist.
+    let p = post_seek(b, casual("Orphan"), None).await;
+    let token = p.json["token"].as_str().unwrap().to_string();
+    let id = p.json["id"].as_str().unwrap().to_string();
+    let mut sock = play_ws(&s.addr.to_string(), None, &[&token]).await;
+    assert!(store
+        .claim_seek(&id, "nosuchgame", "guest", now)
+        .await
+        .unwrap());
+    // A claim of a moment ago is left to its instance.
+    store
+        .repair_claims(now, now - 60_000, now - 86_400_000)
+        .await
+        .unwrap();
+    assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
+    // A minute later (the time passed in), it is undone.
+    let later = now + 61_000;
+    let undone = store
+        .repair_claims(later, later - 60_000, later - 86_400_000)
+        .await
+        .unwrap();
+    assert!(undone >= 1);
+    let row = store.seek(&id).await.unwrap().unwrap();
+    assert_eq!(row.status, "open");
+    assert_eq!(row.game, None);
+    // The page never heard of the game that never was; the seek can be accepted again.
+    let acc = call(
+        b,
+        Method::POST,
+        &format!("/api/seeks/{id}/accept"),
+        Some(json!({})),
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(acc.status, 201, "{}", acc.text);
+    let m = next_of(&mut sock, "seek_accepted", None).await;
+    assert_eq!(m["game"], acc.json["game"]);
+    // A claim whose game exists stays, however old.
+    let later = bao_server::util::now_ms() + 120_000;
+    store
+        .repair_claims(later, later - 60_000, later - 86_400_000)
+        .await
+        .unwrap();
+    assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
+    s.stop().await;
+}
