@@ -15,7 +15,9 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 /// Short timings, so that the tests wait for states in well under a second.
 pub fn quick() -> SeeksConfig {
     SeeksConfig {
-        liveness: Duration::from_millis(1_500),
+        // Long enough that a busy machine (the whole suite at once) still keeps a seek
+        // alive through its socket (kept every second).
+        liveness: Duration::from_millis(3_000),
         poll: Duration::from_millis(200),
         pair_every: Duration::from_millis(200),
     }
