@@ -15,7 +15,9 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 /// Short timings, so that the tests wait for states in well under a second.
 pub fn quick() -> SeeksConfig {
     SeeksConfig {
-        liveness: Duration::from_millis(1_500),
+        // Long enough that a busy machine (the whole suite at once) still keeps a seek
+        // alive through its socket (kept every second).
+        liveness: Duration::from_millis(3_000),
         poll: Duration::from_millis(200),
         pair_every: Duration::from_millis(200),
     }
@@ -264,6 +266,14 @@ pub async fn seeks_flow(url: &str) {
         json!({"status": "accepted", "game": game, "url": format!("/g/{game}")})
     );
     assert_eq!(seat_cookie(&st, &game).as_deref(), Some(token.as_str()));
+    // Nobody else learns the seat: no cookie, no game.
+    for t in [other, t1.as_str()] {
+        let st = call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, t).await;
+        assert_eq!(st.status, 404, "{}", st.text);
+        assert!(seat_cookie(&st, &game).is_none());
+    }
+    let st = call(b, Method::GET, &format!("/api/seeks/{id}"), None, None, &[]).await;
+    assert_eq!(st.status, 404);
     // Both seats: the owner's with the seek token, the acceptor's with theirs.
     let owner_view = c.state(&game, Some(&token)).await;
     let acceptor_view = c.state(&game, Some(&t1)).await;
@@ -294,6 +304,32 @@ pub async fn seeks_flow(url: &str) {
     assert!(!listed(b, &id).await);
     let del = call_bearer(b, Method::DELETE, &format!("/api/seeks/{id}"), None, &token).await;
     assert_eq!(del.status, 409, "{}", del.text);
+
+    // A page that posts after opening its socket hands the token over on the socket, and
+    // hears of the accept there.
+    let mut page = play_ws(&s.addr.to_string(), None, &[]).await;
+    let a = post_seek(b, casual("Asha"), None).await;
+    let id5 = a.json["id"].as_str().unwrap().to_string();
+    send(
+        &mut page,
+        json!({"type": "seek", "token": a.json["token"].as_str().unwrap()}),
+    )
+    .await;
+    send(&mut page, json!({"type": "ping"})).await;
+    next_of(&mut page, "pong", None).await;
+    let acc5 = call(
+        b,
+        Method::POST,
+        &format!("/api/seeks/{id5}/accept"),
+        Some(json!({})),
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(acc5.status, 201, "{}", acc5.text);
+    let m = next_of(&mut page, "seek_accepted", None).await;
+    assert_eq!(m["seek"], id5.as_str());
+    assert_eq!(m["game"], acc5.json["game"]);
 
     // Delete: a stranger cannot, the owner can.
     let a = post_seek(b, casual("Asha"), None).await;
