@@ -195,6 +195,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             per_minute: a.push_per_minute,
             ..Default::default()
         },
+        seeks: Default::default(),
     })
     .map_err(CliError::internal)
 }

@@ -11,7 +11,8 @@
 //!   pit, holding a shape of class `hole`, `<text class="count">` and `<text class="name">`;
 //!   its classes are `pit`, `front` or `back`, and when they apply `house`, `owned`,
 //!   `blocked`, `must`, `last-move`, `highlight`;
-//! * `<g class="hand" id="hand-S" data-seeds="22">` holding `<text class="count">`, and the
+//! * `<g class="hand" id="hand-S" data-seeds="22">` holding one `<text>` whose `<tspan
+//!   class="label">` and `<tspan class="count">` follow each other on one line, and the
 //!   same for `hand-N`.
 //!
 //! Colours are presentation attributes, so a page's CSS overrides them while a standalone
@@ -386,15 +387,6 @@ pub fn hand_label(side: Side, variant: Variant, lang: Lang) -> String {
     }
 }
 
-/// Where a hand's count starts, from the left edge of its label: after the label, so a long
-/// one ("Mkono wa Kaskazini") does not run into the number. SVG text has no layout, so the
-/// label's width is estimated at 9 px a character (16 px sans-serif is narrower on average);
-/// the page's script (board.js) measures the real width and moves the count again.
-fn count_offset(label: &str) -> u32 {
-    let chars = u32::try_from(label.chars().count()).unwrap_or(u32::MAX / 16);
-    (chars * 9 + 12).max(110)
-}
-
 fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: Lang) {
     let n = pos.hand(side);
     let mover = pos.side() == side && !over;
@@ -405,16 +397,12 @@ fn hand(s: &mut String, pos: &Position, side: Side, cy: u32, over: bool, lang: L
         r#"<g class="hand{class}" id="hand-{l}" data-side="{l}" data-seeds="{n}">"#,
         l = side.letter(),
     );
+    // Label and count are one line of text: the count is laid out after the label, however
+    // long the label is in the reader's language ("Mkono wa Kaskazini") or font, at any size.
     let _ = write!(
         s,
-        r##"<text class="label" x="{x}" y="{y}" font-size="16" fill="#333">{label}</text>"##,
+        r##"<text class="hand-text" x="{x}" y="{y}"><tspan class="label" font-size="16" fill="#333">{label}</tspan><tspan class="count" dx="10" font-size="20" font-weight="bold" fill="#222">{n}</tspan></text>"##,
         x = PAD,
-        y = cy + 6,
-    );
-    let _ = write!(
-        s,
-        r##"<text class="count" x="{x}" y="{y}" font-size="20" font-weight="bold" fill="#222">{n}</text>"##,
-        x = PAD + count_offset(&label),
         y = cy + 7,
     );
     if mover {
@@ -580,7 +568,7 @@ mod tests {
         assert!(!svg.contains("circle class=\"turn\""), "{svg}");
         assert!(!svg.contains("hand to-move"));
         let masai = svg_of_start(Variant::Kimasai);
-        assert!(masai.contains("South reserve</text>") && !masai.contains(" hand</text>"));
+        assert!(masai.contains("South reserve</tspan>") && !masai.contains(" hand</tspan>"));
     }
 
     fn svg_of_start(v: Variant) -> String {

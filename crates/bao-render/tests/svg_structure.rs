@@ -223,9 +223,10 @@ fn hostile_title_is_escaped() {
 }
 
 #[test]
-fn a_hand_count_starts_after_its_label_in_both_languages() {
-    // The count sits to the right of its label; Swahili's "Mkono wa Kaskazini" is longer than
-    // the English one and must not run into the number.
+fn a_hand_count_follows_its_label_on_one_line_in_both_languages() {
+    // The count is the tspan after the label's in one text element: laid out after the label
+    // by the browser, so Swahili's longer "Mkono wa Kaskazini" can never run into the number,
+    // whatever the font or the size the board is drawn at.
     for variant in [Variant::Kiswahili, Variant::Kimasai] {
         for lang in [bao_render::Lang::En, bao_render::Lang::Sw] {
             let pos = Position::start(&Rules::new(variant));
@@ -241,21 +242,22 @@ fn a_hand_count_starts_after_its_label_in_both_languages() {
                     .descendants()
                     .find(|n| n.attribute("id") == Some(id.as_str()))
                     .unwrap();
-                let text_of = |class: &str| {
-                    g.descendants()
-                        .find(|n| n.attribute("class") == Some(class))
-                        .unwrap_or_else(|| panic!("{id} has no {class}"))
-                };
-                let (label, count) = (text_of("label"), text_of("count"));
-                let x = |n: roxmltree::Node| n.attribute("x").unwrap().parse::<f64>().unwrap();
-                let words = label.text().unwrap();
-                // 16 px sans-serif averages well under 9 px a character.
-                let end = x(label) + 9.0 * words.chars().count() as f64;
-                assert!(
-                    x(count) >= end,
-                    "{variant:?} {lang:?}: count at {} overlaps {words:?} ending near {end}",
-                    x(count)
+                let line: Vec<_> = g.children().filter(|n| n.has_tag_name("text")).collect();
+                assert_eq!(line.len(), 1, "{variant:?} {lang:?} {id}: one line of text");
+                let parts: Vec<_> = line[0].children().filter(|n| n.is_element()).collect();
+                let classes: Vec<_> = parts.iter().map(|n| n.attribute("class")).collect();
+                assert_eq!(
+                    classes,
+                    [Some("label"), Some("count")],
+                    "{variant:?} {lang:?} {id}"
                 );
+                assert!(parts.iter().all(|n| n.has_tag_name("tspan")));
+                // Neither part is placed on its own (no x): the count follows the label.
+                assert!(parts.iter().all(|n| n.attribute("x").is_none()));
+                assert!(parts[1]
+                    .attribute("dx")
+                    .is_some_and(|d| d.parse::<f64>().unwrap() > 0.0));
+                assert_eq!(parts[1].text(), Some(pos.hand(side).to_string().as_str()));
             }
         }
     }

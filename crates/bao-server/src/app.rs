@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
     abandon, accounts, analysis, assist, learn, lobby, mine, push, puzzles, ratings, rematch,
-    review, tournaments, variants,
+    review, seeks, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -40,6 +40,8 @@ pub struct App {
     pub push: Arc<push::Push>,
     /// Tournaments: the observer that hands ended games to the tournament task.
     pub tournaments: Arc<tournaments::Tournaments>,
+    /// Finding an opponent: seeks, the pool, challenges, blocks, the player socket.
+    pub seeks: Arc<seeks::Seeks>,
 }
 
 impl App {
@@ -50,6 +52,7 @@ impl App {
         ws: edge::socket::WsConfig,
         engine: &EngineConfig,
         push: push::PushConfig,
+        seeks_config: seeks::SeeksConfig,
     ) -> Arc<App> {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
@@ -61,8 +64,10 @@ impl App {
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
         let push = push::Push::new(games.clone(), push);
+        let seeks = seeks::Seeks::new(games.clone(), seeks_config);
         Arc::new(App {
             push,
+            seeks,
             accounts,
             ratings,
             tournaments,
@@ -94,6 +99,7 @@ impl App {
             .merge(ratings::routes(g.clone()))
             .merge(push::routes(self.push.clone()))
             .merge(tournaments::routes(g.clone()))
+            .merge(seeks::routes(self.seeks.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -112,6 +118,7 @@ impl App {
             push::spawn(&self.push).await?,
             tournaments::spawn(&self.tournaments, &self.games),
         ];
+        tasks.extend(seeks::spawn(&self.seeks));
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;
             let games = Arc::downgrade(&self.games);
@@ -251,6 +258,7 @@ pub async fn start(mut config: Config) -> Result<Running, StartError> {
         config.ws,
         &config.engine,
         config.push.clone(),
+        config.seeks,
     );
     let resumed = app.games.resume().await?;
     if resumed > 0 {

@@ -56,6 +56,9 @@ pub struct Config {
     pub engine: engine_pool::EngineConfig,
     /// Web Push: the VAPID key, the endpoints allowed, the delays and limits.
     pub push: features::push::PushConfig,
+    /// Finding an opponent: how long a seek outlives its page, how often sockets read and
+    /// the pool is paired.
+    pub seeks: features::seeks::SeeksConfig,
 }
 
 impl Default for Config {
@@ -70,6 +73,7 @@ impl Default for Config {
             ws: edge::socket::WsConfig::default(),
             engine: engine_pool::EngineConfig::default(),
             push: features::push::PushConfig::default(),
+            seeks: features::seeks::SeeksConfig::default(),
         }
     }
 }

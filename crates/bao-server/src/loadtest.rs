@@ -258,6 +258,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                 ws: Default::default(),
                 engine: Default::default(),
                 push: Default::default(),
+                seeks: Default::default(),
             })
             .await
             .map_err(|e| e.to_string())?;

@@ -44,6 +44,17 @@ let replayId;
 let reviewedId;
 /** An account for the signed-in states: its name and its session token (cookie `bao_session`). */
 const account = { name: `axe${Date.now().toString(36).slice(-6)}`, session: null };
+/** A second account: it challenges the first, is challenged and blocked by it (the lobby states). */
+const rival = { name: `axr${Date.now().toString(36).slice(-6)}`, session: null };
+
+/** Calls the API as a signed-in account (cookie `bao_session`). */
+async function asAccount(who, pathname, { method = 'GET', body = method === 'GET' ? undefined : {} } = {}) {
+  const headers = { Cookie: `bao_session=${who.session}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  assert.ok(res.ok, `${method} ${pathname}: ${res.status} ${await res.clone().text()}`);
+  return res;
+}
 before(async () => {
   browser = await launch();
   replayId = await upload(finishedRecord('Asha'));
@@ -52,6 +63,9 @@ before(async () => {
   const res = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: account.name, password: 'axe-core-4-all' }) });
   assert.equal(res.status, 201, await res.clone().text());
   account.session = /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
+  const res2 = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: rival.name, password: 'axe-core-4-all' }) });
+  assert.equal(res2.status, 201, await res2.clone().text());
+  rival.session = /bao_session=([0-9a-f]+)/.exec(res2.headers.get('set-cookie'))[1];
 });
 after(async () => {
   await browser?.close();
@@ -420,6 +434,68 @@ const STATES = [
     async (page) => {
       await page.goto('/@/hakunamtu000');
       await page.waitForSelector('#profile[data-state="missing"]');
+    },
+  ],
+  [
+    'home lobby signed in: looking for an opponent, the challenge form open',
+    async (page) => {
+      await page.goto('/');
+      await page.waitForSelector('#quick-buttons:not([hidden]) button[data-clock="1d"]');
+      await page.check('#lobby-variants input[value="kimasai"]', { force: true });
+      await page.click('#quick-buttons button[data-clock="1d"]');
+      await page.waitForSelector('#pool-wait:not([hidden])');
+      await page.click('#post-seek');
+      await page.waitForSelector('#seek-form:not([hidden]) #seek-form-rated');
+    },
+  ],
+  [
+    'home lobby: a challenge received and one sent, an open challenge of this browser',
+    async (page) => {
+      await page.click('#pool-cancel');
+      await page.waitForSelector('#pool-wait', { state: 'hidden' });
+      await page.click('#seek-form-submit');
+      await page.waitForSelector('#seek-list li.mine[data-seek]');
+      await asAccount(rival, '/api/challenges', { method: 'POST', body: { to: account.name, variant: 'kete', rules: '-', clock: { days_per_move: 1 }, match: 'best_of_three', rated: true } });
+      await asAccount(account, '/api/challenges', { method: 'POST', body: { to: rival.name, variant: 'kiswahili', rules: '-', clock: null, match: 'single_game', rated: false } });
+      // The received one arrives live; the sent one is listed on the next load.
+      await page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
+      await page.reload();
+      await page.waitForSelector('#outgoing:not([hidden]) #outgoing-list li[data-challenge]');
+      await page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
+      await page.waitForSelector('#seek-list li.mine[data-seek]');
+    },
+  ],
+  [
+    "another player's profile: the challenge form open, blocked",
+    async (page) => {
+      // This browser's open challenge goes (at most 3 open per account across the runs).
+      await page.click('#seek-list li.mine button.seek-cancel');
+      await page.waitForSelector('#seek-list li.mine', { state: 'detached' });
+      await page.goto(`/@/${rival.name}`);
+      await page.waitForSelector('#profile-actions[data-state="ready"]');
+      await page.click('#block-toggle');
+      await page.waitForSelector('#profile-actions[data-blocked="true"]');
+      await page.click('#challenge-open');
+      await page.waitForSelector('#challenge-form:not([hidden])');
+    },
+  ],
+  [
+    'account settings: the blocked players',
+    async (page) => {
+      await page.goto('/account');
+      await page.waitForSelector(`#blocked-list li[data-name="${rival.name}"]`);
+      // Unblocked again for the next run (the state was reached before).
+      await asAccount(account, `/api/blocks/${rival.name}`, { method: 'DELETE' });
+    },
+  ],
+  [
+    'the compact menu open',
+    async (page) => {
+      await page.goto('/puzzles');
+      if (await page.locator('#menu-toggle').isVisible()) {
+        await page.click('#menu-toggle');
+        await page.waitForSelector('.site-nav a[href="/learn"]:visible');
+      }
     },
   ],
   [

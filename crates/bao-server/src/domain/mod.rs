@@ -4,6 +4,7 @@
 
 pub mod model;
 pub mod names;
+pub mod pairing;
 pub mod rating;
 pub mod record;
 pub mod wire;

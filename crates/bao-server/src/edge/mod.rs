@@ -453,6 +453,10 @@ fn action_of(method: &Method, path: &str) -> Option<Action> {
         }
         ["", "api", "records"] => Some(Action::Upload),
         ["", "api", "account", "signup" | "login" | "recover"] => Some(Action::Account),
+        // Posting a seek, a challenge or a place in the pool makes a game soon after:
+        // counted as new games; accepting one as a join (docs/api.md, "Finding an opponent").
+        ["", "api", "seeks" | "challenges" | "pool"] => Some(Action::Create),
+        ["", "api", "seeks" | "challenges", _, "accept"] => Some(Action::Join),
         _ => None,
     }
 }

@@ -15,5 +15,6 @@ pub mod puzzles;
 pub mod ratings;
 pub mod rematch;
 pub mod review;
+pub mod seeks;
 pub mod tournaments;
 pub mod variants;

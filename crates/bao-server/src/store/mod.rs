@@ -24,12 +24,14 @@ mod notify;
 mod push;
 mod ratings;
 mod seats;
+mod seeks;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use notify::Notifications;
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
+pub use seeks::{ChallengeRow, NewChallenge, NewSeek, SeekRow, TicketRow};
 pub use tournaments::{JoinOutcome, PlayerRow, RoundRow, TGameRow, TournamentRow};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

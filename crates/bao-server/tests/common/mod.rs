@@ -7,6 +7,7 @@ pub mod life;
 pub mod play;
 pub mod ratings;
 pub mod review;
+pub mod seeks;
 pub mod storage;
 pub mod tournaments;
 

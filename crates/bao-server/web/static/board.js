@@ -122,7 +122,9 @@ export class BoardView {
     const mover = this.hand(p.side);
     if (dot && mover && dot.parentNode !== mover) {
       const other = dot.parentNode;
-      const dy = Number(mover.querySelector('.count')?.getAttribute('y') || 0) - Number(other.querySelector('.count')?.getAttribute('y') || 0);
+      // The y of each hand's line of text (the count is a tspan of it; older pictures: a text).
+      const y = (hand) => Number(hand.querySelector('text')?.getAttribute('y') || 0);
+      const dy = y(mover) - y(other);
       dot.setAttribute('cy', String(Number(dot.getAttribute('cy')) + dy));
       mover.append(dot);
     }
@@ -143,14 +145,15 @@ export class BoardView {
     if (title) title.textContent = t('game.to_move', { side: SIDE_NAMES[p.side] });
     // Hand labels in the page's language; Kimasai's is the reserve (akiba), as in the text.
     for (const side of ['S', 'N']) {
-      const label = this.hand(side)?.querySelector('text.label');
+      const label = this.hand(side)?.querySelector('.label');
       if (!label) continue;
       const kimasai = p.variant === 'kimasai';
       if (side === 'S') label.textContent = kimasai ? t('game.board_reserve_south') : t('game.board_hand_south');
       else label.textContent = kimasai ? t('game.board_reserve_north') : t('game.board_hand_north');
-      // A longer label (Swahili) pushes the count to its right instead of under it.
+      // The count follows the label on its line (bao-render); a picture from before that
+      // (an offline copy) has the count placed on its own: moved past the longer label.
       const count = this.hand(side).querySelector('text.count');
-      if (count && typeof label.getComputedTextLength === 'function') {
+      if (count && label.tagName === 'text' && typeof label.getComputedTextLength === 'function') {
         if (!count.dataset.x) count.dataset.x = count.getAttribute('x') || '0';
         const end = Number(label.getAttribute('x') || 0) + label.getComputedTextLength() + 10;
         count.setAttribute('x', String(Math.max(Number(count.dataset.x), end)));

@@ -324,10 +324,11 @@ const mineBox = el(
   el('p', { class: 'small muted', id: 'mine-connection' }),
   el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
 );
-// First on the page: a returning player comes back for these (on a phone the start form
-// and the hero would push them far down).
+// Right after the lobby (static/lobby.js): a returning player comes back for these (on a
+// phone the start form and the hero would push them far down).
 mineBox.classList.add('my-games');
-$('main')?.prepend(mineBox);
+if ($('lobby')) $('lobby').after(mineBox);
+else $('main')?.prepend(mineBox);
 
 function opponentOf(g) {
   const side = otherSide(g.your_side);

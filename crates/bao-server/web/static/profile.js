@@ -6,6 +6,7 @@
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t, tn } from './i18n.js';
 import { accountName, dateText } from './account.js';
+import { challengeForm, lobbyError } from './challenge-form.js';
 import { changeText, ratingNode } from './rating-text.js';
 
 const VARIANTS = ['kiswahili', 'kete', 'kimasai'];
@@ -181,6 +182,71 @@ function missing() {
   $('profile-missing').hidden = false;
 }
 
+/**
+ * "Challenge" (the small form of static/challenge-form.js, `POST /api/challenges`) and
+ * "Block" / "Unblock" (`/api/blocks`) on another player's profile; a signed-out visitor gets a
+ * link to sign in (docs/api.md "Finding an opponent").
+ */
+async function actions(who) {
+  const box = el('section', { class: 'profile-actions', id: 'profile-actions', 'aria-label': t('lobby.challenge_title', { name: who }) });
+  $('member-since').after(box);
+  if (!accountName()) {
+    const back = encodeURIComponent(location.pathname);
+    box.append(el('p', {}, el('a', { href: `/account/login?next=${back}`, id: 'challenge-sign-in' }, t('lobby.sign_in_to_challenge', { name: who }))));
+    return;
+  }
+  let blocked = false;
+  const note = el('p', { class: 'small muted', id: 'blocked-note', hidden: true }, t('lobby.blocked_note', { name: who }));
+  const status = el('p', { class: 'status', id: 'profile-action-status', role: 'status', hidden: true });
+  const open = el('button', { type: 'button', class: 'primary', id: 'challenge-open', 'aria-expanded': 'false', 'aria-controls': 'challenge-form' }, t('lobby.challenge_button'));
+  const block = el('button', { type: 'button', id: 'block-toggle' }, t('lobby.block'));
+  const form = challengeForm({
+    id: 'challenge-form',
+    submitText: t('lobby.challenge_submit'),
+    onSubmit: async (terms) => {
+      await api('/api/challenges', { method: 'POST', body: { to: who, rules: '-', ...terms } });
+      show(false);
+      notify(status, t('lobby.challenge_sent', { name: who }));
+    },
+  });
+  form.rated(true);
+  form.form.hidden = true;
+  const show = (yes) => {
+    form.form.hidden = !yes;
+    open.setAttribute('aria-expanded', String(yes));
+    if (yes) form.form.querySelector('select')?.focus();
+  };
+  open.addEventListener('click', () => show(form.form.hidden));
+  const draw = () => {
+    block.textContent = blocked ? t('lobby.unblock') : t('lobby.block');
+    note.hidden = !blocked;
+    box.dataset.blocked = String(blocked);
+  };
+  block.addEventListener('click', async () => {
+    block.disabled = true;
+    try {
+      if (blocked) await api(`/api/blocks/${encodeURIComponent(who)}`, { method: 'DELETE', body: {} });
+      else await api('/api/blocks', { method: 'POST', body: { username: who } });
+      blocked = !blocked;
+      draw();
+      notify(status, blocked ? t('lobby.block_done', { name: who }) : t('lobby.unblock_done', { name: who }));
+    } catch (err) {
+      notify(status, lobbyError(err), 'error');
+    } finally {
+      block.disabled = false;
+    }
+  });
+  box.append(el('p', { class: 'row' }, open, block), note, form.form, status);
+  try {
+    const r = await api('/api/blocks');
+    blocked = (r.blocked || []).some((n) => String(n).toLowerCase() === who.toLowerCase());
+  } catch {
+    /* shown as not blocked; the server refuses what it must */
+  }
+  draw();
+  box.dataset.state = 'ready';
+}
+
 async function init() {
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) return missing();
   let user;
@@ -197,6 +263,7 @@ async function init() {
   $('profile-name').textContent = mine ? t('players.profile_heading_you', { name: user.username }) : user.username;
   document.title = t('players.doc_title', { name: user.username });
   $('member-since').textContent = t('players.member_since', { date: dateText(user.created) });
+  if (!mine) actions(user.username);
   drawRatings(user);
   drawResults(user);
   drawGraphs(user);

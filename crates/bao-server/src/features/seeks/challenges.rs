@@ -1,0 +1,291 @@
+//! Direct challenges between accounts (docs/api.md, "Direct challenges").
+
+use super::{
+    blocked, clock_json, needs_account, new_id, random_side, valid_id, Seeks, Terms, CHALLENGE_MS,
+    MAX_OPEN_CHALLENGES,
+};
+use crate::edge::body::{json, json_body};
+use crate::error::{ApiError, ApiResult};
+use crate::game::{Alert, AlertKind, NewPair, PairSeat, Recipient};
+use crate::store::ChallengeRow;
+use crate::util;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use bao_rules::Position;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::Arc;
+
+/// Longest account name looked up (names are 3 to 20 characters).
+const MAX_NAME: usize = 40;
+
+#[derive(Deserialize)]
+pub(super) struct ChallengeReq {
+    to: String,
+    variant: String,
+    rules: Option<String>,
+    clock: Option<serde_json::Value>,
+    #[serde(rename = "match")]
+    match_format: Option<String>,
+    rated: Option<bool>,
+}
+
+/// A challenge as the API shows it (CH).
+#[derive(Serialize, Clone, Debug)]
+pub(super) struct Shown {
+    id: String,
+    from: String,
+    to: String,
+    variant: String,
+    rules: String,
+    clock: serde_json::Value,
+    #[serde(rename = "match")]
+    match_format: String,
+    rated: bool,
+    created: i64,
+}
+
+impl Shown {
+    pub(super) fn of(c: &ChallengeRow) -> Shown {
+        Shown {
+            id: c.id.clone(),
+            from: c.from.clone(),
+            to: c.to.clone(),
+            variant: c.variant.clone(),
+            rules: c.rules.clone(),
+            clock: clock_json(c.clock.as_deref()),
+            match_format: c.match_format.clone(),
+            rated: c.rated,
+            created: c.created,
+        }
+    }
+}
+
+fn no_such_challenge() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no_such_challenge",
+        "there is no such challenge",
+    )
+}
+
+fn challenge_gone() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "challenge_gone",
+        "this challenge is no longer open",
+    )
+}
+
+/// The account named `name` (any case): 404 `no_such_user` when there is none.
+pub(super) async fn named(s: &Seeks, name: &str) -> ApiResult<crate::store::AccountRow> {
+    let none = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_such_user",
+            "there is no such player",
+        )
+    };
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        return Err(none());
+    }
+    s.games
+        .store
+        .account_by_name(&name.to_lowercase())
+        .await?
+        .ok_or_else(none)
+}
+
+/// `POST /api/challenges`.
+pub(super) async fn create(
+    State(s): State<Arc<Seeks>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let req: ChallengeReq = json_body(body)?;
+    let me = needs_account(&s, &headers).await?;
+    let terms = Terms::parse(
+        &req.variant,
+        req.rules.as_deref(),
+        req.clock.as_ref(),
+        req.match_format.as_deref(),
+    )?;
+    let to = named(&s, req.to.trim()).await?;
+    if to.id == me.id {
+        return Err(ApiError::bad_request("you cannot challenge yourself"));
+    }
+    let store = &s.games.store;
+    if store.blocked_either(&me.id.0, &to.id.0).await? {
+        return Err(blocked());
+    }
+    let now = util::now_ms();
+    let id = new_id();
+    let stored = store
+        .insert_challenge(
+            &crate::store::NewChallenge {
+                id: id.clone(),
+                from_account: me.id.0.clone(),
+                to_account: to.id.0.clone(),
+                variant: terms.variant.id().to_string(),
+                rules: terms.rules_text.clone(),
+                match_format: terms.match_text.to_string(),
+                clock: terms.clock_text(),
+                rated: req.rated.unwrap_or(false),
+                expires: now + CHALLENGE_MS,
+            },
+            MAX_OPEN_CHALLENGES,
+            now,
+        )
+        .await?;
+    if !stored {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_challenges",
+            format!("you have {MAX_OPEN_CHALLENGES} open challenges already; cancel one or wait for an answer"),
+        ));
+    }
+    s.games.alerts.publish(Alert {
+        to: Recipient::Account(to.id.0.clone()),
+        kind: AlertKind::Challenge {
+            challenge: id.clone(),
+            from: me.username.clone(),
+        },
+    });
+    s.wake(vec![to.id.0, me.id.0], Vec::new());
+    json(StatusCode::CREATED, &json!({ "id": id }))
+}
+
+/// `GET /api/challenges`.
+pub(super) async fn list(State(s): State<Arc<Seeks>>, headers: HeaderMap) -> ApiResult<Response> {
+    let me = needs_account(&s, &headers).await?;
+    let (incoming, outgoing) = s
+        .games
+        .store
+        .open_challenges(&me.id.0, util::now_ms(), 100)
+        .await?;
+    let shown = |v: &[ChallengeRow]| v.iter().map(Shown::of).collect::<Vec<_>>();
+    json(
+        StatusCode::OK,
+        &json!({"incoming": shown(&incoming), "outgoing": shown(&outgoing)}),
+    )
+}
+
+/// The challenge of a path, for the challenger or the challenged only.
+async fn mine(s: &Seeks, id: &str, headers: &HeaderMap) -> ApiResult<(ChallengeRow, String)> {
+    let me = needs_account(s, headers).await?;
+    if !valid_id(id) {
+        return Err(no_such_challenge());
+    }
+    let c = s
+        .games
+        .store
+        .challenge(id)
+        .await?
+        .filter(|c| c.from_account == me.id.0 || c.to_account == me.id.0)
+        .ok_or_else(no_such_challenge)?;
+    Ok((c, me.id.0))
+}
+
+/// `POST /api/challenges/{id}/accept` (the challenged).
+pub(super) async fn accept(
+    State(s): State<Arc<Seeks>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (c, me) = mine(&s, &id, &headers).await?;
+    if c.to_account != me {
+        return Err(ApiError::forbidden("only the challenged player can accept"));
+    }
+    let now = util::now_ms();
+    if c.status != "open" || c.expires < now {
+        return Err(challenge_gone());
+    }
+    let terms = Terms::stored(&c.variant, &c.rules, &c.match_format, c.clock.as_deref())?;
+    let store = &s.games.store;
+    let game = util::new_game_id();
+    if !store.claim_challenge(&c.id, &me, &game, now).await? {
+        return Err(challenge_gone());
+    }
+    let seat = |account: &str, name: &str| PairSeat {
+        name: name.to_string(),
+        account: Some(account.to_string()),
+        token_hash: None,
+    };
+    let made = s
+        .games
+        .create_pair(NewPair {
+            rules: terms.rules,
+            start: Position::start(&terms.rules),
+            players: [seat(&c.from_account, &c.from), seat(&c.to_account, &c.to)],
+            first_side: random_side(),
+            clock: terms.clock,
+            rated: c.rated,
+            id: Some(game.clone()),
+        })
+        .await;
+    let made = match made {
+        Ok(m) => m,
+        Err(e) => {
+            store
+                .unclaim_challenge(&c.id, &game, util::now_ms())
+                .await?;
+            return Err(e);
+        }
+    };
+    s.wake(
+        vec![c.from_account.clone(), c.to_account.clone()],
+        Vec::new(),
+    );
+    json(
+        StatusCode::CREATED,
+        &json!({"game": made.id, "url": made.url}),
+    )
+}
+
+/// Ends a challenge as `status` (decline by the challenged, cancel by the challenger).
+async fn end(s: &Seeks, id: &str, headers: &HeaderMap, status: &str) -> ApiResult<Response> {
+    let (c, me) = mine(s, id, headers).await?;
+    let allowed = if status == "declined" {
+        c.to_account == me
+    } else {
+        c.from_account == me
+    };
+    if !allowed {
+        return Err(ApiError::forbidden(if status == "declined" {
+            "only the challenged player can decline"
+        } else {
+            "only the challenger can cancel"
+        }));
+    }
+    if !s
+        .games
+        .store
+        .end_challenge(&c.id, &me, status, util::now_ms())
+        .await?
+    {
+        return Err(challenge_gone());
+    }
+    s.wake(vec![c.from_account, c.to_account], Vec::new());
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// `POST /api/challenges/{id}/decline` (the challenged).
+pub(super) async fn decline(
+    State(s): State<Arc<Seeks>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    end(&s, &id, &headers, "declined").await
+}
+
+/// `DELETE /api/challenges/{id}` (the challenger).
+pub(super) async fn cancel(
+    State(s): State<Arc<Seeks>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    end(&s, &id, &headers, "cancelled").await
+}

@@ -1,0 +1,288 @@
+//! The player socket `GET /api/play/ws[?seek=TOKEN...]` (docs/api.md, "The player socket"):
+//! one per open page. While open it keeps the caller's seeks and pool tickets alive, and it
+//! tells the page when a game was made for it, of challenges coming and going, and when the
+//! list of open seeks changed.
+//!
+//! What concerns the socket is read from the store (so a change made on any instance
+//! arrives), every [`super::SeeksConfig::poll`] and at once when this instance made it. Each
+//! read looks back [`SLACK_MS`] before the previous one (a change committed a moment after
+//! its time was taken is not missed); what was sent is remembered so that nothing is sent
+//! twice.
+
+use super::challenges::Shown;
+use super::{account_of, valid_token, Seeks, Wake};
+use crate::edge::socket::{is_ping, pong, KeepAlive, BUFFER, MAX_MESSAGE};
+use crate::edge::{going_away, Guard};
+use crate::error::{ApiError, ApiResult};
+use crate::util;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::Extension;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+
+/// Seek tokens one socket carries at most.
+pub const MAX_SEEK_TOKENS: usize = 3;
+/// Each read looks back this far before the previous one (5 s).
+const SLACK_MS: i64 = 5_000;
+/// A page that opens its socket learns of a seek accepted or a pairing made this long before
+/// (it may have been reloading at that moment).
+const LOOK_BACK_MS: i64 = 60_000;
+
+/// The `seek=` values of a query: at most [`MAX_SEEK_TOKENS`], each a token as made here;
+/// `None` when there are more or one is malformed.
+pub(super) fn seek_tokens(query: Option<&str>) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for part in query.unwrap_or("").split('&') {
+        let Some((k, v)) = part.split_once('=') else {
+            continue;
+        };
+        if k != "seek" {
+            continue;
+        }
+        if !valid_token(v) || out.len() == MAX_SEEK_TOKENS {
+            return None;
+        }
+        out.push(v.to_string());
+    }
+    Some(out)
+}
+
+/// `GET /api/play/ws`.
+pub(super) async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(s): State<Arc<Seeks>>,
+    guard: Option<Extension<Guard>>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let tokens = seek_tokens(query.as_deref()).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "seek= takes a seek token, at most {MAX_SEEK_TOKENS} of them"
+        ))
+    })?;
+    let account = account_of(&s, &headers).await?.map(|a| a.id.0);
+    let hashes = tokens.iter().map(|t| util::hash_token(t)).collect();
+    Ok(ws
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
+        .on_upgrade(move |socket| async move {
+            Player {
+                s,
+                account,
+                hashes,
+                sent: HashMap::new(),
+            }
+            .run(socket, guard.map(|g| g.0))
+            .await
+        }))
+}
+
+/// One page's socket.
+struct Player {
+    s: Arc<Seeks>,
+    account: Option<String>,
+    /// SHA-256 of the seek tokens the page holds.
+    hashes: Vec<String>,
+    /// What was sent (`s:ID`, `p:ID`, `c:ID:STATUS`), and when, so that nothing goes twice.
+    sent: HashMap<String, i64>,
+}
+
+impl Player {
+    async fn run(mut self, socket: WebSocket, guard: Option<Guard>) {
+        let (mut tx, mut rx) = socket.split();
+        let mut alive = KeepAlive::new(self.s.games.ws);
+        let mut wakes = self.s.wake.subscribe();
+        let mut list = self.s.list.subscribe();
+        let opened = util::now_ms();
+        let mut since = [opened - LOOK_BACK_MS, opened];
+        // Seeks and tickets stay alive at three times the liveness rate.
+        let keep_every = (self.s.cfg.liveness / 3).max(Duration::from_millis(100));
+        let mut keep = tokio::time::interval(keep_every);
+        let mut poll = tokio::time::interval(self.s.cfg.poll);
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        keep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let stopping = async {
+            match &guard {
+                Some(g) => g.stopping().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(stopping);
+        loop {
+            let mut read_now = false;
+            tokio::select! {
+                _ = &mut stopping => {
+                    let _ = tx.send(going_away()).await;
+                    return;
+                }
+                _ = tokio::time::sleep_until(alive.deadline()) => {
+                    if !alive.tick(&mut tx).await {
+                        return;
+                    }
+                }
+                msg = rx.next() => {
+                    match msg {
+                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                        Some(Ok(Message::Text(t))) => {
+                            if is_ping(t.as_str()) {
+                                if tx.send(pong()).await.is_err() {
+                                    return;
+                                }
+                            } else if self.add_seek(t.as_str()) {
+                                self.keep_alive().await;
+                            }
+                        }
+                        Some(Ok(_)) => {}
+                    }
+                    alive.heard();
+                }
+                _ = keep.tick() => self.keep_alive().await,
+                _ = poll.tick() => read_now = true,
+                w = wakes.recv() => {
+                    read_now = match w {
+                        Ok(w) => self.concerns(&w),
+                        Err(RecvError::Lagged(_)) => true,
+                        Err(RecvError::Closed) => return,
+                    };
+                }
+                l = list.recv() => {
+                    if matches!(l, Err(RecvError::Closed)) {
+                        return;
+                    }
+                    if tx.send(text(json!({"type": "seeks"}))).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            if read_now {
+                let now = util::now_ms();
+                match self.read(since).await {
+                    Ok(msgs) => {
+                        for m in msgs {
+                            if tx.send(text(m)).await.is_err() {
+                                return;
+                            }
+                        }
+                        since = [now, now];
+                    }
+                    Err(e) => tracing::warn!("player socket: {e}"),
+                }
+                self.sent.retain(|_, t| *t >= now - 2 * LOOK_BACK_MS);
+            }
+        }
+    }
+
+    /// `{"type":"seek","token":T}`: the page posted a seek after opening its socket.
+    fn add_seek(&mut self, t: &str) -> bool {
+        #[derive(serde::Deserialize)]
+        struct AddSeek {
+            #[serde(rename = "type")]
+            kind: String,
+            token: String,
+        }
+        let Ok(m) = serde_json::from_str::<AddSeek>(t) else {
+            return false;
+        };
+        if m.kind != "seek" || !valid_token(&m.token) || self.hashes.len() >= MAX_SEEK_TOKENS {
+            return false;
+        }
+        let h = util::hash_token(&m.token);
+        if !self.hashes.contains(&h) {
+            self.hashes.push(h);
+        }
+        true
+    }
+
+    fn concerns(&self, w: &Wake) -> bool {
+        self.account
+            .as_ref()
+            .is_some_and(|a| w.accounts.contains(a))
+            || w.seeks.iter().any(|h| self.hashes.contains(h))
+    }
+
+    async fn keep_alive(&self) {
+        let store = &self.s.games.store;
+        let until = util::now_ms() + self.s.liveness_ms();
+        let r = store
+            .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
+            .await;
+        if let Err(e) = r {
+            tracing::warn!("player socket: {e}");
+        }
+        if let Some(a) = &self.account {
+            if let Err(e) = store.keep_tickets_alive(a, None, until).await {
+                tracing::warn!("player socket: {e}");
+            }
+        }
+    }
+
+    /// What happened since `since` ([seeks and pairings, challenges]) that was not sent yet.
+    async fn read(
+        &mut self,
+        since: [i64; 2],
+    ) -> Result<Vec<serde_json::Value>, crate::store::StoreError> {
+        let s = self.s.clone();
+        let store = &s.games.store;
+        let now = util::now_ms();
+        let mut out = Vec::new();
+        let from = since[0] - SLACK_MS;
+        for (seek, game) in store
+            .seeks_accepted(&self.hashes, self.account.as_deref(), from)
+            .await?
+        {
+            if self.first(format!("s:{seek}"), now) {
+                out.push(json!({"type": "seek_accepted", "seek": seek, "game": game,
+                                "url": format!("/g/{game}")}));
+            }
+        }
+        let Some(me) = self.account.clone() else {
+            return Ok(out);
+        };
+        for (ticket, game) in store.tickets_paired(&me, from).await? {
+            if self.first(format!("p:{ticket}"), now) {
+                out.push(json!({"type": "paired", "ticket": ticket, "game": game,
+                                "url": format!("/g/{game}")}));
+            }
+        }
+        for c in store.challenges_changed(&me, since[1] - SLACK_MS).await? {
+            let key = format!("c:{}:{}", c.id, c.status);
+            if self.sent.contains_key(&key) {
+                continue;
+            }
+            let msg = match c.status.as_str() {
+                "open" if c.to_account == me => {
+                    json!({"type": "challenge", "challenge": Shown::of(&c)})
+                }
+                "open" => continue,
+                "accepted" => match &c.game {
+                    Some(g) if store.game_exists(g).await? => json!({"type": "challenge_gone",
+                        "id": c.id, "why": "accepted", "game": g, "url": format!("/g/{g}")}),
+                    // Its game is being made: told at a later read.
+                    _ => continue,
+                },
+                why => json!({"type": "challenge_gone", "id": c.id, "why": why}),
+            };
+            self.sent.insert(key, now);
+            out.push(msg);
+        }
+        Ok(out)
+    }
+
+    /// Marks `key` sent: true the first time.
+    fn first(&mut self, key: String, now: i64) -> bool {
+        self.sent.insert(key, now).is_none()
+    }
+}
+
+fn text(v: serde_json::Value) -> Message {
+    Message::Text(v.to_string().into())
+}
