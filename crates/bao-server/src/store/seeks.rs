@@ -679,7 +679,8 @@ impl Store {
         Ok(out)
     }
 
-    /// Challenges to or from `account` that changed at or after `since`, at most 100.
+    /// Challenges to or from `account` that changed at or after `since`: the latest 100, the
+    /// oldest of them first.
     pub async fn challenges_changed(
         &self,
         account: &str,
@@ -687,13 +688,17 @@ impl Store {
     ) -> Result<Vec<ChallengeRow>, StoreError> {
         let rows = sqlx::query(&format!(
             "{CHALLENGE_SELECT} WHERE (c.to_account = $1 OR c.from_account = $1)
-               AND c.changed >= $2 ORDER BY c.changed LIMIT 100"
+               AND c.changed >= $2 ORDER BY c.changed DESC, c.id LIMIT 100"
         ))
         .bind(account)
         .bind(since)
         .fetch_all(&self.read)
         .await?;
-        Ok(rows.iter().map(challenge_of).collect::<Result<_, _>>()?)
+        Ok(rows
+            .iter()
+            .rev()
+            .map(challenge_of)
+            .collect::<Result<_, _>>()?)
     }
 
     /// Claims open challenge `id` sent to `to` for game `game`: true for the one claim that

@@ -838,20 +838,19 @@ pub async fn pool_across_instances(url: &str) {
     )
     .await;
     assert_eq!(odd, 0);
-    // Every game exists, rated, between the two tickets' accounts.
-    let made = count(
-        url,
-        &format!(
-            "SELECT COUNT(*) FROM games g WHERE g.rated = 1 AND g.id IN
-               (SELECT game FROM pool WHERE id IN ({list}))
-             AND g.p0_account IN (SELECT account_id FROM pool WHERE game = g.id)
-             AND g.p1_account IN (SELECT account_id FROM pool WHERE game = g.id)
-             AND g.p0_account <> g.p1_account"
-        ),
-        &[],
-    )
+    // Every game exists (each is made a moment after its claim), rated, between the two
+    // tickets' accounts.
+    let made_sql = format!(
+        "SELECT COUNT(*) FROM games g WHERE g.rated = 1 AND g.id IN
+           (SELECT game FROM pool WHERE id IN ({list}))
+         AND g.p0_account IN (SELECT account_id FROM pool WHERE game = g.id)
+         AND g.p1_account IN (SELECT account_id FROM pool WHERE game = g.id)
+         AND g.p0_account <> g.p1_account"
+    );
+    until("every pairing's game made", || async {
+        count(url, &made_sql, &[]).await == n / 2
+    })
     .await;
-    assert_eq!(made, n / 2);
     a.stop().await;
     b.stop().await;
 }

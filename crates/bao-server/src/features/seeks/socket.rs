@@ -5,9 +5,9 @@
 //!
 //! What concerns the socket is read from the store (so a change made on any instance
 //! arrives), every [`super::SeeksConfig::poll`] and at once when this instance made it. Each
-//! read looks back [`SLACK_MS`] before the previous one (a change committed a moment after
-//! its time was taken is not missed); what was sent is remembered so that nothing is sent
-//! twice.
+//! read looks back [`LOOK_BACK_MS`] (never before the socket opened, for challenges), so a
+//! change committed late, or a game made slowly after its claim, is not missed; what was
+//! sent is remembered so that nothing is sent twice.
 
 use super::challenges::Shown;
 use super::{account_of, valid_token, Seeks, Wake};
@@ -29,11 +29,11 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// Seek tokens one socket carries at most.
 pub const MAX_SEEK_TOKENS: usize = 3;
-/// Each read looks back this far before the previous one (5 s).
-const SLACK_MS: i64 = 5_000;
-/// A page that opens its socket learns of a seek accepted or a pairing made this long before
-/// (it may have been reloading at that moment).
+/// Each read looks back this far (60 s): a page that opens its socket also learns of a seek
+/// accepted or a pairing made this long before (it may have been reloading at that moment).
 const LOOK_BACK_MS: i64 = 60_000;
+/// Challenges sent a moment before the socket opened are announced too (5 s).
+const SLACK_MS: i64 = 5_000;
 
 /// The `seek=` values of a query: at most [`MAX_SEEK_TOKENS`], each a token as made here;
 /// `None` when there are more or one is malformed.
@@ -103,7 +103,6 @@ impl Player {
         let mut wakes = self.s.wake.subscribe();
         let mut list = self.s.list.subscribe();
         let opened = util::now_ms();
-        let mut since = [opened - LOOK_BACK_MS, opened];
         // Seeks and tickets stay alive at three times the liveness rate.
         let keep_every = (self.s.cfg.liveness / 3).max(Duration::from_millis(100));
         let mut keep = tokio::time::interval(keep_every);
@@ -165,14 +164,13 @@ impl Player {
             }
             if read_now {
                 let now = util::now_ms();
-                match self.read(since).await {
+                match self.read(opened).await {
                     Ok(msgs) => {
                         for m in msgs {
                             if tx.send(text(m)).await.is_err() {
                                 return;
                             }
                         }
-                        since = [now, now];
                     }
                     Err(e) => tracing::warn!("player socket: {e}"),
                 }
@@ -225,16 +223,17 @@ impl Player {
         }
     }
 
-    /// What happened since `since` ([seeks and pairings, challenges]) that was not sent yet.
+    /// What happened in the last [`LOOK_BACK_MS`] (challenges: since the socket `opened`)
+    /// that was not sent yet.
     async fn read(
         &mut self,
-        since: [i64; 2],
+        opened: i64,
     ) -> Result<Vec<serde_json::Value>, crate::store::StoreError> {
         let s = self.s.clone();
         let store = &s.games.store;
         let now = util::now_ms();
         let mut out = Vec::new();
-        let from = since[0] - SLACK_MS;
+        let from = now - LOOK_BACK_MS;
         for (seek, game) in store
             .seeks_accepted(&self.hashes, self.account.as_deref(), from)
             .await?
@@ -253,7 +252,10 @@ impl Player {
                                 "url": format!("/g/{game}")}));
             }
         }
-        for c in store.challenges_changed(&me, since[1] - SLACK_MS).await? {
+        for c in store
+            .challenges_changed(&me, from.max(opened - SLACK_MS))
+            .await?
+        {
             let key = format!("c:{}:{}", c.id, c.status);
             if self.sent.contains_key(&key) {
                 continue;
