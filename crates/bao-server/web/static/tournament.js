@@ -9,7 +9,7 @@
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
 import { accountName, onAccount, refreshAccount, profileUrl } from './account.js';
-import { clockText, formatText, statusText, timeText, tournamentError } from './tournaments.js';
+import { clockText, formatText, statusText, tiebreakText, timeText, tournamentError } from './tournaments.js';
 
 const box = $('tournament');
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -91,8 +91,8 @@ function drawHeader(d) {
   document.title = t('tournaments.doc_title', { name: d.name });
   $('t-name').textContent = d.name;
   const count = (d.players || []).filter((p) => !p.withdrawn).length;
-  const roundsTotal = d.format?.kind === 'swiss' ? d.format.rounds : null;
-  $('t-facts').replaceChildren(
+  const roundsTotal = d.rounds_total || (d.format?.kind === 'swiss' ? d.format.rounds : null);
+  const facts = [
     fact(t('tournaments.fact_status'), el('span', { class: d.status === 'running' ? 'tag live' : 'tag', id: 't-status' }, statusText(d.status))),
     fact(t('tournaments.fact_game'), VARIANT_TITLES[d.variant] || d.variant || ''),
     fact(t('tournaments.fact_format'), formatText(d.format)),
@@ -109,7 +109,8 @@ function drawHeader(d) {
           )
         : null,
     d.private ? fact(t('tournaments.fact_private'), t('tournaments.private_yes')) : null,
-  );
+  ];
+  $('t-facts').replaceChildren(...facts.filter(Boolean));
   let live = '';
   if (d.status === 'paused') live = t('tournaments.paused_note');
   else if (d.status === 'finished') {
@@ -205,8 +206,8 @@ function tiebreakKeys(d) {
 }
 
 function tiebreakHead(d, key) {
-  const tb = (d.tiebreaks || []).find((x) => x.key === key);
-  return el('th', { scope: 'col', class: 'num' }, tb?.name ? el('abbr', { title: tb.name }, key) : key);
+  const [name] = tiebreakText((d.tiebreaks || []).find((x) => x.key === key) || { key });
+  return el('th', { scope: 'col', class: 'num' }, name && name !== key ? el('abbr', { title: name }, key) : key);
 }
 
 /** The players in the order of the standings (then by seed), with their standing row. */
@@ -224,8 +225,7 @@ function drawCrosstable(d) {
   const head = el(
     'tr',
     {},
-    el('th', { scope: 'col', class: 'num' }, t('tournaments.col_rank')),
-    el('th', { scope: 'col', class: 'player' }, t('tournaments.col_player')),
+    el('th', { scope: 'col', class: 't-player' }, t('tournaments.col_player')),
     ...players.map((_, i) => el('th', { scope: 'col' }, String(i + 1))),
     el('th', { scope: 'col', class: 'num' }, t('tournaments.col_points')),
     ...keys.map((k) => tiebreakHead(d, k)),
@@ -234,8 +234,7 @@ function drawCrosstable(d) {
     el(
       'tr',
       { class: isMe(p.username) ? 'me' : null, 'data-player': p.username },
-      el('td', { class: 'num' }, p.standing?.rank != null ? String(p.standing.rank) : String(i + 1)),
-      el('th', { scope: 'row', class: 'player' }, `${i + 1}. `, playerLink(p.username), p.withdrawn ? ` ${t('tournaments.withdrawn')}` : ''),
+      el('th', { scope: 'row', class: 't-player' }, `${i + 1}. `, playerLink(p.username), p.withdrawn ? el('span', { class: 'small' }, t('tournaments.withdrawn')) : null),
       ...players.map((q) => {
         if (q === p) return el('td', { class: 'self' });
         const between = games.filter((g) => (same(g.S, p.username) && same(g.N, q.username)) || (same(g.N, p.username) && same(g.S, q.username)));
@@ -268,7 +267,7 @@ function drawStandings(d) {
       'tr',
       { class: isMe(s.player) ? 'me' : null, 'data-player': s.player },
       el('td', { class: 'num' }, String(s.rank)),
-      el('th', { scope: 'row', class: 'player' }, playerLink(s.player)),
+      el('th', { scope: 'row', class: 't-player' }, playerLink(s.player)),
       el('td', { class: 'num pts' }, num(s.points)),
       ...keys.map((k) => el('td', { class: 'num' }, num(s.tiebreaks?.[k] ?? ''))),
     ),
@@ -285,7 +284,7 @@ function drawStandings(d) {
           'tr',
           {},
           el('th', { scope: 'col', class: 'num' }, t('tournaments.col_rank')),
-          el('th', { scope: 'col', class: 'player' }, t('tournaments.col_player')),
+          el('th', { scope: 'col', class: 't-player' }, t('tournaments.col_player')),
           el('th', { scope: 'col', class: 'num' }, t('tournaments.col_points')),
           ...keys.map((k) => tiebreakHead(d, k)),
         ),
@@ -340,7 +339,6 @@ function koRoundName(i, total) {
 
 function drawBracket(d) {
   const rounds = d.knockout?.rounds || [];
-  const third = !!d.format?.third_place;
   $('bracket').replaceChildren(
     ...rounds.map((matches, i) =>
       el(
@@ -348,7 +346,7 @@ function drawBracket(d) {
         { class: 'col', 'data-round': i + 1, 'aria-labelledby': `ko-${i}` },
         el('h3', { id: `ko-${i}` }, koRoundName(i, rounds.length)),
         ...(matches || []).map((m, k) => {
-          const isThird = third && i === rounds.length - 1 && k === 1;
+          const isThird = !!m.third_place;
           const games = m.games || [];
           const pts = (name) => games.reduce((sum, g) => sum + (name ? scoreOf(g, name) ?? 0 : 0), 0);
           const side = (name) =>
@@ -399,7 +397,12 @@ function draw(d) {
   if (!$('rounds-part').hidden) drawRounds(d);
   const tbs = d.tiebreaks || [];
   $('legend').hidden = !started || kind === 'knockout' || tbs.length === 0;
-  $('legend-list').replaceChildren(...tbs.flatMap((x) => [el('dt', {}, `${x.name} (${x.key})`), el('dd', {}, x.explain || '')]));
+  $('legend-list').replaceChildren(
+    ...tbs.flatMap((x) => {
+      const [name, explain] = tiebreakText(x);
+      return [el('dt', {}, `${name} (${x.key})`), el('dd', {}, explain)];
+    }),
+  );
   $('csv-link').href = `${apiBase}/standings.csv`;
   $('games-link').href = `${apiBase}/games.txt`;
   $('downloads').hidden = !started;

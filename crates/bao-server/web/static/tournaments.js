@@ -45,6 +45,26 @@ export function statusText(s) {
   }
 }
 
+/** A tie-break's name and explanation in the page's language (the server's words for one it does not know). */
+export function tiebreakText(tb) {
+  switch (tb && tb.key) {
+    case 'DE':
+      return [t('tournaments.tb_de'), t('tournaments.tb_de_explain')];
+    case 'SB':
+      return [t('tournaments.tb_sb'), t('tournaments.tb_sb_explain')];
+    case 'BH':
+      return [t('tournaments.tb_bh'), t('tournaments.tb_bh_explain')];
+    case 'BH-C1':
+      return [t('tournaments.tb_bhc1'), t('tournaments.tb_bhc1_explain')];
+    case 'Place':
+      return [t('tournaments.tb_place'), t('tournaments.tb_place_explain')];
+    case 'Seed':
+      return [t('tournaments.tb_seed'), t('tournaments.tb_seed_explain')];
+    default:
+      return [tb?.name || tb?.key || '', tb?.explain || ''];
+  }
+}
+
 /** A moment (ms since the epoch) in the page's language: "5 December 2026, 18:00". */
 export function timeText(ms) {
   const d = new Date(Number(ms));
@@ -65,8 +85,19 @@ export function tournamentError(err) {
       return t('tournaments.err_full');
     case 'started':
       return t('tournaments.err_started');
-    case 'unauthorized':
+    case 'not_signed_in':
       return t('tournaments.err_signin');
+    case 'too_few_players':
+      return t('tournaments.err_start_two');
+    case 'not_organiser':
+      return t('tournaments.err_not_organiser');
+    case 'wrong_status':
+    case 'over':
+      return t('tournaments.err_wrong_status');
+    case 'not_registered':
+      return t('tournaments.err_not_registered');
+    case 'no_such_tournament':
+      return t('tournaments.missing');
     default:
       return err && err.status === 401 ? t('tournaments.err_signin') : errorText(err);
   }
@@ -189,7 +220,10 @@ function readForm(form) {
         : { kind: 'round_robin', double: kind === 'double_round_robin' };
   }
   const m = Number(max.value);
-  if (!fieldError(max, Number.isInteger(m) && m >= 2 && m <= 256 ? '' : t('tournaments.err_max'))) errors.push(max);
+  let maxText = Number.isInteger(m) && m >= 2 && m <= 256 ? '' : t('tournaments.err_max');
+  // A round robin of more than 20 players would take too many rounds (the server refuses it too).
+  if (!maxText && format.kind === 'round_robin' && m > 20) maxText = t('tournaments.err_max_round_robin');
+  if (!fieldError(max, maxText)) errors.push(max);
   let startsAt = null;
   if (form.querySelector('input[name="start"]:checked')?.value === 'at') {
     const when = starts.value ? new Date(starts.value).getTime() : NaN;
