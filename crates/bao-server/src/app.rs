@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::ApiError;
 use crate::features::{
     abandon, accounts, analysis, assist, learn, lobby, mine, puzzles, ratings, rematch, review,
-    variants,
+    tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Backend, Store, StoreError};
@@ -36,6 +36,8 @@ pub struct App {
     pub accounts: Arc<accounts::Accounts>,
     /// Ratings: the observer that hands finished rated games to the rating task.
     pub ratings: Arc<ratings::Ratings>,
+    /// Tournaments: the observer that hands ended games to the tournament task.
+    pub tournaments: Arc<tournaments::Tournaments>,
 }
 
 impl App {
@@ -49,13 +51,16 @@ impl App {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
-        let observers: Vec<Arc<dyn Observer>> = vec![lobby.clone(), ratings.clone()];
+        let tournaments = tournaments::Tournaments::new();
+        let observers: Vec<Arc<dyn Observer>> =
+            vec![lobby.clone(), ratings.clone(), tournaments.clone()];
         let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
         Arc::new(App {
             accounts,
             ratings,
+            tournaments,
             store,
             games,
             engine,
@@ -82,6 +87,7 @@ impl App {
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))
             .merge(ratings::routes(g.clone()))
+            .merge(tournaments::routes(g.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -97,6 +103,7 @@ impl App {
             abandon::spawn(&self.games),
             lobby::spawn_ticker(&self.lobby),
             ratings::spawn(&self.ratings, &self.games),
+            tournaments::spawn(&self.tournaments, &self.games),
         ];
         if self.store.backend == Backend::Postgres {
             let mut notes = self.store.listen(&self.games.instance).await?;

@@ -14,4 +14,5 @@ pub mod puzzles;
 pub mod ratings;
 pub mod rematch;
 pub mod review;
+pub mod tournaments;
 pub mod variants;

@@ -665,6 +665,57 @@ impl Games {
         Ok(out)
     }
 
+    /// Ends the match in `slot` by forfeit of `player`, who has not made their first move
+    /// (a tournament round's forfeit time, docs/api.md "Tournaments"): the opponent wins the
+    /// game and the match ends there. NOT-6.2 has no "forfeit": the record says
+    /// `Termination "abandoned"` (the nearest: the player did not play), and `why` is the
+    /// result text players see. Only while `player` is to move in game 1 without a move of
+    /// theirs, and only if the match is unchanged since `seen` (its `updated`): the store's
+    /// condition makes it exactly once across instances, and a move that came first wins.
+    /// Returns whether this call ended it.
+    pub async fn forfeit(&self, slot: &Arc<Slot>, player: usize, why: &str) -> ApiResult<bool> {
+        let mut m = slot.m.lock().await;
+        if m.read_only || m.finished || m.game_over() || m.game_no != 1 || m.local() {
+            return Ok(false);
+        }
+        let ply = m.game.position().ply();
+        let side = m.game.position().side();
+        // The player to move has not moved yet: South at ply 0, North at ply 1 (a Bao move
+        // is one ply).
+        let first = match side {
+            Side::South => ply == 0,
+            Side::North => ply <= 1,
+        };
+        if m.to_move() != Some(player) || m.side_of(player) != side || !first {
+            return Ok(false);
+        }
+        let result = RecordResult::Win(side.other());
+        let now = util::now_ms();
+        let seen = m.updated;
+        let game_no = m.game_no;
+        let mut t = m.transition(result, why.to_string(), Some(Termination::Abandoned));
+        t.match_over = true;
+        t.next = None;
+        let mut after = m.clone();
+        after.forced = Some((result, Termination::Abandoned));
+        after.updated = now;
+        let next = after.record_end(t.clone());
+        after.clock_settle(now);
+        let change = Change {
+            after,
+            played: None,
+            next,
+            write: Write::Abandon { game_no, seen, t },
+            at: now,
+        };
+        match self.commit(slot, &mut m, change).await {
+            Ok(()) => Ok(true),
+            // A move, another instance or the clock came first: memory is up to date.
+            Err(super::commit::CommitError::Conflict(_)) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// The GameState of the locked match `m` for `viewer`, as JSON text (the answer of an
     /// operation that changed it).
     pub fn state_text(&self, slot: &Slot, m: &Match, viewer: Option<usize>) -> String {

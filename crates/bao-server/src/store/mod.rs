@@ -23,10 +23,12 @@ mod accounts;
 mod notify;
 mod ratings;
 mod seats;
+mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use notify::Notifications;
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
+pub use tournaments::{JoinOutcome, PlayerRow, RoundRow, TGameRow, TournamentRow};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 

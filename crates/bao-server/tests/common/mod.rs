@@ -8,6 +8,7 @@ pub mod play;
 pub mod ratings;
 pub mod review;
 pub mod storage;
+pub mod tournaments;
 
 use bao_server::{Config, Durability, Running};
 use futures_util::{SinkExt, StreamExt};

@@ -1,0 +1,716 @@
+//! Tournaments on the server (docs/api.md, "Tournaments"): round robins, Swiss and knockouts
+//! of best-of-three matches, live or by correspondence, paired by bao-tournament.
+//!
+//! * Routes: create, list, one tournament (with its standings), join, withdraw, the
+//!   organiser's start, pause, resume and remove, and the exports (standings CSV, every game
+//!   as one records file). Pages follow a tournament by polling its `GET`.
+//! * Running: [`Tournaments`] observes the game core and hands the ids of ended games to its
+//!   task, which brings their tournament up to date ([`run::advance`]); a sweep every
+//!   [`crate::game::Lifecycle::sweep_every`] (and at start) does the same for every
+//!   tournament in play and starts those whose time has come. Each step is exactly once
+//!   across instances (see `run`).
+
+pub mod run;
+pub mod state;
+
+use crate::domain::model::{Match, TimeControl};
+use crate::domain::names::clean_name;
+use crate::edge::body::{json, json_body, MAX_JSON};
+use crate::error::{ApiError, ApiResult};
+use crate::game::routes::list_page;
+use crate::game::{Games, Observer};
+use crate::store::{JoinOutcome, ListKey, PlayerRow, TournamentRow};
+use crate::util;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use bao_rules::Rules;
+use serde::Deserialize;
+use state::{Built, FormatJson, Loaded};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Longest tournament name, in characters.
+pub const MAX_NAME: usize = 80;
+/// Most players of a tournament.
+pub const MAX_PLAYERS: i64 = 256;
+/// Most Swiss rounds.
+pub const MAX_ROUNDS: usize = 20;
+/// Most players of a round robin (19 rounds; a double one 38).
+pub const MAX_ROUND_ROBIN: i64 = 20;
+/// Default forfeit time of a real-time tournament: 5 minutes.
+pub const DEFAULT_FORFEIT_MS: i64 = 5 * 60 * 1000;
+/// Forfeit times allowed: 1 s to 1 day.
+pub const FORFEIT_RANGE: std::ops::RangeInclusive<i64> = 1_000..=86_400_000;
+/// A tournament starts at most a year ahead.
+pub const MAX_AHEAD_MS: i64 = 366 * 24 * 3600 * 1000;
+
+/// The feature's state: the observer's end of the channel to the task.
+pub struct Tournaments {
+    tx: mpsc::Sender<String>,
+    rx: Mutex<Option<mpsc::Receiver<String>>>,
+}
+
+impl Tournaments {
+    /// The feature, before the games exist (it observes them).
+    pub fn new() -> Arc<Tournaments> {
+        let (tx, rx) = mpsc::channel(1024);
+        Arc::new(Tournaments {
+            tx,
+            rx: Mutex::new(Some(rx)),
+        })
+    }
+}
+
+impl Observer for Tournaments {
+    fn changed(&self, m: &Match) {
+        // Only games between two accounts can be tournament games; quick and never waits
+        // (a full channel leaves the game to the sweep).
+        if m.finished && !m.read_only && m.accounts.iter().all(Option::is_some) {
+            let _ = self.tx.try_send(m.id.clone());
+        }
+    }
+}
+
+/// Starts the task: ended games the observer hands over, and the sweep (the first at once).
+/// Ends when the games are dropped.
+pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
+    let rx = match t.rx.lock() {
+        Ok(mut g) => g.take(),
+        Err(p) => p.into_inner().take(),
+    };
+    let weak: Weak<Games> = Arc::downgrade(games);
+    let every = games.lifecycle.sweep_every.max(Duration::from_millis(10));
+    tokio::spawn(async move {
+        let mut rx = rx;
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let id = tokio::select! {
+                id = async {
+                    match rx.as_mut() {
+                        Some(rx) => rx.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => match id {
+                    Some(id) => Some(id),
+                    None => return,
+                },
+                _ = tick.tick() => None,
+            };
+            let Some(games) = weak.upgrade() else { return };
+            match id {
+                Some(game) => match games.store.tournament_of_game(&game).await {
+                    Ok(Some(tid)) => {
+                        if let Err(e) = run::advance(&games, &tid).await {
+                            tracing::warn!("tournament {tid}: {}", e.message);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!("tournaments: {e}"),
+                },
+                None => {
+                    if let Err(e) = run::sweep(&games).await {
+                        tracing::warn!("tournaments: {e}");
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The routes (docs/api.md, "Tournaments").
+pub fn routes(games: Arc<Games>) -> Router {
+    Router::new()
+        .route("/api/tournaments", post(create).get(list))
+        .route("/api/tournaments/{id}", get(detail))
+        .route("/api/tournaments/{id}/join", post(join))
+        .route("/api/tournaments/{id}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/start", post(start))
+        .route("/api/tournaments/{id}/pause", post(pause))
+        .route("/api/tournaments/{id}/resume", post(resume))
+        .route("/api/tournaments/{id}/remove", post(remove))
+        .route("/api/tournaments/{id}/standings.csv", get(standings_csv))
+        .route("/api/tournaments/{id}/games.txt", get(games_txt))
+        .layer(DefaultBodyLimit::max(MAX_JSON))
+        .with_state(games)
+}
+
+/// The signed-in account of a request: (id, name). The session is read through the store
+/// (a feature does not import the accounts feature).
+async fn account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<(String, String)>> {
+    let Some(token) = crate::edge::cookie_value(headers, crate::edge::SESSION_COOKIE) else {
+        return Ok(None);
+    };
+    let row = games
+        .store
+        .session_account(&util::hash_token(&token), util::now_ms())
+        .await?;
+    Ok(row.map(|a| (a.id.0, a.username)))
+}
+
+async fn signed_in(games: &Games, headers: &HeaderMap, what: &str) -> ApiResult<(String, String)> {
+    account(games, headers).await?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "not_signed_in",
+            format!("{what} needs an account: log in (or sign up) and try again"),
+        )
+    })
+}
+
+fn no_such_tournament() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no_such_tournament",
+        "there is no such tournament",
+    )
+}
+
+/// Ids are 10 characters of `[a-z0-9]`: anything else names nothing and is not looked up.
+fn check_id(id: &str) -> ApiResult<()> {
+    let ok = id.len() == 10
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(no_such_tournament())
+    }
+}
+
+async fn loaded(games: &Games, id: &str) -> ApiResult<Loaded> {
+    check_id(id)?;
+    run::load(games, id).await?.ok_or_else(no_such_tournament)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    name: String,
+    variant: String,
+    rules: Option<String>,
+    format: serde_json::Value,
+    clock: Option<serde_json::Value>,
+    #[serde(default)]
+    rated: bool,
+    starts_at: Option<i64>,
+    max_players: i64,
+    #[serde(default)]
+    private: bool,
+    bye_points: Option<f64>,
+    forfeit_after_ms: Option<i64>,
+}
+
+/// `POST /api/tournaments` -> `201 {"id", "url", "code"}`.
+async fn create(
+    State(games): State<Arc<Games>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let (org_id, org_name) = signed_in(&games, &headers, "organising a tournament").await?;
+    let req: CreateReq = json_body(body)?;
+    let bad = |m: &str| ApiError::bad_request(m);
+    let name = clean_name(
+        Some(&req.name.chars().take(4 * MAX_NAME).collect::<String>()),
+        "",
+    );
+    let raw_len = req.name.trim().chars().count();
+    if name.is_empty() || raw_len > MAX_NAME {
+        return Err(bad(&format!(
+            "a tournament's name is 1 to {MAX_NAME} characters"
+        )));
+    }
+    let variant = crate::game::parse_variant(&req.variant)?;
+    let rules_text = req.rules.unwrap_or_else(|| "-".into());
+    if rules_text.len() > 200 {
+        return Err(bad("the rules string is at most 200 characters"));
+    }
+    let rules = Rules::parse(variant, &rules_text)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
+    let rules_text = if rules_text.trim().is_empty() {
+        "-".to_string()
+    } else {
+        rules_text.trim().to_string()
+    };
+    let _ = rules;
+    let format: FormatJson = serde_json::from_value(req.format).map_err(|_| {
+        bad("format is {\"kind\": \"round_robin\", \"double\": false}, {\"kind\": \"swiss\", \"rounds\": N} or {\"kind\": \"knockout\", \"third_place\": false}")
+    })?;
+    if !(2..=MAX_PLAYERS).contains(&req.max_players) {
+        return Err(bad(&format!("max_players is 2 to {MAX_PLAYERS}")));
+    }
+    match format {
+        FormatJson::Swiss { rounds } if !(1..=MAX_ROUNDS).contains(&rounds) => {
+            return Err(bad(&format!("a Swiss has 1 to {MAX_ROUNDS} rounds")))
+        }
+        FormatJson::RoundRobin { .. } if req.max_players > MAX_ROUND_ROBIN => {
+            return Err(bad(&format!(
+                "a round robin takes at most {MAX_ROUND_ROBIN} players (everyone meets everyone: use a Swiss for more)"
+            )))
+        }
+        _ => {}
+    }
+    let clock: TimeControl = match req.clock {
+        None | Some(serde_json::Value::Null) => {
+            return Err(bad("a tournament needs a clock: {\"initial_ms\": N, \"increment_ms\": M} or {\"days_per_move\": D}"))
+        }
+        Some(v) => serde_json::from_value(v).map_err(|_| {
+            bad("clock is {\"initial_ms\": N, \"increment_ms\": M} (real time, milliseconds) or {\"days_per_move\": D} (correspondence)")
+        })?,
+    };
+    clock.check().map_err(ApiError::bad_request)?;
+    let now = util::now_ms();
+    if let Some(s) = req.starts_at {
+        if s <= now || s > now + MAX_AHEAD_MS {
+            return Err(bad(
+                "starts_at is a time in the future (ms since the epoch, within a year), or null for the organiser to start it",
+            ));
+        }
+    }
+    let bye = req.bye_points.unwrap_or(1.0);
+    let bye_points = if bye == 1.0 {
+        "1"
+    } else if bye == 0.5 {
+        "0.5"
+    } else if bye == 0.0 {
+        "0"
+    } else {
+        return Err(bad("bye_points is 1, 0.5 or 0"));
+    };
+    let forfeit = match (req.forfeit_after_ms, run::live(&clock)) {
+        (None, true) => Some(DEFAULT_FORFEIT_MS),
+        (None, false) => None,
+        (Some(ms), true) if FORFEIT_RANGE.contains(&ms) => Some(ms),
+        (Some(_), true) => {
+            return Err(bad(&format!(
+                "forfeit_after_ms is {} to {} (1 s to 1 day)",
+                FORFEIT_RANGE.start(),
+                FORFEIT_RANGE.end()
+            )))
+        }
+        (Some(_), false) => {
+            return Err(bad(
+                "forfeit_after_ms is for live (real-time) tournaments; correspondence games have their days per move",
+            ))
+        }
+    };
+    let code = req.private.then(|| util::random_code(8));
+    let mut row = TournamentRow {
+        id: util::random_code(10),
+        name,
+        variant: variant.id().to_string(),
+        rules: rules_text,
+        format: serde_json::to_string(&format).map_err(ApiError::internal)?,
+        clock: serde_json::to_string(&clock).map_err(ApiError::internal)?,
+        rated: req.rated,
+        status: "open".into(),
+        organiser_id: org_id,
+        organiser_name: org_name,
+        starts_at: req.starts_at,
+        max_players: req.max_players,
+        players: 0,
+        code,
+        bye_points: bye_points.into(),
+        forfeit_after_ms: forfeit,
+        created: now,
+        updated: now,
+    };
+    // Ids are random; a clash only draws again.
+    for _ in 0..4 {
+        match games.store.create_tournament(&row).await {
+            Ok(()) => break,
+            Err(crate::store::StoreError::Conflict(_)) => row.id = util::random_code(10),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    json(
+        StatusCode::CREATED,
+        &serde_json::json!({"id": row.id, "url": format!("/t/{}", row.id), "code": row.code}),
+    )
+}
+
+/// `GET /api/tournaments?status=upcoming|running|finished&limit=N&cursor=C`.
+async fn list(
+    State(games): State<Arc<Games>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let (limit, after) = list_page(&q)?;
+    let statuses: &[&str] = match q.get("status").map_or("upcoming", String::as_str) {
+        "upcoming" => &["open"],
+        "running" => &["running", "paused"],
+        "finished" => &["finished", "cancelled"],
+        _ => {
+            return Err(ApiError::bad_request(
+                "status is upcoming, running or finished",
+            ))
+        }
+    };
+    let rows = games
+        .store
+        .list_tournaments(statuses, after.as_ref(), limit + 1)
+        .await?;
+    let more = rows.len() as i64 > limit;
+    let page: Vec<&TournamentRow> = rows.iter().take(limit as usize).collect();
+    let next = more.then(|| page.last()).flatten().map(|t| {
+        ListKey {
+            time: t.created,
+            id: t.id.clone(),
+        }
+        .cursor()
+    });
+    let list: Vec<serde_json::Value> = page.iter().map(|t| state::summary(t)).collect();
+    json(
+        StatusCode::OK,
+        &serde_json::json!({"tournaments": list, "next": next}),
+    )
+}
+
+/// The pairing state of `l` (none before the start, or if it cannot be built).
+fn built(l: &Loaded) -> Option<Built> {
+    if l.t.status == "open" || l.players.len() < 2 {
+        return None;
+    }
+    match l.build() {
+        Ok(b) => Some(b),
+        Err(e) => {
+            tracing::warn!("tournament {}: {e}", l.t.id);
+            None
+        }
+    }
+}
+
+/// `GET /api/tournaments/{id}`.
+async fn detail(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let l = loaded(&games, &id).await?;
+    let viewer = account(&games, &headers).await?;
+    let b = built(&l);
+    json(
+        StatusCode::OK,
+        &state::detail(&l, b.as_ref(), viewer.as_ref().map(|v| v.0.as_str())),
+    )
+}
+
+#[derive(Deserialize, Default)]
+struct JoinReq {
+    code: Option<String>,
+}
+
+fn body_or_default<T: serde::de::DeserializeOwned + Default>(
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<T> {
+    match &body {
+        Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(T::default()),
+        _ => json_body(body),
+    }
+}
+
+fn started() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "started",
+        "the tournament has started: players can no longer join",
+    )
+}
+
+/// `POST /api/tournaments/{id}/join` `{"code"?}`.
+async fn join(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let (acct, username) = signed_in(&games, &headers, "joining a tournament").await?;
+    let req: JoinReq = body_or_default(body)?;
+    check_id(&id)?;
+    let t = games
+        .store
+        .tournament(&id)
+        .await?
+        .ok_or_else(no_such_tournament)?;
+    if let Some(code) = &t.code {
+        let given = req.code.as_deref().unwrap_or("");
+        if !util::same_secret(code, given) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "needs_code",
+                if given.is_empty() {
+                    "this tournament is private: joining needs its code"
+                } else {
+                    "the code is not this tournament's"
+                },
+            ));
+        }
+    }
+    if t.status != "open" {
+        return Err(started());
+    }
+    let now = util::now_ms();
+    let shown = games
+        .store
+        .seat_account(&acct, &t.variant, now)
+        .await?
+        .map(|a| a.rating);
+    let row = PlayerRow {
+        account_id: acct,
+        username,
+        rating: shown.map(|s| s.rating as i64),
+        provisional: shown.is_some_and(|s| s.provisional),
+        joined: now,
+        withdrawn: false,
+    };
+    match games.store.join_tournament(&id, &row).await? {
+        JoinOutcome::Joined | JoinOutcome::Already => {
+            json(StatusCode::OK, &serde_json::json!({"joined": true}))
+        }
+        JoinOutcome::Refused => {
+            let t = games.store.tournament(&id).await?;
+            if t.is_some_and(|t| t.status == "open") {
+                Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "full",
+                    "the tournament is full",
+                ))
+            } else {
+                Err(started())
+            }
+        }
+    }
+}
+
+/// `POST /api/tournaments/{id}/withdraw`: before the start the player leaves; after it
+/// they are withdrawn (not paired again; a game in progress goes on).
+async fn withdraw(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (acct, _) = signed_in(&games, &headers, "withdrawing from a tournament").await?;
+    let l = loaded(&games, &id).await?;
+    take_off(&games, &l, &acct).await?;
+    json(StatusCode::OK, &serde_json::json!({"withdrawn": true}))
+}
+
+async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
+    if !l.players.iter().any(|p| p.account_id == acct) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_registered",
+            "that player is not registered in this tournament",
+        ));
+    }
+    let now = util::now_ms();
+    match l.t.status.as_str() {
+        "open" => {
+            if !games.store.leave_tournament(&l.t.id, acct, now).await? {
+                // Started meanwhile: withdraw instead.
+                games
+                    .store
+                    .withdraw_from_tournament(&l.t.id, acct, now)
+                    .await?;
+            }
+        }
+        "running" | "paused" => {
+            games
+                .store
+                .withdraw_from_tournament(&l.t.id, acct, now)
+                .await?;
+        }
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "over",
+                "the tournament is over",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The tournament, if the request's account organises it.
+async fn organised(games: &Games, id: &str, headers: &HeaderMap) -> ApiResult<Loaded> {
+    let (acct, _) = signed_in(games, headers, "organising a tournament").await?;
+    let l = loaded(games, id).await?;
+    if l.t.organiser_id != acct {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "not_organiser",
+            "only the tournament's organiser can do this",
+        ));
+    }
+    Ok(l)
+}
+
+fn wrong_status(what: &str, status: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "wrong_status",
+        format!("the tournament is {status}: it cannot be {what} now"),
+    )
+}
+
+/// `POST /api/tournaments/{id}/start` (organiser; at least two players).
+async fn start(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let l = organised(&games, &id, &headers).await?;
+    if l.t.status != "open" {
+        return Err(wrong_status("started", &l.t.status));
+    }
+    if l.players.len() < 2 {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "too_few_players",
+            "a tournament needs at least two players to start",
+        ));
+    }
+    if !run::start(&games, &id).await? {
+        return Err(wrong_status("started", "no longer open"));
+    }
+    ok_status(&games, &id).await
+}
+
+async fn ok_status(games: &Games, id: &str) -> ApiResult<Response> {
+    let status = games
+        .store
+        .tournament(id)
+        .await?
+        .map(|t| t.status)
+        .unwrap_or_default();
+    json(StatusCode::OK, &serde_json::json!({"status": status}))
+}
+
+/// `POST /api/tournaments/{id}/pause` (organiser): no new round is paired until resumed;
+/// games in progress go on.
+async fn pause(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let l = organised(&games, &id, &headers).await?;
+    if !games
+        .store
+        .set_tournament_status(&id, "running", "paused", util::now_ms())
+        .await?
+    {
+        return Err(wrong_status("paused", &l.t.status));
+    }
+    ok_status(&games, &id).await
+}
+
+/// `POST /api/tournaments/{id}/resume` (organiser).
+async fn resume(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let l = organised(&games, &id, &headers).await?;
+    if !games
+        .store
+        .set_tournament_status(&id, "paused", "running", util::now_ms())
+        .await?
+    {
+        return Err(wrong_status("resumed", &l.t.status));
+    }
+    run::advance(&games, &id).await?;
+    ok_status(&games, &id).await
+}
+
+#[derive(Deserialize)]
+struct RemoveReq {
+    username: String,
+}
+
+/// `POST /api/tournaments/{id}/remove` `{"username"}` (organiser).
+async fn remove(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    let l = organised(&games, &id, &headers).await?;
+    let req: RemoveReq = json_body(body)?;
+    let p = l
+        .players
+        .iter()
+        .find(|p| p.username.eq_ignore_ascii_case(req.username.trim()))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "not_registered",
+                "that player is not registered in this tournament",
+            )
+        })?;
+    take_off(&games, &l, &p.account_id.clone()).await?;
+    json(StatusCode::OK, &serde_json::json!({"removed": true}))
+}
+
+/// `GET /api/tournaments/{id}/standings.csv`.
+async fn standings_csv(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let l = loaded(&games, &id).await?;
+    let text = match built(&l) {
+        Some(b) => bao_tournament::standings::to_csv(&b.standings(), &l.bao_players()),
+        None => "rank,player,points\r\n".to_string(),
+    };
+    Ok((
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"standings.csv\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `GET /api/tournaments/{id}/games.txt`: every game played, round by round, as one
+/// records file (NOT-6).
+async fn games_txt(State(games): State<Arc<Games>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let l = loaded(&games, &id).await?;
+    let mut out = String::new();
+    for g in &l.games {
+        let Some(gid) = &g.game_id else { continue };
+        let Ok(slot) = games.slot(gid).await else {
+            continue;
+        };
+        let text = games.record(&slot).await?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&text);
+    }
+    Ok((
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        )],
+        out,
+    )
+        .into_response())
+}

@@ -1,0 +1,388 @@
+//! Running tournaments: results taken from ended games, rounds paired, games made, forfeits,
+//! starts at `starts_at` and the finish. One function, [`advance`], does all of it for one
+//! tournament and may run on any instance at any time: every step is exactly once through
+//! the store's conditions (see crate::store's tournaments module), so the observer's task,
+//! the sweep and a request can all call it.
+
+use super::state::{Built, Loaded};
+use crate::domain::model::{Match, TimeControl};
+use crate::error::ApiResult;
+use crate::game::{Alert, AlertKind, Games, NewPair, PairSeat, Recipient};
+use crate::store::{RoundRow, StoreError, TGameRow};
+use crate::util;
+use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination};
+use bao_tournament::{Pairing, PlayerId};
+
+/// The text of a forfeited game's result.
+pub const FORFEIT_TEXT: &str = "forfeit: no first move within the tournament's time";
+
+/// Reads everything stored about tournament `id`.
+pub async fn load(games: &Games, id: &str) -> ApiResult<Option<Loaded>> {
+    let store = &games.store;
+    let Some(t) = store.tournament(id).await? else {
+        return Ok(None);
+    };
+    let format = serde_json::from_str(&t.format).map_err(crate::error::ApiError::internal)?;
+    let clock = serde_json::from_str(&t.clock).map_err(crate::error::ApiError::internal)?;
+    Ok(Some(Loaded {
+        format,
+        clock,
+        players: store.tournament_players(id).await?,
+        rounds: store.tournament_rounds(id).await?,
+        games: store.tournament_games(id).await?,
+        t,
+    }))
+}
+
+/// The result of an ended server game for the tournament: `S`, `N` or `draw` (for a
+/// knockout, the match: player 0 is South of game 1) and its termination, `forfeit` when the
+/// loser never moved ([`Games::forfeit`] records that as NOT-6.2 `abandoned`).
+pub fn result_of(m: &Match) -> (String, Option<String>) {
+    let termination = m.current.termination;
+    let first_game_unplayed = m.game_no == 1 && m.game.position().ply() <= 1;
+    let won = matches!(m.current.result, RecordResult::Win(_));
+    let forfeit = termination == Some(Termination::Abandoned) && first_game_unplayed && won;
+    let t = if forfeit {
+        Some("forfeit".to_string())
+    } else {
+        termination.map(|t| t.as_str().to_string())
+    };
+    let r = if m.format == MatchFormat::BestOfThree {
+        match m.wins[0].cmp(&m.wins[1]) {
+            std::cmp::Ordering::Greater => "S",
+            std::cmp::Ordering::Less => "N",
+            std::cmp::Ordering::Equal => "draw",
+        }
+    } else {
+        match m.current.result {
+            RecordResult::Win(Side::South) => "S",
+            RecordResult::Win(Side::North) => "N",
+            // A draw, or a match closed without a move (neither played).
+            _ => "draw",
+        }
+    };
+    (r.to_string(), t)
+}
+
+/// Takes the results of the tournament's ended games; returns how many this call recorded.
+async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
+    let mut n = 0;
+    for gid in games.store.tournament_games_ended(id).await? {
+        // Fresh from the database: the game may have ended on another instance.
+        let Some(m) = games.store.load(&gid).await? else {
+            continue;
+        };
+        if !m.finished {
+            continue;
+        }
+        let (r, t) = result_of(&m);
+        if games
+            .store
+            .record_tournament_result(&gid, &r, t.as_deref(), util::now_ms())
+            .await?
+        {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The rules of a tournament's games.
+fn game_rules(l: &Loaded) -> ApiResult<Rules> {
+    let variant = crate::game::parse_variant(&l.t.variant)?;
+    let mut rules = Rules::parse(variant, &l.t.rules)
+        .map_err(|e| crate::error::ApiError::bad_request(e.to_string()))?;
+    rules.match_format = match l.format.format() {
+        bao_tournament::Format::Knockout { .. } => MatchFormat::BestOfThree,
+        _ => MatchFormat::SingleGame,
+    };
+    Ok(rules)
+}
+
+/// The games of the next round of `l` (round `no`) and its byes, or `None` when there is
+/// nothing to pair (fewer than two players left).
+fn next_round(
+    l: &Loaded,
+    built: &Built,
+    no: usize,
+) -> ApiResult<Option<(Vec<TGameRow>, Vec<String>)>> {
+    let withdrawn = |p: PlayerId| l.players.get(p.0).is_some_and(|x| x.withdrawn);
+    let acct = |p: PlayerId| l.players[p.0].account_id.clone();
+    let mut pairs: Vec<(usize, Pairing)> = Vec::new();
+    let mut byes = Vec::new();
+    match built {
+        Built::Table(t) => {
+            let mut t = t.clone();
+            if let bao_tournament::Format::Swiss { .. } = t.format {
+                // Withdrawn players are not paired again.
+                let active: Vec<_> = t
+                    .swiss_players()
+                    .into_iter()
+                    .filter(|p| !withdrawn(p.id))
+                    .collect();
+                if active.len() < 2 {
+                    return Ok(None);
+                }
+                let sp = bao_tournament::swiss::pair(&active, &[])
+                    .map_err(crate::error::ApiError::internal)?;
+                pairs = sp
+                    .pairings
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, g)| (i + 1, g))
+                    .collect();
+                byes.extend(sp.bye.map(acct));
+            } else {
+                let r = t.pair_round(no).map_err(crate::error::ApiError::internal)?;
+                pairs = r
+                    .pairings
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .map(|(i, g)| (i + 1, g))
+                    .collect();
+                // A withdrawn player sitting out by the schedule is no bye.
+                byes.extend(r.bye.filter(|&b| !withdrawn(b)).map(acct));
+            }
+        }
+        Built::Bracket(k) => {
+            for m in k.ready().into_iter().filter(|m| m.round == no) {
+                if let (Some(u), Some(w)) = (m.upper, m.lower) {
+                    pairs.push((m.number, Pairing { south: u, north: w }));
+                }
+            }
+        }
+    }
+    let games = pairs
+        .into_iter()
+        .map(|(board, g)| {
+            // A withdrawn player's game is forfeited at once, without a server game.
+            let (game_id, result) = match (withdrawn(g.south), withdrawn(g.north)) {
+                (false, false) => (Some(util::new_game_id()), None),
+                (true, false) => (None, Some("N")),
+                (_, true) => (None, Some("S")),
+            };
+            TGameRow {
+                round_no: no as i64,
+                board: board as i64,
+                game_id,
+                south: acct(g.south),
+                north: acct(g.north),
+                termination: result.map(|_| "forfeit".to_string()),
+                result: result.map(str::to_string),
+            }
+        })
+        .collect();
+    Ok(Some((games, byes)))
+}
+
+/// Makes the server game of a paired tournament game under its chosen id; `false` when it
+/// exists already (made by another instance).
+async fn make_game(games: &Games, l: &Loaded, g: &TGameRow) -> ApiResult<bool> {
+    let Some(id) = &g.game_id else {
+        return Ok(false);
+    };
+    let rules = game_rules(l)?;
+    let seat = |a: &str| PairSeat {
+        name: l.name_of(a),
+        account: Some(a.to_string()),
+        token_hash: None,
+    };
+    let made = games
+        .create_pair(NewPair {
+            start: Position::start(&rules),
+            rules,
+            players: [seat(&g.south), seat(&g.north)],
+            first_side: Side::South,
+            clock: Some(l.clock),
+            rated: l.t.rated,
+            id: Some(id.clone()),
+        })
+        .await;
+    match made {
+        Ok(_) => Ok(true),
+        // Taken: another instance made it first.
+        Err(e) if e.status == axum::http::StatusCode::CONFLICT => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes every game of the tournament paired but missing.
+async fn make_missing(games: &Games, l: &Loaded) -> ApiResult<usize> {
+    let mut n = 0;
+    for g in games.store.tournament_games_missing(&l.t.id).await? {
+        match make_game(games, l, &g).await {
+            Ok(true) => n += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!("tournament {} game {:?}: {}", l.t.id, g.game_id, e.message),
+        }
+    }
+    Ok(n)
+}
+
+/// Forfeits the games of the current round whose player to move has not made a first move
+/// within the tournament's forfeit time.
+async fn forfeits(games: &Games, l: &Loaded) -> ApiResult<usize> {
+    let (Some(after), Some(r)) = (l.t.forfeit_after_ms, l.rounds.last()) else {
+        return Ok(0);
+    };
+    if l.t.status != "running" || util::now_ms() < r.started + after {
+        return Ok(0);
+    }
+    let mut n = 0;
+    for g in l.round_games(r.round_no) {
+        let (Some(id), None) = (&g.game_id, &g.result) else {
+            continue;
+        };
+        let slot = match games.slot(id).await {
+            Ok(s) => s,
+            Err(_) => continue,
+        };
+        let player = {
+            let m = slot.m.lock().await;
+            if m.finished {
+                continue;
+            }
+            m.to_move()
+        };
+        if let Some(p) = player {
+            if games.forfeit(&slot, p, FORFEIT_TEXT).await? {
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Brings tournament `id` up to date: results of ended games, the next round paired (or the
+/// tournament finished), missing games made, forfeits. Safe to call anywhere, any time.
+pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
+    // Rounds can follow one another at once (forfeits, withdrawals): a few passes at most.
+    for _ in 0..4 {
+        record_results(games, id).await?;
+        let Some(l) = load(games, id).await? else {
+            return Ok(());
+        };
+        if !matches!(l.t.status.as_str(), "running" | "paused") {
+            return Ok(());
+        }
+        make_missing(games, &l).await?;
+        if forfeits(games, &l).await? > 0 {
+            continue;
+        }
+        if l.t.status != "running" || !l.last_round_done() {
+            return Ok(());
+        }
+        let built = l.build().map_err(crate::error::ApiError::internal)?;
+        let no = l.rounds.len() + 1;
+        let finished = match &built {
+            Built::Table(t) => no > t.total_rounds(),
+            Built::Bracket(k) => k.is_finished(),
+        };
+        let paired = if finished {
+            None
+        } else {
+            next_round(&l, &built, no)?
+        };
+        let Some((round_games, byes)) = paired else {
+            if games
+                .store
+                .set_tournament_status(id, "running", "finished", util::now_ms())
+                .await?
+            {
+                tracing::info!("tournament {id} finished");
+            }
+            return Ok(());
+        };
+        let row = RoundRow {
+            round_no: no as i64,
+            started: util::now_ms(),
+            byes: byes.clone(),
+        };
+        if !games
+            .store
+            .insert_tournament_round(id, &row, &round_games)
+            .await?
+        {
+            // Another instance paired it: it makes the games and tells the players.
+            return Ok(());
+        }
+        tracing::info!("tournament {id}: round {no} paired");
+        for g in &round_games {
+            if let Err(e) = make_game(games, &l, g).await {
+                tracing::warn!("tournament {id} game {:?}: {}", g.game_id, e.message);
+            }
+        }
+        tell_players(games, &l, no, &round_games, &byes);
+    }
+    Ok(())
+}
+
+/// Publishes `TournamentRound` to every player of round `no`.
+fn tell_players(games: &Games, l: &Loaded, no: usize, round: &[TGameRow], byes: &[String]) {
+    let tell = |account: &str, game: Option<String>| {
+        games.alerts.publish(Alert {
+            to: Recipient::Account(account.to_string()),
+            kind: AlertKind::TournamentRound {
+                tournament: l.t.id.clone(),
+                name: l.t.name.clone(),
+                round: no as u32,
+                game,
+            },
+        });
+    };
+    for g in round {
+        for a in [&g.south, &g.north] {
+            tell(a, g.game_id.clone());
+        }
+    }
+    for b in byes {
+        tell(b, None);
+    }
+}
+
+/// Starts tournament `id` if it is open: `running` and round 1 paired, or `cancelled` with
+/// fewer than two players. Exactly once (a conditional UPDATE of the status). Returns
+/// whether this call started it.
+pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
+    let Some(t) = games.store.tournament(id).await? else {
+        return Ok(false);
+    };
+    let now = util::now_ms();
+    if t.players < 2 {
+        games
+            .store
+            .set_tournament_status(id, "open", "cancelled", now)
+            .await?;
+        return Ok(false);
+    }
+    let started = games
+        .store
+        .set_tournament_status(id, "open", "running", now)
+        .await?;
+    if started {
+        advance(games, id).await?;
+    }
+    Ok(started)
+}
+
+/// One pass of the sweep: tournaments due to start, then every tournament in play.
+pub async fn sweep(games: &Games) -> Result<(), StoreError> {
+    let now = util::now_ms();
+    for id in games.store.tournaments_due(now).await? {
+        if let Err(e) = start(games, &id).await {
+            tracing::warn!("tournament {id} not started: {}", e.message);
+        }
+    }
+    for id in games.store.tournaments_in_play().await? {
+        if let Err(e) = advance(games, &id).await {
+            tracing::warn!("tournament {id}: {}", e.message);
+        }
+    }
+    Ok(())
+}
+
+/// Whether a clock is a live one (real time), for forfeits.
+pub fn live(c: &TimeControl) -> bool {
+    matches!(c, TimeControl::Real { .. })
+}

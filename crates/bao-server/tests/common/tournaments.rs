@@ -1,0 +1,748 @@
+//! Tournament tests (docs/api.md, "Tournaments") over real HTTP, on SQLite
+//! (tests/tournaments_sqlite.rs) and PostgreSQL (tests/tournaments_postgres.rs) with the same
+//! code. Every game is decided by the players' own requests (a few real moves, then a
+//! resignation), and every expected pairing and standing is computed here with
+//! bao-tournament from the results the test chose, never read back from the server.
+
+use super::accounts::{base, call};
+use super::ratings::account;
+use super::*;
+use bao_server::game::{AlertKind, Lifecycle};
+use bao_tournament::knockout::Knockout;
+use bao_tournament::standings::Standing;
+use bao_tournament::{Format, GameResult, Player, PlayerId, Tournament};
+use reqwest::Method;
+use serde_json::json;
+use std::collections::HashMap;
+
+/// A sweep every 100 ms: forfeits and starts are seen quickly.
+pub fn quick() -> Lifecycle {
+    Lifecycle {
+        sweep_every: Duration::from_millis(100),
+        ..Default::default()
+    }
+}
+
+/// The players: name -> session cookie, and the names in signup order.
+pub struct Players {
+    pub cookie: HashMap<String, String>,
+    pub names: Vec<String>,
+}
+
+pub async fn players(b: &str, n: usize) -> Players {
+    let mut cookie = HashMap::new();
+    let mut names = Vec::new();
+    for i in 0..n {
+        let (name, c) = account(b, &format!("tp{i}")).await;
+        cookie.insert(name.clone(), c);
+        names.push(name);
+    }
+    Players { cookie, names }
+}
+
+pub async fn tpost(b: &str, path: &str, body: Value, cookie: Option<&str>) -> Answer {
+    call(b, Method::POST, path, Some(body), cookie, &[]).await
+}
+
+pub async fn tget(b: &str, path: &str, cookie: Option<&str>) -> Answer {
+    call(b, Method::GET, path, None, cookie, &[]).await
+}
+
+/// Creates a tournament as `cookie` with `extra` merged into a default kete one.
+pub async fn create_t(b: &str, cookie: Option<&str>, extra: Value) -> Answer {
+    let mut body = json!({"name": "Kombe la Bao", "variant": "kete",
+        "format": {"kind": "swiss", "rounds": 3},
+        "clock": {"initial_ms": 600000, "increment_ms": 0},
+        "rated": false, "starts_at": null, "max_players": 16, "private": false});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    tpost(b, "/api/tournaments", body, cookie).await
+}
+
+/// Everyone joins, in order; the organiser (first) starts it. Returns the tournament id.
+pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
+    let org = &p.cookie[&p.names[0]];
+    let a = create_t(b, Some(org), extra).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    assert_eq!(a.json["url"], format!("/t/{id}"));
+    for n in &p.names {
+        let j = tpost(
+            b,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            Some(&p.cookie[n]),
+        )
+        .await;
+        assert_eq!(j.status, 200, "{}", j.text);
+    }
+    let s = tpost(
+        b,
+        &format!("/api/tournaments/{id}/start"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(s.status, 200, "{}", s.text);
+    id
+}
+
+/// Polls `GET /api/tournaments/{id}` until `f` holds (at most 30 s).
+pub async fn wait_t(b: &str, id: &str, f: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..600 {
+        let a = tget(b, &format!("/api/tournaments/{id}"), None).await;
+        assert_eq!(a.status, 200, "{}", a.text);
+        if f(&a.json) {
+            return a.json;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the tournament did not reach the expected state in 30 s");
+}
+
+/// Round `no` is paired and every game of it exists.
+pub async fn wait_round(b: &str, id: &str, no: usize) -> Value {
+    let t = wait_t(b, id, |t| t["round"].as_u64() >= Some(no as u64)).await;
+    for g in t["rounds"][no - 1]["pairings"].as_array().unwrap() {
+        if let Some(gid) = g["game"].as_str() {
+            for i in 0.. {
+                let a = tget(b, &format!("/api/games/{gid}"), None).await;
+                if a.status == 200 {
+                    break;
+                }
+                assert!(i < 600, "game {gid} was never made");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    }
+    t
+}
+
+/// Decides the match `gid` for `winner` against `loser`: in every game of it, `plies`
+/// real moves (each by the player to move) and then the loser resigns. Each request goes to
+/// one of `bases` in turn (several instances).
+pub async fn decide(
+    bases: &[String],
+    gid: &str,
+    p: &Players,
+    loser: &str,
+    winner: &str,
+    plies: usize,
+) {
+    // One instance per match (chosen by its id, so matches spread over the instances): a
+    // player's page talks to one instance, and another instance's copy of the game may be
+    // a moment behind.
+    let k = gid.bytes().map(usize::from).sum::<usize>() % bases.len();
+    let next_base = || bases[k].clone();
+    let lc = &p.cookie[loser];
+    let wc = &p.cookie[winner];
+    for _ in 0..5 {
+        let b = next_base();
+        let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        if st["match"]["over"] == true {
+            return;
+        }
+        let my_side = st["you"]
+            .as_str()
+            .expect("the loser holds a seat")
+            .to_string();
+        for _ in 0..plies {
+            let b = next_base();
+            let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+            let c = if st["side_to_move"] == my_side.as_str() {
+                lc
+            } else {
+                wc
+            };
+            let ply = st["ply"].as_u64().unwrap();
+            let r = tpost(
+                &b,
+                &format!("/api/games/{gid}/moves"),
+                json!({"move": first_legal(&st), "ply": ply}),
+                Some(c),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+        let b = next_base();
+        let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        let r = tpost(
+            &b,
+            &format!("/api/games/{gid}/resign"),
+            json!({"game_no": st["match"]["game_no"], "ply": st["ply"]}),
+            Some(lc),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let st = tget(&bases[k], &format!("/api/games/{gid}"), Some(lc))
+        .await
+        .json;
+    assert_eq!(st["match"]["over"], true, "match {gid} not over");
+}
+
+/// The players as registered (the order `GET` lists them in), each rated 1500 as a new
+/// account is: the seeds are then the registration order.
+fn bao_players(t: &Value) -> Vec<Player> {
+    t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| Player::rated(p["username"].as_str().unwrap(), 1500))
+        .collect()
+}
+
+/// The test's choice of winner of a game: varied by round and board so that the standings
+/// need their tie-breaks.
+fn south_wins(round: usize, board: usize) -> bool {
+    (round * 3 + board) % 4 != 1
+}
+
+/// The server's standings must be bao-tournament's for the same results.
+fn assert_standings(t: &Value, want: &[Standing], players: &[Player]) {
+    let got = t["standings"].as_array().unwrap();
+    assert_eq!(got.len(), want.len(), "{t}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["rank"], w.rank, "{g} v {w:?}");
+        assert_eq!(
+            g["player"],
+            players[w.player.0].name.as_str(),
+            "{g} v {w:?}"
+        );
+        assert_eq!(g["points"].as_f64().unwrap(), w.points, "{g} v {w:?}");
+        for (tb, x) in &w.tiebreaks {
+            assert_eq!(
+                g["tiebreaks"][tb.name()].as_f64().unwrap(),
+                *x,
+                "{g} v {w:?}"
+            );
+        }
+    }
+}
+
+/// A whole round robin or Swiss of 8 over HTTP: each round's pairings as bao-tournament
+/// pairs them, the games decided by the players, the final standings bao-tournament's.
+/// Returns the tournament id.
+pub async fn whole_table(bases: &[String], format: Value, p: &Players) -> String {
+    let b = &bases[0];
+    let id = create_join_start(b, p, json!({"format": format, "max_players": 8})).await;
+    let t = wait_round(b, &id, 1).await;
+    let players = bao_players(&t);
+    let fmt = match format["kind"].as_str().unwrap() {
+        "swiss" => Format::Swiss {
+            rounds: format["rounds"].as_u64().unwrap() as usize,
+        },
+        _ => Format::RoundRobin {
+            double: format["double"] == true,
+        },
+    };
+    let mut want = Tournament::new(fmt, players.clone()).unwrap();
+    let total = want.total_rounds();
+    let name = |i: PlayerId| players[i.0].name.clone();
+    for r in 1..=total {
+        let t = wait_round(b, &id, r).await;
+        let expected = want.pair_next_round().unwrap().clone();
+        let got = t["rounds"][r - 1]["pairings"].as_array().unwrap().clone();
+        assert_eq!(got.len(), expected.pairings.len(), "round {r}: {got:?}");
+        for (board, (g, e)) in got.iter().zip(&expected.pairings).enumerate() {
+            assert_eq!(
+                (g["S"].as_str().unwrap(), g["N"].as_str().unwrap()),
+                (name(e.south).as_str(), name(e.north).as_str()),
+                "round {r} board {board}"
+            );
+            let south = south_wins(r, board);
+            let (w, l) = if south {
+                (e.south, e.north)
+            } else {
+                (e.north, e.south)
+            };
+            let gid = g["game"].as_str().unwrap();
+            decide(bases, gid, p, &name(l), &name(w), board % 3).await;
+            let res = if south {
+                GameResult::SouthWins
+            } else {
+                GameResult::NorthWins
+            };
+            want.record(r, *e, res).unwrap();
+        }
+    }
+    let t = wait_t(b, &id, |t| t["status"] == "finished").await;
+    assert_eq!(t["round"], total);
+    for (r, round) in t["rounds"].as_array().unwrap().iter().enumerate() {
+        for (board, g) in round["pairings"].as_array().unwrap().iter().enumerate() {
+            let want_r = if south_wins(r + 1, board) { "S" } else { "N" };
+            assert_eq!(g["result"], want_r, "round {} board {board}", r + 1);
+        }
+    }
+    assert_standings(&t, &want.standings(), &players);
+    let keys: Vec<&str> = t["tiebreaks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["key"].as_str().unwrap())
+        .collect();
+    let want_keys: Vec<&str> = fmt.tiebreaks().iter().map(|x| x.name()).collect();
+    assert_eq!(keys, want_keys);
+    assert!(t["tiebreaks"][0]["explain"].as_str().unwrap().len() > 20);
+    id
+}
+
+/// A whole knockout of 8 with a third-place match: best-of-three matches (each one server
+/// game), decided two games to nil by resignations after real moves.
+pub async fn whole_knockout(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 8).await;
+    let id = create_join_start(
+        &b,
+        &p,
+        json!({"format": {"kind": "knockout", "third_place": true},
+                                              "max_players": 8}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let players = bao_players(&t);
+    let name = |i: PlayerId| players[i.0].name.clone();
+    let mut k = Knockout::new(&players, true).unwrap();
+    for r in 1..=3 {
+        let t = wait_round(&b, &id, r).await;
+        let ready: Vec<_> = k.ready().into_iter().filter(|m| m.round == r).collect();
+        let got = t["rounds"][r - 1]["pairings"].as_array().unwrap().clone();
+        assert_eq!(got.len(), ready.len(), "round {r}: {got:?}");
+        for (g, m) in got.iter().zip(&ready) {
+            let (u, l) = (m.upper.unwrap(), m.lower.unwrap());
+            assert_eq!(
+                (g["S"].as_str().unwrap(), g["N"].as_str().unwrap()),
+                (name(u).as_str(), name(l).as_str()),
+                "round {r}"
+            );
+            // The lower entrant wins match 2 of each round, the upper the others.
+            let (w, lo) = if m.number == 2 { (l, u) } else { (u, l) };
+            decide(
+                std::slice::from_ref(&b),
+                g["game"].as_str().unwrap(),
+                &p,
+                &name(lo),
+                &name(w),
+                2,
+            )
+            .await;
+            k.record(r, m.number, w).unwrap();
+        }
+    }
+    assert!(k.is_finished());
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    assert_standings(&t, &k.standings(), &players);
+    let ko = &t["knockout"]["rounds"];
+    assert_eq!(ko.as_array().unwrap().len(), 3);
+    assert_eq!(ko[2][0]["winner"], name(k.champion().unwrap()).as_str());
+    assert_eq!(ko[2][1]["third_place"], true);
+    // Each match was one server game of up to three (BRD-8).
+    let g = ko[0][0]["games"][0]["game"].as_str().unwrap();
+    let st = tget(&b, &format!("/api/games/{g}"), None).await.json;
+    assert_eq!(st["match"]["format"], "best_of_three");
+    s.stop().await;
+}
+
+/// A round robin of 8 (and its exports) and a Swiss of 8 on one server.
+pub async fn whole_round_robin_and_swiss(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 8).await;
+    let mut alerts = s.app.games.alerts.subscribe();
+    let id = whole_table(std::slice::from_ref(&b), json!({"kind": "round_robin"}), &p).await;
+    // Every player heard of round 1 (and of each later round).
+    let mut round1 = 0;
+    while let Ok(a) = alerts.try_recv() {
+        if let AlertKind::TournamentRound {
+            tournament,
+            round: 1,
+            game,
+            ..
+        } = &a.kind
+        {
+            assert_eq!(tournament, &id);
+            assert!(game.is_some());
+            round1 += 1;
+        }
+    }
+    assert_eq!(round1, 8);
+    exports(&b, &id, 28).await;
+    whole_table(
+        std::slice::from_ref(&b),
+        json!({"kind": "swiss", "rounds": 3}),
+        &p,
+    )
+    .await;
+    s.stop().await;
+}
+
+/// The standings CSV and games.txt of a finished tournament of `games` single games.
+pub async fn exports(b: &str, id: &str, games: usize) {
+    let t = tget(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let csv = tget(b, &format!("/api/tournaments/{id}/standings.csv"), None).await;
+    assert_eq!(csv.status, 200);
+    assert!(csv.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/csv"));
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert_eq!(lines[0], "rank,player,points,DE,SB");
+    assert_eq!(lines.len(), 9, "{}", csv.text);
+    let first = &t["standings"][0];
+    assert!(
+        lines[1].starts_with(&format!("1,{},", first["player"].as_str().unwrap())),
+        "{}",
+        lines[1]
+    );
+    let txt = tget(b, &format!("/api/tournaments/{id}/games.txt"), None).await;
+    assert_eq!(txt.status, 200);
+    // What `bao record validate` does: parse every record, then replay it by the rules.
+    let records = bao_rules::parse_records_bytes(txt.text.as_bytes()).expect("a records file");
+    assert_eq!(records.len(), games);
+    for r in &records {
+        r.validate().expect("a valid record");
+        assert_ne!(r.result.token(), "*");
+    }
+}
+
+/// A player who never makes a first move loses by forfeit once the forfeit time has passed.
+pub async fn forfeit_after_time(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 2).await;
+    let id = create_join_start(
+        &b,
+        &p,
+        json!({"format": {"kind": "round_robin"},
+                                              "forfeit_after_ms": 1000, "max_players": 2}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let g = &t["rounds"][0]["pairings"][0];
+    assert!(g["result"].is_null());
+    // Nobody moves: South, to move, forfeits.
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    let g = &t["rounds"][0]["pairings"][0];
+    assert_eq!(g["result"], "N");
+    assert_eq!(g["termination"], "forfeit");
+    let north = g["N"].as_str().unwrap();
+    assert_eq!(t["standings"][0]["player"], north);
+    assert_eq!(t["standings"][0]["points"], 1);
+    let st = tget(
+        &b,
+        &format!("/api/games/{}", g["game"].as_str().unwrap()),
+        None,
+    )
+    .await
+    .json;
+    assert_eq!(st["termination"], "abandoned");
+    assert_eq!(st["moves"], json!([]));
+    let text = st["match"]["games"][0]["result_text"].as_str().unwrap();
+    assert!(text.contains("forfeit"), "{text}");
+    // Withdrawn before a round robin's later round: that game is forfeited without a game.
+    let p3 = players(&b, 3).await;
+    let id = create_join_start(
+        &b,
+        &p3,
+        json!({"format": {"kind": "round_robin"},
+                                               "max_players": 3}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let bye = t["rounds"][0]["byes"][0].as_str().unwrap().to_string();
+    let w = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/withdraw"),
+        json!({}),
+        Some(&p3.cookie[&bye]),
+    )
+    .await;
+    assert_eq!(w.status, 200, "{}", w.text);
+    let g = &t["rounds"][0]["pairings"][0];
+    let (sn, nn) = (
+        g["S"].as_str().unwrap().to_string(),
+        g["N"].as_str().unwrap().to_string(),
+    );
+    decide(
+        std::slice::from_ref(&b),
+        g["game"].as_str().unwrap(),
+        &p3,
+        &nn,
+        &sn,
+        1,
+    )
+    .await;
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    let all: Vec<&Value> = t["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["pairings"].as_array().unwrap())
+        .collect();
+    let by_withdrawn: Vec<&&Value> = all
+        .iter()
+        .filter(|g| g["S"] == bye.as_str() || g["N"] == bye.as_str())
+        .collect();
+    assert_eq!(by_withdrawn.len(), 2);
+    for g in by_withdrawn {
+        assert!(g["game"].is_null());
+        assert_eq!(g["termination"], "forfeit");
+        let winner = if g["S"] == bye.as_str() { "N" } else { "S" };
+        assert_eq!(g["result"], winner);
+    }
+    assert!(t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["username"] == bye.as_str() && x["withdrawn"] == true));
+    s.stop().await;
+}
+
+/// Refusals: who may do what, the code of a private tournament, bounds.
+pub async fn hostile(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 3).await;
+    let (org, other, third) = (
+        &p.cookie[&p.names[0]],
+        &p.cookie[&p.names[1]],
+        &p.cookie[&p.names[2]],
+    );
+    // Signed out: no tournament.
+    assert_eq!(create_t(&b, None, json!({})).await.status, 401);
+    for (extra, why) in [
+        (json!({"name": "x".repeat(81)}), "name"),
+        (json!({"name": "   "}), "name"),
+        (json!({"max_players": 257}), "max_players"),
+        (json!({"max_players": 1}), "max_players"),
+        (json!({"format": {"kind": "swiss", "rounds": 21}}), "rounds"),
+        (json!({"format": {"kind": "swiss", "rounds": 0}}), "rounds"),
+        (
+            json!({"format": {"kind": "round_robin"}, "max_players": 21}),
+            "round robin",
+        ),
+        (json!({"format": {"kind": "ladder"}}), "format"),
+        (json!({"clock": null}), "clock"),
+        (
+            json!({"clock": {"initial_ms": -5, "increment_ms": 0}}),
+            "clock",
+        ),
+        (json!({"starts_at": 1}), "starts_at"),
+        (json!({"bye_points": 2}), "bye_points"),
+        (json!({"forfeit_after_ms": 10}), "forfeit_after_ms"),
+        (
+            json!({"clock": {"days_per_move": 3}, "forfeit_after_ms": 60000}),
+            "forfeit_after_ms",
+        ),
+        (json!({"variant": "chess"}), "variant"),
+        (json!({"rules": "r".repeat(300)}), "rules"),
+    ] {
+        let a = create_t(&b, Some(org), extra.clone()).await;
+        assert_eq!(a.status, 400, "{extra}: {}", a.text);
+        assert!(
+            a.json["message"].as_str().unwrap().contains(why)
+                || why == "clock"
+                || why == "variant"
+                || why == "round robin",
+            "{extra}: {}",
+            a.text
+        );
+    }
+    // A private tournament: not listed, joined only with its code.
+    let a = create_t(&b, Some(org), json!({"private": true, "max_players": 2})).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let code = a.json["code"].as_str().unwrap().to_string();
+    let list = tget(&b, "/api/tournaments?status=upcoming", None).await;
+    assert!(!list.text.contains(&id));
+    let j = |c: &str, body: Value| {
+        let (b, id, c) = (b.clone(), id.clone(), c.to_string());
+        async move { tpost(&b, &format!("/api/tournaments/{id}/join"), body, Some(&c)).await }
+    };
+    let r = tpost(&b, &format!("/api/tournaments/{id}/join"), json!({}), None).await;
+    assert_eq!(r.status, 401);
+    let r = j(other, json!({})).await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (403, Some("needs_code")),
+        "{}",
+        r.text
+    );
+    let r = j(other, json!({"code": "wrong"})).await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (403, Some("needs_code"))
+    );
+    assert_eq!(j(other, json!({"code": code})).await.status, 200);
+    // Joining twice changes nothing.
+    assert_eq!(j(other, json!({"code": code})).await.status, 200);
+    assert_eq!(j(org, json!({"code": code})).await.status, 200);
+    let r = j(third, json!({"code": code})).await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (409, Some("full")),
+        "{}",
+        r.text
+    );
+    // Only the organiser starts, pauses, removes.
+    for what in ["start", "pause", "resume"] {
+        let r = tpost(
+            &b,
+            &format!("/api/tournaments/{id}/{what}"),
+            json!({}),
+            Some(other),
+        )
+        .await;
+        assert_eq!(
+            (r.status, r.json["error"].as_str()),
+            (403, Some("not_organiser")),
+            "{what}"
+        );
+    }
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/remove"),
+        json!({"username": p.names[0]}),
+        Some(other),
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    let r = tpost(&b, &format!("/api/tournaments/{id}/start"), json!({}), None).await;
+    assert_eq!(r.status, 401);
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/start"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/start"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(r.status, 409);
+    // Joining after the start.
+    let r = j(third, json!({"code": code})).await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (409, Some("started")),
+        "{}",
+        r.text
+    );
+    // The organiser pauses and resumes.
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/pause"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(r.json["status"], "paused", "{}", r.text);
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id}/resume"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(r.json["status"], "running", "{}", r.text);
+    // Too few players to start; removal before the start.
+    let a = create_t(&b, Some(org), json!({})).await;
+    let id2 = a.json["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        tpost(
+            &b,
+            &format!("/api/tournaments/{id2}/join"),
+            json!({}),
+            Some(other)
+        )
+        .await
+        .status,
+        200
+    );
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id2}/start"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (409, Some("too_few_players"))
+    );
+    let r = tpost(
+        &b,
+        &format!("/api/tournaments/{id2}/remove"),
+        json!({"username": p.names[1]}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let t = tget(&b, &format!("/api/tournaments/{id2}"), Some(org))
+        .await
+        .json;
+    assert_eq!(t["players"].as_array().unwrap().len(), 0);
+    assert_eq!(t["you"], json!({"joined": false, "organiser": true}));
+    // The public one is listed; unknown ids and bad queries.
+    let list = tget(&b, "/api/tournaments?status=upcoming&limit=1", None).await;
+    assert_eq!(
+        list.json["tournaments"][0]["id"],
+        id2.as_str(),
+        "{}",
+        list.text
+    );
+    assert_eq!(
+        tget(&b, "/api/tournaments?status=soon", None).await.status,
+        400
+    );
+    assert_eq!(
+        tget(&b, "/api/tournaments/nonexisten", None).await.status,
+        404
+    );
+    assert_eq!(
+        tget(&b, "/api/tournaments/../../etc", None).await.status,
+        404
+    );
+    s.stop().await;
+}
+
+/// A live Swiss of 8 on two instances sharing one PostgreSQL: both run the sweep and the
+/// observer, games are played through either; each round is paired once and each game made
+/// once.
+pub async fn swiss_on_two_instances(url: &str) {
+    let a = start_with(url, quick()).await;
+    let b2 = start_with(url, quick()).await;
+    let bases = vec![base(&a), base(&b2)];
+    let p = players(&bases[0], 8).await;
+    let id = whole_table(&bases, json!({"kind": "swiss", "rounds": 3}), &p).await;
+    // Both instances bring it up to date at once: nothing changes.
+    let (x, y) = tokio::join!(
+        bao_server::features::tournaments::run::advance(&a.app.games, &id),
+        bao_server::features::tournaments::run::advance(&b2.app.games, &id)
+    );
+    x.unwrap();
+    y.unwrap();
+    let store = &a.app.store;
+    assert_eq!(store.tournament_rounds(&id).await.unwrap().len(), 3);
+    let games = store.tournament_games(&id).await.unwrap();
+    assert_eq!(games.len(), 12);
+    // Each player has exactly three games on the server: no round's games made twice.
+    for n in &p.names {
+        let acct = store
+            .account_by_name(&n.to_ascii_lowercase())
+            .await
+            .unwrap()
+            .unwrap();
+        let (rows, _) = store.account_games(&acct.id.0, None, 50).await.unwrap();
+        assert_eq!(rows.len(), 3, "{n}");
+    }
+    a.stop().await;
+    b2.stop().await;
+}

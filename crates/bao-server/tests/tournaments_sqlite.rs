@@ -1,0 +1,27 @@
+//! Tournaments on SQLite (docs/api.md, "Tournaments"): whole tournaments of each format over
+//! HTTP, forfeits and withdrawals, refusals, exports (tests/common/tournaments.rs; the same
+//! flows run on PostgreSQL in tests/tournaments_postgres.rs).
+
+mod common;
+use common::sqlite_url;
+use common::tournaments::*;
+
+#[tokio::test]
+async fn sqlite_round_robin_and_swiss_of_eight() {
+    whole_round_robin_and_swiss(&sqlite_url("t-table")).await;
+}
+
+#[tokio::test]
+async fn sqlite_knockout_of_eight() {
+    whole_knockout(&sqlite_url("t-knockout")).await;
+}
+
+#[tokio::test]
+async fn sqlite_forfeit_and_withdrawal() {
+    forfeit_after_time(&sqlite_url("t-forfeit")).await;
+}
+
+#[tokio::test]
+async fn sqlite_refusals() {
+    hostile(&sqlite_url("t-hostile")).await;
+}
