@@ -8,7 +8,7 @@
 
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
-import { accountName, onAccount, refreshAccount, profileUrl } from './account.js';
+import { accountName, onAccount, profileUrl } from './account.js';
 import { clockText, formatText, statusText, tiebreakText, timeText, tournamentError } from './tournaments.js';
 
 const box = $('tournament');
@@ -495,6 +495,6 @@ $('start-button').addEventListener('click', (e) => {
 $('pause-button').addEventListener('click', (e) => act('pause', {}, e.currentTarget));
 $('resume-button').addEventListener('click', (e) => act('resume', {}, e.currentTarget));
 
+// account.js confirms a remembered name with the server; the page redraws when it changes.
 onAccount(() => data && draw(data));
-refreshAccount().then(() => (data ? draw(data) : null));
 load().then(schedule);

@@ -4,7 +4,7 @@
 
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t, lang } from './i18n.js';
-import { onAccount, refreshAccount, profileUrl } from './account.js';
+import { onAccount, profileUrl } from './account.js';
 
 /** The format in words: "Swiss, 5 rounds". */
 export function formatText(f) {
@@ -145,7 +145,6 @@ function listPage() {
     $('create-link').hidden = !name;
     $('create-signin').hidden = !!name;
   });
-  refreshAccount();
   let pending = 0;
   let failed = false;
   const done = () => {
@@ -263,7 +262,6 @@ function newPage() {
     $('new-signin').hidden = !!name;
     form.hidden = !name;
   });
-  refreshAccount();
   const sync = () => {
     const kind = form.querySelector('input[name="format"]:checked')?.value;
     $('swiss-box').hidden = kind !== 'swiss';
