@@ -175,7 +175,7 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   assertClean(page);
 });
 
-test('the create form: signed out it says to log in; bad input is refused in words; a private Swiss is made and its code shown', async () => {
+test('the create form: signed out it says to log in; bad input is refused in words; a private Swiss made, joined with its code, a player removed, started, paused and resumed from the page', async () => {
   const { context, page } = await phone('sw');
   await page.goto('/tournaments/new');
   await page.waitForSelector('#new-signin:not([hidden])');
@@ -226,6 +226,38 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   // Private: not in the list.
   const listed = (await call('/api/tournaments?status=upcoming&limit=100')).data.tournaments.map((x) => x.name);
   assert.ok(!listed.includes(name), 'a private tournament is not listed');
+
+  // The organiser joins with the code the link filled in; two players join by the API (the
+  // code is needed) and the page shows them without a reload; the organiser removes one.
+  const id = new URL(page.url()).pathname.split('/')[2];
+  assert.equal(await page.inputValue('#join-code'), code);
+  await page.click('#join-button');
+  await page.waitForSelector(`#t-players li[data-player="${organiser}"]`);
+  const [asha, juma] = [unique('Asha'), unique('Juma')];
+  const sessions = {};
+  for (const n of [asha, juma]) {
+    sessions[n] = await accountByApi(n);
+    await assert.rejects(call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: {} }), /403.*needs_code/);
+    await call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: { code } });
+  }
+  await page.waitForSelector(`#t-players li[data-player="${asha}"]`);
+  await page.waitForSelector(`#t-players li[data-player="${juma}"]`);
+  await page.click(`#t-players li[data-player="${juma}"] button`);
+  await page.waitForSelector(`#t-players li[data-player="${juma}"]`, { state: 'detached' });
+
+  // Start, pause and resume from the page: a Swiss with its rounds and standings.
+  await page.click('#start-button');
+  await page.waitForSelector('#tournament[data-status="running"]');
+  await page.waitForSelector('#standings');
+  await page.waitForSelector('#rounds [data-round="1"] li[data-game]');
+  assert.equal((await page.textContent('#t-round')).trim(), text('sw', 'tournaments', 'tournaments.round_of', { n: 1, total: 3 }));
+  await page.click('#pause-button');
+  await page.waitForSelector('#tournament[data-status="paused"]');
+  assert.equal((await page.textContent('#t-live')).trim(), text('sw', 'tournaments', 'tournaments.paused_note'));
+  await page.click('#resume-button');
+  await page.waitForSelector('#tournament[data-status="running"]');
+  await noSidewaysScroll(page, 'a Swiss being played');
+  await screenshot(page, '52-tournament-swiss-sw-360');
   await context.close();
   assertClean(page);
 });

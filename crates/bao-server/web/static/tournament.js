@@ -179,7 +179,7 @@ function drawPlayers(d) {
         p.rating ? el('span', { class: 'muted small' }, `(${p.rating})`) : null,
         isMe(p.username) ? el('span', { class: 'small' }, t('tournaments.you')) : null,
         p.withdrawn ? el('span', { class: 'small' }, t('tournaments.withdrawn')) : null,
-        organiserCan && !p.withdrawn
+        organiserCan && !p.withdrawn && !isMe(p.username)
           ? el(
               'button',
               {
@@ -316,7 +316,7 @@ function drawRounds(d) {
                 'span',
                 { class: 'res' },
                 res ? `${res}${p.termination === 'forfeit' ? ` ${t('tournaments.by_forfeit')}` : ''}` : t('tournaments.playing'),
-                p.game ? [' ', el('a', { href: gameUrl(p.game) }, res ? t('tournaments.see_game') : t('tournaments.watch_game'))] : null,
+                p.game ? [' ', el('a', { href: gameUrl(p.game) }, res ? t('tournaments.see_game') : mineRow ? t('tournaments.play_game') : t('tournaments.watch_game'))] : null,
               ),
             );
           }),
@@ -337,6 +337,33 @@ function koRoundName(i, total) {
   return t('tournaments.round_heading', { n: i + 1 });
 }
 
+/** One match of the bracket: both players (the winner bold), the points, its games. */
+function matchBox(m, round, k) {
+  const games = m.games || [];
+  const pts = (name) => games.reduce((sum, g) => sum + (scoreOf(g, name) ?? 0), 0);
+  const side = (name) =>
+    el(
+      'div',
+      { class: m.winner && same(m.winner, name) ? 'side won' : 'side' },
+      el('span', {}, name ? playerLink(name) : el('span', { class: 'muted' }, t('tournaments.ko_tbd'))),
+      el('span', { class: 'num' }, games.some((g) => g.result) && name ? num(pts(name)) : ''),
+    );
+  return el(
+    'div',
+    { class: 't-match', 'data-match': `${round}-${k + 1}` },
+    m.third_place ? el('div', { class: 'small muted' }, t('tournaments.ko_third')) : null,
+    side(m.a),
+    side(m.b),
+    games.length
+      ? el(
+          'div',
+          { class: 'games' },
+          ...games.map((g, n) => el('a', { href: gameUrl(g.game) }, t('tournaments.ko_game', { n: n + 1 }), g.result ? '' : ` (${t('tournaments.playing')})`)),
+        )
+      : null,
+  );
+}
+
 function drawBracket(d) {
   const rounds = d.knockout?.rounds || [];
   $('bracket').replaceChildren(
@@ -345,32 +372,7 @@ function drawBracket(d) {
         'section',
         { class: 'col', 'data-round': i + 1, 'aria-labelledby': `ko-${i}` },
         el('h3', { id: `ko-${i}` }, koRoundName(i, rounds.length)),
-        ...(matches || []).map((m, k) => {
-          const isThird = !!m.third_place;
-          const games = m.games || [];
-          const pts = (name) => games.reduce((sum, g) => sum + (name ? scoreOf(g, name) ?? 0 : 0), 0);
-          const side = (name) =>
-            el(
-              'div',
-              { class: m.winner && same(m.winner, name) ? 'side won' : 'side' },
-              el('span', {}, name ? playerLink(name) : el('span', { class: 'muted' }, t('tournaments.ko_tbd'))),
-              el('span', { class: 'num' }, games.some((g) => g.result) && name ? num(pts(name)) : ''),
-            );
-          return el(
-            'div',
-            { class: 't-match', 'data-match': `${i + 1}-${k + 1}` },
-            isThird ? el('div', { class: 'small muted' }, t('tournaments.ko_third')) : null,
-            side(m.a),
-            side(m.b),
-            games.length
-              ? el(
-                  'div',
-                  { class: 'games' },
-                  ...games.map((g, n) => el('a', { href: gameUrl(g.game) }, t('tournaments.ko_game', { n: n + 1 }), g.result ? '' : ` (${t('tournaments.playing')})`)),
-                )
-              : null,
-          );
-        }),
+        el('div', { class: 'matches' }, ...(matches || []).map((m, k) => matchBox(m, i + 1, k))),
       ),
     ),
   );
