@@ -26,3 +26,8 @@ async fn postgres_forfeit_and_withdrawal() {
 async fn postgres_refusals() {
     hostile(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_start_time_and_missing_games() {
+    starts_by_itself_and_missing_games_are_made(&postgres_url()).await;
+}

@@ -25,3 +25,8 @@ async fn sqlite_forfeit_and_withdrawal() {
 async fn sqlite_refusals() {
     hostile(&sqlite_url("t-hostile")).await;
 }
+
+#[tokio::test]
+async fn sqlite_start_time_and_missing_games() {
+    starts_by_itself_and_missing_games_are_made(&sqlite_url("t-start")).await;
+}

@@ -420,7 +420,7 @@ impl Store {
         .fetch_all(&self.read)
         .await?;
         rows.iter()
-            .map(|r| Ok(r.try_get("id")?))
+            .map(|r| r.try_get("id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
     }
@@ -432,7 +432,7 @@ impl Store {
                 .fetch_all(&self.read)
                 .await?;
         rows.iter()
-            .map(|r| Ok(r.try_get("id")?))
+            .map(|r| r.try_get("id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
     }
@@ -513,7 +513,7 @@ impl Store {
         .fetch_all(&self.read)
         .await?;
         rows.iter()
-            .map(|r| Ok(r.try_get("game_id")?))
+            .map(|r| r.try_get("game_id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(Into::into)
     }

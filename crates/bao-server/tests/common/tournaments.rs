@@ -746,3 +746,109 @@ pub async fn swiss_on_two_instances(url: &str) {
     a.stop().await;
     b2.stop().await;
 }
+
+/// A tournament starts by itself at `starts_at` (or is cancelled with fewer than two
+/// players), and a round paired by an instance that stopped before making its games gets
+/// them from the sweep, under the ids chosen at pairing.
+pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 2).await;
+    let soon = bao_server::util::now_ms() + 1500;
+    let org = &p.cookie[&p.names[0]];
+    let a = create_t(&b, Some(org), json!({"starts_at": soon})).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let lonely = create_t(&b, Some(org), json!({"starts_at": soon})).await;
+    let lonely = lonely.json["id"].as_str().unwrap().to_string();
+    for n in &p.names {
+        let j = tpost(
+            &b,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            Some(&p.cookie[n]),
+        )
+        .await;
+        assert_eq!(j.status, 200, "{}", j.text);
+    }
+    let j = tpost(
+        &b,
+        &format!("/api/tournaments/{lonely}/join"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let t = tget(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    assert_eq!(t["status"], "open");
+    let t = wait_round(&b, &id, 1).await;
+    assert_eq!(t["status"], "running");
+    assert!(bao_server::util::now_ms() >= soon);
+    wait_t(&b, &lonely, |t| t["status"] == "cancelled").await;
+
+    // An instance paired round 1 (its row and games committed) and stopped before making
+    // the game: the sweep makes it under the chosen id.
+    let a = create_t(&b, Some(org), json!({"format": {"kind": "round_robin"}})).await;
+    let id = a.json["id"].as_str().unwrap().to_string();
+    for n in &p.names {
+        tpost(
+            &b,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            Some(&p.cookie[n]),
+        )
+        .await;
+    }
+    let store = &s.app.store;
+    let mut accts = Vec::new();
+    for n in &p.names {
+        accts.push(
+            store
+                .account_by_name(&n.to_ascii_lowercase())
+                .await
+                .unwrap()
+                .unwrap()
+                .id
+                .0,
+        );
+    }
+    let gid = bao_server::util::new_game_id();
+    let round = bao_server::store::RoundRow {
+        round_no: 1,
+        started: bao_server::util::now_ms(),
+        byes: vec![],
+    };
+    let game = bao_server::store::TGameRow {
+        round_no: 1,
+        board: 1,
+        game_id: Some(gid.clone()),
+        south: accts[1].clone(),
+        north: accts[0].clone(),
+        result: None,
+        termination: None,
+    };
+    assert!(store
+        .insert_tournament_round(&id, &round, std::slice::from_ref(&game))
+        .await
+        .unwrap());
+    // A second claim of the same round is refused: nothing is written.
+    assert!(!store
+        .insert_tournament_round(&id, &round, &[game])
+        .await
+        .unwrap());
+    assert!(store
+        .set_tournament_status(&id, "open", "running", round.started)
+        .await
+        .unwrap());
+    assert!(!store
+        .set_tournament_status(&id, "open", "running", round.started)
+        .await
+        .unwrap());
+    let t = wait_round(&b, &id, 1).await;
+    assert_eq!(t["rounds"][0]["pairings"][0]["game"], gid.as_str());
+    let st = tget(&b, &format!("/api/games/{gid}"), None).await.json;
+    assert_eq!(st["players"]["S"]["name"], p.names[1].as_str());
+    assert_eq!(st["players"]["N"]["name"], p.names[0].as_str());
+    assert_eq!(store.tournament_rounds(&id).await.unwrap().len(), 1);
+    s.stop().await;
+}

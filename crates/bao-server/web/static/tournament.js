@@ -358,7 +358,19 @@ function matchBox(m, round, k) {
       ? el(
           'div',
           { class: 'games' },
-          ...games.map((g, n) => el('a', { href: gameUrl(g.game) }, t('tournaments.ko_game', { n: n + 1 }), g.result ? '' : ` (${t('tournaments.playing')})`)),
+          // A match is one server game of best of three (docs/api.md "Tournaments"); several
+          // games are listed one by one.
+          ...games.map((g, n) =>
+            el(
+              'a',
+              { href: gameUrl(g.game) },
+              games.length === 1
+                ? g.result
+                  ? t('tournaments.ko_match')
+                  : t('tournaments.ko_match_playing')
+                : [t('tournaments.ko_game', { n: n + 1 }), g.result ? '' : ` (${t('tournaments.playing')})`],
+            ),
+          ),
         )
       : null,
   );

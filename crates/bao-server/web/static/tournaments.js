@@ -5,6 +5,7 @@
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t, lang } from './i18n.js';
 import { onAccount, profileUrl } from './account.js';
+import { tiebreakExplain, tiebreakName } from './tiebreaks.js';
 
 /** The format in words: "Swiss, 5 rounds". */
 export function formatText(f) {
@@ -45,24 +46,9 @@ export function statusText(s) {
   }
 }
 
-/** A tie-break's name and explanation in the page's language (the server's words for one it does not know). */
+/** A tie-break's name and explanation in the page's language (static/tiebreaks.js). */
 export function tiebreakText(tb) {
-  switch (tb && tb.key) {
-    case 'DE':
-      return [t('tournaments.tb_de'), t('tournaments.tb_de_explain')];
-    case 'SB':
-      return [t('tournaments.tb_sb'), t('tournaments.tb_sb_explain')];
-    case 'BH':
-      return [t('tournaments.tb_bh'), t('tournaments.tb_bh_explain')];
-    case 'BH-C1':
-      return [t('tournaments.tb_bhc1'), t('tournaments.tb_bhc1_explain')];
-    case 'Place':
-      return [t('tournaments.tb_place'), t('tournaments.tb_place_explain')];
-    case 'Seed':
-      return [t('tournaments.tb_seed'), t('tournaments.tb_seed_explain')];
-    default:
-      return [tb?.name || tb?.key || '', tb?.explain || ''];
-  }
+  return [tiebreakName(tb, t), tiebreakExplain(tb, t)];
 }
 
 /** A moment (ms since the epoch) in the page's language: "5 December 2026, 18:00". */
@@ -205,7 +191,7 @@ function readForm(form) {
   const kind = form.querySelector('input[name="format"]:checked')?.value || 'round_robin';
   const errors = [];
   const nameText = name.value.trim().replace(/\s+/g, ' ');
-  if (!fieldError(name, nameText.length < 3 ? t('tournaments.err_name') : '')) errors.push(name);
+  if (!fieldError(name, nameText.length < 1 || nameText.length > 80 ? t('tournaments.err_name') : '')) errors.push(name);
   let format;
   if (kind === 'swiss') {
     const n = Number(rounds.value);
