@@ -118,7 +118,8 @@ function drawHeader(d) {
     const champion = d.knockout ? lastWinner(d) : first?.player;
     live = champion ? t('tournaments.finished_winner', { name: champion }) : t('tournaments.status_finished');
   }
-  notify($('t-live'), live);
+  // A polite live region: said again only when it changes, not on every poll.
+  if ($('t-live').textContent !== live) notify($('t-live'), live);
 }
 
 function lastWinner(d) {
@@ -405,10 +406,12 @@ function draw(d) {
   $('bracket-part').hidden = !(kind === 'knockout' && started);
   $('standings-part').hidden = !(kind === 'swiss' && (d.standings || []).length > 0);
   $('rounds-part').hidden = !(kind !== 'knockout' && started);
+  const scrolled = ['cross-box', 'standings-box', 'bracket'].map((b) => [b, $(b).scrollLeft]);
   if (!$('cross-part').hidden) drawCrosstable(d);
   if (!$('bracket-part').hidden) drawBracket(d);
   if (!$('standings-part').hidden) drawStandings(d);
   if (!$('rounds-part').hidden) drawRounds(d);
+  for (const [b, x] of scrolled) $(b).scrollLeft = x;
   const tbs = d.tiebreaks || [];
   $('legend').hidden = !started || kind === 'knockout' || tbs.length === 0;
   $('legend-list').replaceChildren(
@@ -426,12 +429,18 @@ function draw(d) {
 }
 
 let seq = 0;
+let lastText = '';
 async function load() {
   const mine = ++seq;
   try {
     const d = await api(apiBase);
     if (mine !== seq) return;
     notify($('page-status'), '');
+    // Redrawn only when something changed: a redraw would move a reader's focus and the
+    // tables' sideways scroll back every few seconds.
+    const text = JSON.stringify(d);
+    if (text === lastText) return;
+    lastText = text;
     draw(d);
   } catch (err) {
     if (mine !== seq) return;
