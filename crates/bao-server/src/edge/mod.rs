@@ -442,8 +442,11 @@ fn action_of(method: &Method, path: &str) -> Option<Action> {
     }
     let segs: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     match segs.as_slice() {
-        ["", "api", "games"] => Some(Action::Create),
-        ["", "api", "games", _, "join"] => Some(Action::Join),
+        // Making a tournament is limited as making a game is; joining one as joining a game.
+        ["", "api", "games"] | ["", "api", "tournaments"] => Some(Action::Create),
+        ["", "api", "games", _, "join"] | ["", "api", "tournaments", _, "join"] => {
+            Some(Action::Join)
+        }
         // A practice try at a mistake costs two short searches: limited as moves are.
         ["", "api", "games", _, "moves"] | ["", "api", "games", _, "review", "try"] => {
             Some(Action::Move)

@@ -342,6 +342,47 @@ pub async fn whole_knockout(url: &str) {
     let g = ko[0][0]["games"][0]["game"].as_str().unwrap();
     let st = tget(&b, &format!("/api/games/{g}"), None).await.json;
     assert_eq!(st["match"]["format"], "best_of_three");
+
+    // Three players: seed 1 has a bye into the final (told as round 1's bye), no third place.
+    let three = Players {
+        names: p.names[..3].to_vec(),
+        cookie: p.cookie.clone(),
+    };
+    let id = create_join_start(
+        &b,
+        &three,
+        json!({"format": {"kind": "knockout", "third_place": true}, "max_players": 3}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let players = bao_players(&t);
+    let mut k = Knockout::new(&players, true).unwrap();
+    assert_eq!(t["rounds"][0]["byes"], json!([players[k.seeds[0].0].name]));
+    for r in 1..=2 {
+        let t = wait_round(&b, &id, r).await;
+        let m = k.ready().into_iter().find(|m| m.round == r).unwrap();
+        let g = &t["rounds"][r - 1]["pairings"][0];
+        assert_eq!(t["rounds"][r - 1]["pairings"].as_array().unwrap().len(), 1);
+        let (u, l) = (m.upper.unwrap(), m.lower.unwrap());
+        assert_eq!(g["S"], players[u.0].name.as_str());
+        assert_eq!(g["N"], players[l.0].name.as_str());
+        decide(
+            std::slice::from_ref(&b),
+            g["game"].as_str().unwrap(),
+            &p,
+            &players[u.0].name,
+            &players[l.0].name,
+            1,
+        )
+        .await;
+        k.record(r, m.number, l).unwrap();
+    }
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    assert_standings(&t, &k.standings(), &players);
+    assert!(
+        t["knockout"]["rounds"][0][0]["b"].is_null()
+            || t["knockout"]["rounds"][0][1]["b"].is_null()
+    );
     s.stop().await;
 }
 
@@ -441,6 +482,37 @@ pub async fn forfeit_after_time(url: &str) {
     assert_eq!(st["moves"], json!([]));
     let text = st["match"]["games"][0]["result_text"].as_str().unwrap();
     assert!(text.contains("forfeit"), "{text}");
+    // South moves, North never does: North forfeits. (4 s: South's move must come first,
+    // even on a loaded machine.)
+    let id = create_join_start(
+        &b,
+        &p,
+        json!({"format": {"kind": "round_robin"}, "forfeit_after_ms": 4000, "max_players": 2}),
+    )
+    .await;
+    let t = wait_round(&b, &id, 1).await;
+    let g = &t["rounds"][0]["pairings"][0];
+    let (gid, south) = (g["game"].as_str().unwrap(), g["S"].as_str().unwrap());
+    let st = tget(&b, &format!("/api/games/{gid}"), Some(&p.cookie[south]))
+        .await
+        .json;
+    let r = tpost(
+        &b,
+        &format!("/api/games/{gid}/moves"),
+        json!({"move": first_legal(&st), "ply": 0}),
+        Some(&p.cookie[south]),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
+    let g = &t["rounds"][0]["pairings"][0];
+    assert_eq!(
+        (g["result"].as_str(), g["termination"].as_str()),
+        (Some("S"), Some("forfeit"))
+    );
+    let st = tget(&b, &format!("/api/games/{gid}"), None).await.json;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 1);
+
     // Withdrawn before a round robin's later round: that game is forfeited without a game.
     let p3 = players(&b, 3).await;
     let id = create_join_start(
@@ -635,7 +707,7 @@ pub async fn hostile(url: &str) {
         "{}",
         r.text
     );
-    // The organiser pauses and resumes.
+    // The organiser pauses: the round's result is taken, the next round waits for resume.
     let r = tpost(
         &b,
         &format!("/api/tournaments/{id}/pause"),
@@ -644,6 +716,30 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.json["status"], "paused", "{}", r.text);
+    let t = wait_round(&b, &id, 1).await;
+    let g = &t["rounds"][0]["pairings"][0];
+    let (sn, nn) = (
+        g["S"].as_str().unwrap().to_string(),
+        g["N"].as_str().unwrap().to_string(),
+    );
+    decide(
+        std::slice::from_ref(&b),
+        g["game"].as_str().unwrap(),
+        &p,
+        &nn,
+        &sn,
+        0,
+    )
+    .await;
+    wait_t(&b, &id, |t| t["rounds"][0]["pairings"][0]["result"] == "S").await;
+    bao_server::features::tournaments::run::advance(&s.app.games, &id)
+        .await
+        .unwrap();
+    let t = tget(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    assert_eq!(
+        (t["status"].as_str(), t["round"].as_u64()),
+        (Some("paused"), Some(1))
+    );
     let r = tpost(
         &b,
         &format!("/api/tournaments/{id}/resume"),
@@ -652,6 +748,7 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.json["status"], "running", "{}", r.text);
+    wait_round(&b, &id, 2).await;
     // Too few players to start; removal before the start.
     let a = create_t(&b, Some(org), json!({})).await;
     let id2 = a.json["id"].as_str().unwrap().to_string();

@@ -146,6 +146,15 @@ fn next_round(
             }
         }
         Built::Bracket(k) => {
+            // The bracket's byes (the top seeds of a field short of a power of two) go
+            // through round 1 without a match: listed as the round's byes, and told so.
+            if no == 1 {
+                for m in &k.rounds[0] {
+                    if let (Some(u), None) | (None, Some(u)) = (m.upper, m.lower) {
+                        byes.push(acct(u));
+                    }
+                }
+            }
             for m in k.ready().into_iter().filter(|m| m.round == no) {
                 if let (Some(u), Some(w)) = (m.upper, m.lower) {
                     pairs.push((m.number, Pairing { south: u, north: w }));
