@@ -346,7 +346,7 @@ function matchBox(m, round, k) {
     el(
       'div',
       { class: m.winner && same(m.winner, name) ? 'side won' : 'side' },
-      el('span', {}, name ? playerLink(name) : el('span', { class: 'muted' }, t('tournaments.ko_tbd'))),
+      el('span', {}, name ? playerLink(name) : el('span', { class: 'muted' }, m.winner ? t('tournaments.ko_bye') : t('tournaments.ko_tbd'))),
       el('span', { class: 'num' }, games.some((g) => g.result) && name ? num(pts(name)) : ''),
     );
   return el(
