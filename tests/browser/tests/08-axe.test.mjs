@@ -55,6 +55,8 @@ async function asAccount(who, pathname, { method = 'GET', body = method === 'GET
   assert.ok(res.ok, `${method} ${pathname}: ${res.status} ${await res.clone().text()}`);
   return res;
 }
+/** The ids of the started tournaments made in before(). */
+const tournaments = {};
 before(async () => {
   browser = await launch();
   replayId = await upload(finishedRecord('Asha'));
@@ -66,7 +68,31 @@ before(async () => {
   const res2 = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: rival.name, password: 'axe-core-4-all' }) });
   assert.equal(res2.status, 201, await res2.clone().text());
   rival.session = /bao_session=([0-9a-f]+)/.exec(res2.headers.get('set-cookie'))[1];
+  // Tournaments between the account and a second one, started: a round robin (crosstable), a
+  // Swiss (rounds and standings) and a knockout (bracket); docs/api.md "Tournaments".
+  const other = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: `${account.name}b`, password: 'axe-core-4-all' }) });
+  assert.equal(other.status, 201, await other.clone().text());
+  const otherSession = /bao_session=([0-9a-f]+)/.exec(other.headers.get('set-cookie'))[1];
+  for (const [kind, format] of [
+    ['roundRobin', { kind: 'round_robin', double: false }],
+    ['swiss', { kind: 'swiss', rounds: 3 }],
+    ['knockout', { kind: 'knockout', third_place: false }],
+  ]) {
+    const body = { name: `Axe ${kind}`, variant: 'kiswahili', format, clock: { days_per_move: 3 }, rated: false, starts_at: null, max_players: 8, private: false };
+    const id = (await postAs(account.session, '/api/tournaments', body)).id;
+    await postAs(account.session, `/api/tournaments/${id}/join`, {});
+    await postAs(otherSession, `/api/tournaments/${id}/join`, {});
+    await postAs(account.session, `/api/tournaments/${id}/start`, {});
+    tournaments[kind] = id;
+  }
 });
+
+/** A POST to the API as the account whose session is `session`; the answer's JSON. */
+async function postAs(session, pathname, body) {
+  const res = await fetch(`${BASE}${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: `bao_session=${session}` }, body: JSON.stringify(body) });
+  assert.ok(res.ok, `${pathname}: ${res.status} ${await res.clone().text()}`);
+  return res.json();
+}
 after(async () => {
   await browser?.close();
 });
@@ -503,6 +529,57 @@ const STATES = [
     async (page) => {
       await page.goto('/leaderboard?variant=kete');
       await page.waitForSelector('#leaderboard:not([data-state="loading"])');
+    },
+  ],
+  [
+    'the tournaments',
+    async (page) => {
+      await page.goto('/tournaments');
+      await page.waitForSelector('#tournaments[data-state="ready"]');
+      await page.waitForSelector('#create-link:not([hidden])');
+    },
+  ],
+  [
+    'create a tournament, the fields refused',
+    async (page) => {
+      await page.goto('/tournaments/new');
+      await page.waitForSelector('#new-form:not([hidden])');
+      await page.click('input[name="format"][value="swiss"]');
+      await page.click('input[name="start"][value="at"]');
+      await page.fill('#t-max', '1');
+      await page.click('#create-submit');
+      await page.waitForSelector('#new-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'a round robin being played (crosstable, your game)',
+    async (page) => {
+      await page.goto(`/t/${tournaments.roundRobin}`);
+      await page.waitForSelector('#crosstable');
+      await page.waitForSelector('#your-game:not([hidden])');
+    },
+  ],
+  [
+    'a Swiss tournament (rounds, standings, the tie-breaks explained)',
+    async (page) => {
+      await page.goto(`/t/${tournaments.swiss}`);
+      await page.waitForSelector('#standings');
+      await page.click('#legend summary');
+      await page.waitForSelector('#legend-list dd');
+    },
+  ],
+  [
+    'a knockout (bracket)',
+    async (page) => {
+      await page.goto(`/t/${tournaments.knockout}`);
+      await page.waitForSelector('#bracket .t-match');
+    },
+  ],
+  [
+    'the tournament of nobody',
+    async (page) => {
+      await page.goto('/t/hakuna0000');
+      await page.waitForSelector('#tournament[data-state="missing"]');
     },
   ],
   [

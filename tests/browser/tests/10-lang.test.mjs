@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, openPage, assertClean, screenshot, api, clickMove, ROOT, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, clickMove, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
 
 // A short game: South can capture at once; North has 7 seeds (the start of test 01).
 const START = 'kiswahili 0,0,1,0,1,0,0,0/1,0,0,1,0,1,2,0/1,7,6,2,4,4,1,2/4,4,2,4,2,3,2,9 S 0/0 - 80';
@@ -47,9 +47,21 @@ function englishPhrases() {
 
 let browser;
 let gameId;
+let tournamentId;
 before(async () => {
   browser = await launch();
   gameId = (await api('/api/games', { method: 'POST', body: { variant: 'kiswahili', opponent: { kind: 'human' }, side: 'S' } })).id;
+  // A tournament open to join (docs/api.md "Tournaments"), made by an account.
+  const signup = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: `lang${Date.now().toString(36).slice(-6)}`, password: 'lugha-mbili-2' }) });
+  assert.equal(signup.status, 201, await signup.clone().text());
+  const session = /bao_session=([0-9a-f]+)/.exec(signup.headers.get('set-cookie'))[1];
+  const made = await fetch(`${BASE}/api/tournaments`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: `bao_session=${session}` },
+    body: JSON.stringify({ name: 'Mashindano ya lugha mbili', variant: 'kete', format: { kind: 'swiss', rounds: 4 }, clock: { initial_ms: 300000, increment_ms: 3000 }, rated: true, starts_at: null, max_players: 32, private: false }),
+  });
+  assert.equal(made.status, 201, await made.clone().text());
+  tournamentId = (await made.json()).id;
 });
 after(async () => {
   await browser?.close();
@@ -66,7 +78,7 @@ async function newContext(device, lang) {
   return { context, page };
 }
 
-const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/learn', '/learn/kiswahili/board', '/analysis', '/account/signup', '/account/login', '/account/recover'];
+const PAGES = () => ['/', `/g/${gameId}`, '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/puzzles', '/learn', '/learn/kiswahili/board', '/analysis', '/account/signup', '/account/login', '/account/recover', '/tournaments', '/tournaments/new', `/t/${tournamentId}`];
 
 for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DESKTOP]]) {
   for (const lang of ['sw', 'en']) {
@@ -78,6 +90,8 @@ for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DES
         await page.waitForLoadState('load');
         if (url.startsWith('/g/')) await page.waitForSelector('#board svg g.pit');
         if (url.startsWith('/analysis')) await page.waitForSelector('#engine[data-depth]');
+        if (url.startsWith('/t/')) await page.waitForSelector('#tournament[data-state="ready"]');
+        if (url === '/tournaments') await page.waitForSelector('#tournaments[data-state="ready"]');
         assert.equal(await page.getAttribute('html', 'lang'), lang, `${url}: html lang`);
         // Against the device's width, not innerWidth: a phone browser widens its layout
         // viewport (and innerWidth) to content that overflows, so that check could not fail.

@@ -314,6 +314,11 @@ pub fn pages() -> Router {
         .route("/account/login", page("account-login", &rendered))
         .route("/account/recover", page("account-recover", &rendered))
         .route("/leaderboard", page("leaderboard", &rendered))
+        // Tournaments (docs/api.md "Tournaments"): the list, the form, and one page per
+        // tournament whose script asks the API for it (an unknown id is said on the page).
+        .route("/tournaments", page("tournaments", &rendered))
+        .route("/tournaments/new", page("tournament-new", &rendered))
+        .route("/t/{id}", page("tournament", &rendered))
         .route(
             "/@/{name}",
             get(

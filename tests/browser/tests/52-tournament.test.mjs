@@ -1,0 +1,263 @@
+// Tournaments in the browser (docs/api.md "Tournaments"; templates/tournaments.html,
+// tournament-new.html, tournament.html; static/tournaments.js, tournament.js). On a 360 px
+// phone in Swahili a player signs up, finds a round robin made by another account (through the
+// API) in the list, joins it, sees it start and the pairing, opens the game from "Your game",
+// plays a move and resigns, and sees the crosstable and standings change on the tournament page
+// (the page follows the tournament by itself). The create form refuses bad input in words and
+// makes a tournament. Every wait is for a state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { launch, assertClean, screenshot, clickMove, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+
+const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
+const PASSWORD = 'kete-sitini-4';
+const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
+
+function text(lang, area, key, params = {}) {
+  const file = path.join(ROOT, 'crates/bao-server/web/i18n', lang, `${area}.json`);
+  const raw = JSON.parse(readFileSync(file, 'utf8'))[key];
+  assert.ok(raw, `${lang}/${area}.json has ${key}`);
+  return raw.replace(/<[^>]*>/g, '').replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** Calls the API from the test process as the account whose session is `session`. */
+async function call(pathname, { session, method = 'GET', body } = {}) {
+  const headers = {};
+  if (session) headers.Cookie = `bao_session=${session}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const raw = await res.text();
+  let data = raw;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${raw}`);
+  return { data, res };
+}
+
+/** A new account made through the API: its session token. */
+async function accountByApi(name) {
+  const { res } = await call('/api/account/signup', { method: 'POST', body: { username: name, password: PASSWORD } });
+  return /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
+}
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function phone(lang) {
+  const context = await browser.newContext({ ...PHONE, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
+  context.setDefaultTimeout(STATE_TIMEOUT_MS);
+  await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
+  const page = await context.newPage();
+  const problems = { pageErrors: [], consoleErrors: [], external: [] };
+  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && problems.consoleErrors.push(m.text()));
+  page.on('request', (r) => {
+    if (!r.url().startsWith(BASE) && !r.url().startsWith('data:') && !r.url().startsWith(BASE.replace('http', 'ws'))) problems.external.push(r.url());
+  });
+  page.on('dialog', (d) => d.accept());
+  page.problems = problems;
+  return { context, page };
+}
+
+async function noSidewaysScroll(page, where) {
+  const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
+}
+
+test('a phone in Swahili: sign up, join a round robin, it starts, play the game from "Your game", the standings change', async () => {
+  const organiser = unique('Mwenyeji');
+  const session = await accountByApi(organiser);
+  const name = `Kombe ${unique('Pwani')}`;
+  const made = await call('/api/tournaments', {
+    session,
+    method: 'POST',
+    body: { name, variant: 'kiswahili', format: { kind: 'round_robin', double: false }, clock: { initial_ms: 600000, increment_ms: 5000 }, rated: false, starts_at: null, max_players: 8, private: false },
+  });
+  const id = made.data.id;
+  assert.equal(made.data.url, `/t/${id}`);
+  await call(`/api/tournaments/${id}/join`, { session, method: 'POST', body: {} });
+
+  const { context, page } = await phone('sw');
+  const me = unique('Mchezaji');
+  await page.goto('/account/signup');
+  await page.fill('#username', me);
+  await page.fill('#password', PASSWORD);
+  await page.click('#submit');
+  await page.waitForSelector('#code-box:not([hidden])');
+  await page.waitForSelector('#account-name');
+
+  // The header's "Mashindano" leads to the list, where the tournament waits for players.
+  await Promise.all([page.waitForURL(/\/tournaments$/), page.click(`.site-nav a[href="/tournaments"]`)]);
+  assert.equal((await page.textContent('.site-nav a[href="/tournaments"]')).trim(), text('sw', 'tournaments', 'tournaments.nav'));
+  await page.waitForSelector('#tournaments[data-state="ready"]');
+  await page.waitForSelector('#create-link:not([hidden])');
+  const card = page.locator(`#list-upcoming li[data-id="${id}"]`);
+  await card.waitFor();
+  assert.match(await card.textContent(), /wachezaji 1 kati ya 8/);
+  await noSidewaysScroll(page, '/tournaments');
+  await screenshot(page, '52-tournament-list-sw-360');
+  await Promise.all([page.waitForURL(new RegExp(`/t/${id}$`)), card.locator('a.t-name').click()]);
+
+  // Open: the header in words, Join for this player (not the organiser's buttons).
+  await page.waitForSelector('#tournament[data-state="ready"][data-status="open"]');
+  assert.equal((await page.textContent('#t-name')).trim(), name);
+  assert.equal((await page.textContent('#t-status')).trim(), text('sw', 'tournaments', 'tournaments.status_open'));
+  assert.ok(await page.locator('#start-button').isHidden(), 'only the organiser starts it');
+  await page.click('#join-button');
+  await page.waitForSelector(`#t-players li[data-player="${me}"]`);
+  await page.waitForSelector('#withdraw-button:not([hidden])');
+  assert.ok(await page.locator('#join-form').isHidden(), 'joined: no Join any more');
+  await screenshot(page, '52-tournament-joined-sw-360');
+
+  // The organiser starts it; the page follows by itself: running, round 1, "Your game".
+  await call(`/api/tournaments/${id}/start`, { session, method: 'POST', body: {} });
+  await page.waitForSelector('#tournament[data-status="running"]');
+  await page.waitForSelector('#your-game:not([hidden])');
+  assert.equal((await page.textContent('#your-game')).trim(), text('sw', 'tournaments', 'tournaments.your_game', { round: 1, opponent: organiser }));
+  const pairing = page.locator('#rounds [data-round="1"] li[data-game]');
+  assert.equal(await pairing.count(), 1, 'two players: one game in round 1');
+  const gameId = await pairing.getAttribute('data-game');
+  assert.match(await pairing.textContent(), new RegExp(`${organiser}.*${me}|${me}.*${organiser}`));
+  assert.equal(await page.getAttribute('#your-game', 'href'), `/g/${gameId}`);
+  // The crosstable: both players, no result yet (• the game being played).
+  await page.waitForSelector('#crosstable');
+  assert.equal((await page.textContent(`#crosstable tr[data-player="${me}"] td.pts`)).trim(), '0');
+  assert.equal(await page.locator(`#crosstable tr[data-player="${me}"] a[href="/g/${gameId}"]`).textContent(), '•');
+  await noSidewaysScroll(page, '/t/{id} running');
+  await screenshot(page, '52-tournament-running-sw-360');
+
+  // The game: the session holds this player's seat. South moves first; the organiser plays
+  // South's first move through the API when South is not this player.
+  await Promise.all([page.waitForURL(new RegExp(`/g/${gameId}$`)), page.click('#your-game')]);
+  await page.waitForSelector('#board svg g.pit');
+  const state = await page.evaluate(async (g) => (await fetch(`/api/games/${g}`, { credentials: 'same-origin' })).json(), gameId);
+  assert.ok(state.you === 'S' || state.you === 'N', `the session holds a seat: ${JSON.stringify(state.you)}`);
+  if (state.side_to_move !== state.you) {
+    await call(`/api/games/${gameId}/moves`, { session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
+  }
+  await page.waitForSelector('#board g.pit.legal');
+  const played = await clickMove(page);
+  await page.waitForFunction((p) => Number(document.querySelector('#board').dataset.ply) > p, played.ply);
+  await page.waitForSelector('#resign:not([hidden])');
+  await page.click('#resign');
+  await page.waitForSelector('#result:not([hidden])');
+
+  // Back on the tournament page: the result is in, the organiser won, the tournament is over.
+  await page.goto(`/t/${id}`);
+  await page.waitForSelector('#tournament[data-state="ready"][data-status="finished"]');
+  assert.equal((await page.textContent(`#crosstable tr[data-player="${organiser}"] td.pts`)).trim(), '1');
+  assert.equal((await page.textContent(`#crosstable tr[data-player="${me}"] td.pts`)).trim(), '0');
+  assert.equal(await page.locator(`#crosstable tr[data-player="${me}"] a[href="/g/${gameId}"]`).textContent(), '0');
+  assert.equal(await page.locator(`#crosstable tr[data-player="${organiser}"] a[href="/g/${gameId}"]`).textContent(), '1');
+  assert.equal((await page.textContent('#crosstable tbody tr:first-child th.t-player a')).trim(), organiser, 'the winner ranks first');
+  assert.ok(await page.locator('#your-game').isHidden(), 'no game left to play');
+  assert.equal((await page.textContent('#t-live')).trim(), text('sw', 'tournaments', 'tournaments.finished_winner', { name: organiser }));
+  // The tie-breaks are named and explained in words; the exports are linked.
+  await page.click('#legend summary');
+  assert.ok((await page.textContent('#legend-list')).includes(text('sw', 'tournaments', 'tournaments.tb_sb_explain')));
+  const csv = await (await fetch(`${BASE}${await page.getAttribute('#csv-link', 'href')}`)).text();
+  assert.ok(csv.includes(organiser) && csv.includes(me), csv);
+  const games = await fetch(`${BASE}${await page.getAttribute('#games-link', 'href')}`);
+  assert.equal(games.status, 200);
+  await noSidewaysScroll(page, '/t/{id} finished');
+  await screenshot(page, '52-tournament-finished-sw-360');
+  await context.close();
+  assertClean(page);
+});
+
+test('the create form: signed out it says to log in; bad input is refused in words; a private Swiss made, joined with its code, a player removed, started, paused and resumed from the page', async () => {
+  const { context, page } = await phone('sw');
+  await page.goto('/tournaments/new');
+  await page.waitForSelector('#new-signin:not([hidden])');
+  assert.ok(await page.locator('#new-form').isHidden());
+
+  const organiser = unique('Mwandaaji');
+  const session = await accountByApi(organiser);
+  await context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
+  // As after a login on this browser: the name remembered (static/account.js), then confirmed.
+  await page.evaluate((n) => localStorage.setItem('bao.account', JSON.stringify({ username: n })), organiser);
+  await page.reload();
+  await page.waitForSelector('#new-form:not([hidden])');
+  await page.click('input[name="format"][value="swiss"]');
+  await page.waitForSelector('#swiss-box:not([hidden])');
+  await page.fill('#t-rounds', '40');
+  await page.fill('#t-max', '1');
+  await page.click('input[name="start"][value="at"]');
+  await page.click('#create-submit');
+  await page.waitForSelector('#new-status[data-kind="error"]:not([hidden])');
+  assert.equal((await page.textContent('#t-name-err')).trim(), text('sw', 'tournaments', 'tournaments.err_name'));
+  assert.equal((await page.textContent('#t-rounds-err')).trim(), text('sw', 'tournaments', 'tournaments.err_rounds'));
+  assert.equal((await page.textContent('#t-max-err')).trim(), text('sw', 'tournaments', 'tournaments.err_max'));
+  assert.equal((await page.textContent('#t-starts-err')).trim(), text('sw', 'tournaments', 'tournaments.err_start_missing'));
+  assert.equal(await page.getAttribute('#t-name', 'aria-invalid'), 'true');
+  await noSidewaysScroll(page, '/tournaments/new with errors');
+  await screenshot(page, '52-tournament-new-errors-sw-360');
+
+  const name = `Jumamosi ${unique('S')}`;
+  await page.fill('#t-name', name);
+  await page.fill('#t-rounds', '3');
+  await page.fill('#t-max', '12');
+  await page.click('input[name="start"][value="manual"]');
+  await page.selectOption('#t-clock', 'd2');
+  await page.check('#t-private');
+  await Promise.all([page.waitForURL(/\/t\/[a-z0-9]+\?code=/), page.click('#create-submit')]);
+  await page.waitForSelector('#tournament[data-state="ready"][data-status="open"]');
+  assert.equal((await page.textContent('#t-name')).trim(), name);
+  const code = new URL(page.url()).searchParams.get('code');
+  assert.ok((await page.textContent('#t-share code')).trim() === code, 'the organiser sees the code to pass on');
+  await page.waitForSelector('#start-button:not([hidden])');
+  const facts = await page.textContent('#t-facts');
+  assert.ok(facts.includes(text('sw', 'tournaments', 'tournaments.format_swiss_rounds', { n: 3 })), facts);
+  assert.ok(facts.includes(text('sw', 'tournaments', 'tournaments.clock_days', { n: 2 })), facts);
+  // Starting with fewer than two players is refused in words.
+  await page.click('#start-button');
+  await page.waitForSelector('#action-status[data-kind="error"]:not([hidden])');
+  assert.equal((await page.textContent('#action-status')).trim(), text('sw', 'tournaments', 'tournaments.err_start_two'));
+  // Private: not in the list.
+  const listed = (await call('/api/tournaments?status=upcoming&limit=100')).data.tournaments.map((x) => x.name);
+  assert.ok(!listed.includes(name), 'a private tournament is not listed');
+
+  // The organiser joins with the code the link filled in; two players join by the API (the
+  // code is needed) and the page shows them without a reload; the organiser removes one.
+  const id = new URL(page.url()).pathname.split('/')[2];
+  assert.equal(await page.inputValue('#join-code'), code);
+  await page.click('#join-button');
+  await page.waitForSelector(`#t-players li[data-player="${organiser}"]`);
+  const [asha, juma] = [unique('Asha'), unique('Juma')];
+  const sessions = {};
+  for (const n of [asha, juma]) {
+    sessions[n] = await accountByApi(n);
+    await assert.rejects(call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: {} }), /403.*needs_code/);
+    await call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: { code } });
+  }
+  await page.waitForSelector(`#t-players li[data-player="${asha}"]`);
+  await page.waitForSelector(`#t-players li[data-player="${juma}"]`);
+  await page.click(`#t-players li[data-player="${juma}"] button`);
+  await page.waitForSelector(`#t-players li[data-player="${juma}"]`, { state: 'detached' });
+
+  // Start, pause and resume from the page: a Swiss with its rounds and standings.
+  await page.click('#start-button');
+  await page.waitForSelector('#tournament[data-status="running"]');
+  await page.waitForSelector('#standings');
+  await page.waitForSelector('#rounds [data-round="1"] li[data-game]');
+  assert.equal((await page.textContent('#t-round')).trim(), text('sw', 'tournaments', 'tournaments.round_of', { n: 1, total: 3 }));
+  await page.click('#pause-button');
+  await page.waitForSelector('#tournament[data-status="paused"]');
+  assert.equal((await page.textContent('#t-live')).trim(), text('sw', 'tournaments', 'tournaments.paused_note'));
+  await page.click('#resume-button');
+  await page.waitForSelector('#tournament[data-status="running"]');
+  await noSidewaysScroll(page, 'a Swiss being played');
+  await screenshot(page, '52-tournament-swiss-sw-360');
+  await context.close();
+  assertClean(page);
+});
