@@ -97,6 +97,8 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   await page.waitForSelector('#account-name');
 
   // The header's "Mashindano" leads to the list, where the tournament waits for players.
+  // On a phone the links are behind the header's menu button.
+  await page.click('#menu-toggle');
   await Promise.all([page.waitForURL(/\/tournaments$/), page.click(`.site-nav a[href="/tournaments"]`)]);
   assert.equal((await page.textContent('.site-nav a[href="/tournaments"]')).trim(), text('sw', 'tournaments', 'tournaments.nav'));
   await page.waitForSelector('#tournaments[data-state="ready"]');

@@ -151,6 +151,11 @@ function drawPool() {
   if (!waiting) return;
   $('pool-what').textContent = t('lobby.pool_looking', { game: VARIANT_TITLES[pool.variant] || pool.variant, clock: clockText(CLOCKS[pool.key]) });
   const tick = () => {
+    // The ticket may be gone (paired, cancelled) before the next tick.
+    if (!pool) {
+      clearInterval(poolTimer);
+      return;
+    }
     const s = Math.max(0, Math.floor((Date.now() - pool.since) / 1000));
     $('pool-time').textContent = `(${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')})`;
   };
