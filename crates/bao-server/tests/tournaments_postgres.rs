@@ -31,3 +31,8 @@ async fn postgres_refusals() {
 async fn postgres_start_time_and_missing_games() {
     starts_by_itself_and_missing_games_are_made(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_forbidden_pairing() {
+    forbidden_pairing(&postgres_url()).await;
+}

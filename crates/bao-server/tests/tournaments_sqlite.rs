@@ -30,3 +30,8 @@ async fn sqlite_refusals() {
 async fn sqlite_start_time_and_missing_games() {
     starts_by_itself_and_missing_games_are_made(&sqlite_url("t-start")).await;
 }
+
+#[tokio::test]
+async fn sqlite_forbidden_pairing() {
+    forbidden_pairing(&sqlite_url("t-forbid")).await;
+}

@@ -239,6 +239,47 @@ impl Store {
             .collect()
     }
 
+    /// The pairings the organiser of tournament `id` forbids: account ids, `a` < `b`.
+    pub async fn tournament_forbidden(
+        &self,
+        id: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT a, b FROM tournament_forbidden WHERE tournament_id = $1 ORDER BY a, b",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("a")?, r.try_get("b")?)))
+            .collect()
+    }
+
+    /// Forbids (`forbid`) or allows again the pairing of accounts `a` and `b` in tournament
+    /// `id`; doing it twice changes nothing.
+    pub async fn set_tournament_forbidden(
+        &self,
+        id: &str,
+        a: &str,
+        b: &str,
+        forbid: bool,
+    ) -> Result<(), StoreError> {
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        let sql = if forbid {
+            "INSERT INTO tournament_forbidden (tournament_id, a, b) VALUES ($1, $2, $3)
+             ON CONFLICT DO NOTHING"
+        } else {
+            "DELETE FROM tournament_forbidden WHERE tournament_id = $1 AND a = $2 AND b = $3"
+        };
+        sqlx::query(sql)
+            .bind(id)
+            .bind(a)
+            .bind(b)
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+
     /// The paired rounds of tournament `id`, in order.
     pub async fn tournament_rounds(&self, id: &str) -> Result<Vec<RoundRow>, StoreError> {
         let rows = sqlx::query(

@@ -949,3 +949,165 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     assert_eq!(store.tournament_rounds(&id).await.unwrap().len(), 1);
     s.stop().await;
 }
+
+/// An organiser forbids a pairing in a Swiss (a club, a family): the server's round 1 is
+/// bao-tournament's pairing with that pair forbidden, and differs from the one without it.
+/// Only the organiser may forbid, only in a Swiss, only registered players; only the
+/// organiser sees the list.
+pub async fn forbidden_pairing(url: &str) {
+    let s = bao_server::start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: url.to_string(),
+        lifecycle: quick(),
+        edge: bao_server::edge::EdgeConfig {
+            rates: bao_server::edge::Rates::NONE,
+            ..Default::default()
+        },
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let b = &base(&s);
+    let p = players(b, 6).await;
+    let org = &p.cookie[&p.names[0]];
+    let a = create_t(
+        b,
+        Some(org),
+        json!({"format": {"kind": "swiss", "rounds": 3}}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    for n in &p.names {
+        let j = tpost(
+            b,
+            &format!("/api/tournaments/{id}/join"),
+            json!({}),
+            Some(&p.cookie[n]),
+        )
+        .await;
+        assert_eq!(j.status, 200, "{}", j.text);
+    }
+    let t = tget(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let players = bao_players(&t);
+    let plain = Tournament::new(Format::Swiss { rounds: 3 }, players.clone())
+        .unwrap()
+        .pair_next_round()
+        .unwrap()
+        .clone();
+    // Forbid the first board bao-tournament would pair without the rule.
+    let first = &plain.pairings[0];
+    let (fa, fb) = (&players[first.south.0].name, &players[first.north.0].name);
+    let path = format!("/api/tournaments/{id}/forbid");
+    let not_org = tpost(
+        b,
+        &path,
+        json!({"a": fa, "b": fb}),
+        Some(&p.cookie[&p.names[1]]),
+    )
+    .await;
+    assert_eq!(not_org.status, 403, "{}", not_org.text);
+    let stranger = tpost(b, &path, json!({"a": fa, "b": "nobody_here"}), Some(org)).await;
+    assert_eq!(stranger.status, 409, "{}", stranger.text);
+    let same = tpost(b, &path, json!({"a": fa, "b": fa}), Some(org)).await;
+    assert_eq!(same.status, 400, "{}", same.text);
+    let ok = tpost(b, &path, json!({"a": fa, "b": fb}), Some(org)).await;
+    assert_eq!(ok.status, 200, "{}", ok.text);
+    // A pairing forbidden and allowed again is gone; forbidden again, it holds.
+    let allow = format!("/api/tournaments/{id}/allow");
+    assert_eq!(
+        tpost(b, &allow, json!({"a": fb, "b": fa}), Some(org))
+            .await
+            .status,
+        200
+    );
+    let seen = tget(b, &format!("/api/tournaments/{id}"), Some(org))
+        .await
+        .json;
+    assert_eq!(seen["forbidden"], json!([]), "{seen}");
+    assert_eq!(
+        tpost(b, &path, json!({"a": fb, "b": fa}), Some(org))
+            .await
+            .status,
+        200
+    );
+    let seen = tget(b, &format!("/api/tournaments/{id}"), Some(org))
+        .await
+        .json;
+    assert_eq!(seen["forbidden"].as_array().unwrap().len(), 1, "{seen}");
+    let other = tget(b, &format!("/api/tournaments/{id}"), Some(&p.cookie[fb]))
+        .await
+        .json;
+    assert!(
+        other.get("forbidden").is_none(),
+        "only the organiser sees it: {other}"
+    );
+    let st = tpost(
+        b,
+        &format!("/api/tournaments/{id}/start"),
+        json!({}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(st.status, 200, "{}", st.text);
+    let t = wait_round(b, &id, 1).await;
+    // The players as the started tournament lists them (its seeding order).
+    let players = bao_players(&t);
+    let id_of = |n: &str| PlayerId(players.iter().position(|p| p.name == n).unwrap());
+    let (ia, ib) = (id_of(fa), id_of(fb));
+    let plain = Tournament::new(Format::Swiss { rounds: 3 }, players.clone())
+        .unwrap()
+        .pair_next_round()
+        .unwrap()
+        .clone();
+    assert!(
+        plain
+            .pairings
+            .iter()
+            .any(|e| (e.south, e.north) == (ia, ib) || (e.south, e.north) == (ib, ia)),
+        "without the rule the pair would meet in round 1"
+    );
+    let mut want = Tournament::new(Format::Swiss { rounds: 3 }, players.clone()).unwrap();
+    want.forbid(ia, ib).unwrap();
+    let expected = want.pair_next_round().unwrap().clone();
+    let name = |i: PlayerId| players[i.0].name.as_str();
+    let got: Vec<(String, String)> = t["rounds"][0]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["S"].as_str().unwrap().to_string(),
+                g["N"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let wanted: Vec<(String, String)> = expected
+        .pairings
+        .iter()
+        .map(|e| (name(e.south).to_string(), name(e.north).to_string()))
+        .collect();
+    assert_eq!(got, wanted);
+    assert!(
+        !got.iter()
+            .any(|(s, n)| (s == fa && n == fb) || (s == fb && n == fa)),
+        "the forbidden pair met: {got:?}"
+    );
+    // A round robin has no pairing to forbid.
+    let rr = create_t(
+        b,
+        Some(org),
+        json!({"format": {"kind": "round_robin", "double": false}}),
+    )
+    .await;
+    let rid = rr.json["id"].as_str().unwrap();
+    let no = tpost(
+        b,
+        &format!("/api/tournaments/{rid}/forbid"),
+        json!({"a": fa, "b": fb}),
+        Some(org),
+    )
+    .await;
+    assert_eq!(no.status, 400, "{}", no.text);
+    s.stop().await;
+}

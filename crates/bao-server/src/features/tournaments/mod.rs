@@ -136,6 +136,8 @@ pub fn routes(games: Arc<Games>) -> Router {
         .route("/api/tournaments/{id}/pause", post(pause))
         .route("/api/tournaments/{id}/resume", post(resume))
         .route("/api/tournaments/{id}/remove", post(remove))
+        .route("/api/tournaments/{id}/forbid", post(forbid))
+        .route("/api/tournaments/{id}/allow", post(allow))
         .route("/api/tournaments/{id}/standings.csv", get(standings_csv))
         .route("/api/tournaments/{id}/games.txt", get(games_txt))
         .layer(DefaultBodyLimit::max(MAX_JSON))
@@ -656,6 +658,78 @@ async fn remove(
         })?;
     take_off(&games, &l, &p.account_id.clone()).await?;
     json(StatusCode::OK, &serde_json::json!({"removed": true}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PairReq {
+    a: String,
+    b: String,
+}
+
+/// `POST /api/tournaments/{id}/forbid` `{"a", "b"}` (organiser, Swiss): the two registered
+/// players are never paired in the rounds paired from now on (a club, a family).
+async fn forbid(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    set_forbidden(&games, &id, &headers, body, true).await
+}
+
+/// `POST /api/tournaments/{id}/allow` `{"a", "b"}` (organiser): undoes a `forbid`.
+async fn allow(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Response> {
+    set_forbidden(&games, &id, &headers, body, false).await
+}
+
+async fn set_forbidden(
+    games: &Arc<Games>,
+    id: &str,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+    forbid: bool,
+) -> ApiResult<Response> {
+    let l = organised(games, id, headers).await?;
+    let req: PairReq = json_body(body)?;
+    if !matches!(l.format, state::FormatJson::Swiss { .. }) {
+        return Err(ApiError::bad_request(
+            "only a Swiss pairs by score: in a round robin everyone meets everyone, and a \
+             knockout follows its bracket",
+        ));
+    }
+    if matches!(l.t.status.as_str(), "finished" | "cancelled") {
+        return Err(wrong_status("changed", &l.t.status));
+    }
+    let find = |name: &str| {
+        l.players
+            .iter()
+            .find(|p| p.username.eq_ignore_ascii_case(name.trim()))
+            .map(|p| p.account_id.clone())
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::CONFLICT,
+                    "not_registered",
+                    "a player named in the pairing is not registered in this tournament",
+                )
+            })
+    };
+    let (a, b) = (find(&req.a)?, find(&req.b)?);
+    if a == b {
+        return Err(ApiError::bad_request(
+            "a forbidden pairing names two different players",
+        ));
+    }
+    games
+        .store
+        .set_tournament_forbidden(id, &a, &b, forbid)
+        .await?;
+    json(StatusCode::OK, &serde_json::json!({"forbidden": forbid}))
 }
 
 /// `GET /api/tournaments/{id}/standings.csv`.

@@ -30,6 +30,7 @@ pub async fn load(games: &Games, id: &str) -> ApiResult<Option<Loaded>> {
         players: store.tournament_players(id).await?,
         rounds: store.tournament_rounds(id).await?,
         games: store.tournament_games(id).await?,
+        forbidden: store.tournament_forbidden(id).await?,
         t,
     }))
 }
@@ -123,7 +124,7 @@ fn next_round(
                 if active.len() < 2 {
                     return Ok(None);
                 }
-                let sp = bao_tournament::swiss::pair(&active, &[])
+                let sp = bao_tournament::swiss::pair(&active, &t.forbidden)
                     .map_err(crate::error::ApiError::internal)?;
                 pairs = sp
                     .pairings

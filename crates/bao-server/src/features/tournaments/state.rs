@@ -61,6 +61,8 @@ pub struct Loaded {
     pub rounds: Vec<RoundRow>,
     /// Their games.
     pub games: Vec<TGameRow>,
+    /// Pairings the organiser forbids (account ids; Swiss only).
+    pub forbidden: Vec<(String, String)>,
 }
 
 /// The pairing state.
@@ -158,6 +160,13 @@ impl Loaded {
             format => {
                 let mut t = Tournament::new(format, players)?;
                 t.points.bye = self.bye_points();
+                if matches!(format, Format::Swiss { .. }) {
+                    for (a, b) in &self.forbidden {
+                        if let (Some(a), Some(b)) = (self.id_of(a), self.id_of(b)) {
+                            t.forbid(a, b)?;
+                        }
+                    }
+                }
                 for r in &self.rounds {
                     let games: Vec<&TGameRow> = self.round_games(r.round_no).collect();
                     let mut pairings = Vec::new();
@@ -339,6 +348,14 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
             "organiser": viewer == Some(l.t.organiser_id.as_str()),
         },
     });
+    // Who may not meet whom is the organiser's business (a club, a family): only they see it.
+    if viewer == Some(l.t.organiser_id.as_str()) {
+        v["forbidden"] = l
+            .forbidden
+            .iter()
+            .map(|(a, b)| json!([l.name_of(a), l.name_of(b)]))
+            .collect();
+    }
     if let Some(Built::Bracket(k)) = built {
         let name = |p: Option<PlayerId>| p.map(|p| l.name(p).to_string());
         let mut out: Vec<Vec<Value>> = Vec::new();
