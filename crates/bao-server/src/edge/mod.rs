@@ -554,6 +554,23 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     None
 }
 
+/// The account of the request's live session (`bao_session`, docs/api.md "Accounts"), read
+/// through the store, so that the core and every feature find a signed-in player the same way
+/// without importing the accounts feature. A cookie too long to be a session is no session.
+pub async fn session_account(
+    store: &crate::store::Store,
+    headers: &HeaderMap,
+) -> Result<Option<crate::store::AccountRow>, crate::store::StoreError> {
+    match cookie_value(headers, SESSION_COOKIE) {
+        Some(token) if token.len() <= 200 => {
+            store
+                .session_account(&crate::util::hash_token(&token), crate::util::now_ms())
+                .await
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Adds `Secure` to every cookie set (the public URL is https): the seat cookies and the
 /// account's session cookie `bao_session` alike (docs/api.md, "Seats", "Accounts").
 fn secure_cookies(headers: &mut HeaderMap) {

@@ -16,7 +16,7 @@
 //!   subscription; other failures are logged and not retried.
 
 use crate::edge::body::json_body;
-use crate::edge::{cookie_value, Guard, SESSION_COOKIE};
+use crate::edge::Guard;
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Alert, AlertKind, Games, Recipient};
 use crate::store::{PushBounds, PushTarget, Store, StoreError};
@@ -697,14 +697,9 @@ async fn subscribe(
         )));
     }
     let now = util::now_ms();
-    let account = match cookie_value(&headers, SESSION_COOKIE) {
-        Some(session) if session.len() <= 200 => push
-            .store
-            .session_account(&util::hash_token(&session), now)
-            .await?
-            .map(|a| a.id.0),
-        _ => None,
-    };
+    let account = crate::edge::session_account(&push.store, &headers)
+        .await?
+        .map(|a| a.id.0);
     let mut seats = Vec::new();
     for seat in &req.seats {
         if seat.game.len() > 64 || seat.token.as_ref().is_some_and(|t| t.len() > 200) {

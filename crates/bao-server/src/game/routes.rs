@@ -73,13 +73,7 @@ struct CreateReq {
 /// The account id of the request's live session (`bao_session`, docs/api.md "Accounts"),
 /// read through the store: the game core knows nothing else of accounts.
 async fn session_account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<String>> {
-    let Some(token) = crate::edge::cookie_value(headers, crate::edge::SESSION_COOKIE) else {
-        return Ok(None);
-    };
-    let row = games
-        .store
-        .session_account(&crate::util::hash_token(&token), crate::util::now_ms())
-        .await?;
+    let row = crate::edge::session_account(&games.store, headers).await?;
     Ok(row.map(|a| a.id.0))
 }
 

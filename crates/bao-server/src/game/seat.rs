@@ -5,9 +5,7 @@
 //! account (a game the server made for them, or one they play from another browser).
 
 use super::{Games, Slot};
-use crate::edge::{cookie_value, SESSION_COOKIE};
 use crate::error::ApiError;
-use crate::util;
 use axum::extract::{FromRef, FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -75,14 +73,7 @@ impl Games {
         if accounts.iter().all(Option::is_none) {
             return Ok(None);
         }
-        let Some(session) = cookie_value(headers, SESSION_COOKIE) else {
-            return Ok(None);
-        };
-        let Some(row) = self
-            .store
-            .session_account(&util::hash_token(&session), util::now_ms())
-            .await?
-        else {
+        let Some(row) = crate::edge::session_account(&self.store, headers).await? else {
             return Ok(None);
         };
         Ok(accounts

@@ -17,7 +17,6 @@ mod seek;
 mod socket;
 
 use crate::domain::model::TimeControl;
-use crate::edge::{cookie_value, SESSION_COOKIE};
 use crate::error::{ApiError, ApiResult};
 use crate::game::{parse_variant, Games};
 use crate::store::AccountRow;
@@ -193,13 +192,7 @@ where
 
 /// The signed-in account of a request (`bao_session`), read through the store.
 async fn account_of(s: &Seeks, headers: &HeaderMap) -> ApiResult<Option<AccountRow>> {
-    let Some(token) = cookie_value(headers, SESSION_COOKIE) else {
-        return Ok(None);
-    };
-    Ok(s.games
-        .store
-        .session_account(&util::hash_token(&token), util::now_ms())
-        .await?)
+    Ok(crate::edge::session_account(&s.games.store, headers).await?)
 }
 
 /// The account of a request that needs one: 401 `needs_account` otherwise.

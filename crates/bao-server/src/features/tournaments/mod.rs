@@ -147,13 +147,7 @@ pub fn routes(games: Arc<Games>) -> Router {
 /// The signed-in account of a request: (id, name). The session is read through the store
 /// (a feature does not import the accounts feature).
 async fn account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<(String, String)>> {
-    let Some(token) = crate::edge::cookie_value(headers, crate::edge::SESSION_COOKIE) else {
-        return Ok(None);
-    };
-    let row = games
-        .store
-        .session_account(&util::hash_token(&token), util::now_ms())
-        .await?;
+    let row = crate::edge::session_account(&games.store, headers).await?;
     Ok(row.map(|a| (a.id.0, a.username)))
 }
 
