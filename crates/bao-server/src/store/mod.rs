@@ -374,6 +374,27 @@ impl Store {
 
     /// Loads a match with its current game; `None` for an unknown id.
     pub async fn load(&self, id: &str) -> Result<Option<Match>, StoreError> {
+        // A load is several statements (the game, its players' ratings, its rounds, its
+        // moves): a change committed between them would give rows of two versions, such as
+        // a game's end rated with the ratings of before. Every change bumps the game's
+        // version, so a load whose version is still the stored one after its reads is whole.
+        let mut m = self.load_once(id).await?;
+        for _ in 0..3 {
+            let Some(cur) = &m else { break };
+            let now: Option<i64> = sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.read)
+                .await?;
+            if now == Some(cur.version) {
+                break;
+            }
+            m = self.load_once(id).await?;
+        }
+        Ok(m)
+    }
+
+    /// One read of game `id` (see [`Store::load`]).
+    async fn load_once(&self, id: &str) -> Result<Option<Match>, StoreError> {
         let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.read)
