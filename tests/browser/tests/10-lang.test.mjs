@@ -105,11 +105,17 @@ for (const [name, device] of [['phone 360x640', PHONE], ['desktop 1280x800', DES
   }
 }
 
+/** Clicks the switch to `lang`: below 1441 px it is behind the header's menu button. */
+async function switchTo(page, lang) {
+  if (await page.locator('#menu-toggle').isVisible()) await page.click('#menu-toggle');
+  await page.click(`.lang-switch a[data-lang="${lang}"]`);
+}
+
 test('the language switch works on every page and is remembered', async () => {
   const { context, page } = await newContext(DESKTOP, 'en');
   await page.goto('/replay?x=1');
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
-  await Promise.all([page.waitForURL(/lang=sw/), page.click('.lang-switch a[data-lang="sw"]')]);
+  await Promise.all([page.waitForURL(/lang=sw/), switchTo(page, 'sw')]);
   assert.equal(await page.getAttribute('html', 'lang'), 'sw');
   assert.match(page.url(), /x=1/, 'the switch keeps the rest of the address');
   assert.equal(await page.textContent('#replay-title'), catalog('sw')['replay.heading']);
@@ -118,7 +124,7 @@ test('the language switch works on every page and is remembered', async () => {
     await page.goto(url);
     assert.equal(await page.getAttribute('html', 'lang'), 'sw', url);
   }
-  await page.click('.lang-switch a[data-lang="en"]');
+  await switchTo(page, 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   await page.goto('/');
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
