@@ -53,3 +53,8 @@ async fn measure_accept_postgres() {
 async fn postgres_orphan_claims_are_undone() {
     orphan_claims_are_undone(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_challenge_accept_across_instances() {
+    challenge_accept_race(&postgres_url()).await;
+}

@@ -1283,3 +1283,62 @@ pub async fn orphan_claims_are_undone(url: &str) {
     assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
     s.stop().await;
 }
+
+/// The challenged player's accept sent many times at once through two instances on one
+/// database: exactly one game is made, every other answer is 409 `challenge_gone`.
+pub async fn challenge_accept_race(url: &str) {
+    let a = start_seeks(url, quick(), Rates::NONE).await;
+    let b2 = start_seeks(url, quick(), Rates::NONE).await;
+    let (ba, bb) = (base(&a), base(&b2));
+    let (aname, ca) = account(&ba, "Asha").await;
+    let (bname, cb) = account(&bb, "Baraka").await;
+    let r = call(
+        &ba,
+        Method::POST,
+        "/api/challenges",
+        Some(
+            json!({"to": bname, "variant": "kete", "rules": "-", "clock": null,
+                     "match": "single_game", "rated": false}),
+        ),
+        Some(&ca),
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
+        let (id, cb) = (id.clone(), cb.clone());
+        tasks.push(tokio::spawn(async move {
+            call(
+                &base,
+                Method::POST,
+                &format!("/api/challenges/{id}/accept"),
+                Some(json!({})),
+                Some(&cb),
+                &[],
+            )
+            .await
+        }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        let r = t.await.unwrap();
+        match r.status {
+            201 => won += 1,
+            409 => assert_eq!(r.json["error"], "challenge_gone", "{}", r.text),
+            s => panic!("{s} {}", r.text),
+        }
+    }
+    assert_eq!(won, 1, "exactly one accept wins");
+    let made = count(
+        url,
+        "SELECT COUNT(*) FROM games WHERE p0_name = $1 OR p1_name = $1",
+        &[&aname],
+    )
+    .await;
+    assert_eq!(made, 1, "one game for the challenge");
+    b2.stop().await;
+    a.stop().await;
+}
