@@ -208,6 +208,21 @@ export async function fakeHiddenTab(context) {
   });
 }
 
+/**
+ * Waits until `check()` (which may be async) gives a truthy value and returns it. For checks
+ * that need a promise in the page (`getNotifications()`): `page.waitForFunction` takes a
+ * returned promise for a truthy value and returns at once, without waiting for it.
+ */
+export async function eventually(check, what, timeout = STATE_TIMEOUT_MS) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Waits until the replay page's board shows step `n` with no animation running. */
 export function stepIs(page, n) {
   return page.waitForFunction(

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createECDH, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, openPage, assertClean, screenshot, api, ROOT, BASE } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, screenshot, api, eventually, ROOT, BASE } from '../lib/harness.mjs';
 
 let browser;
 before(async () => {
@@ -65,12 +65,11 @@ test('the service worker shows a push in the language the server wrote it in', a
       tag: `move-game${lang}`,
     };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE, registrationId: reg, data: JSON.stringify(payload) });
-    await page.waitForFunction(
-      async (n) => (await (await navigator.serviceWorker.ready).getNotifications()).length === n,
-      n,
+    const note = await eventually(
+      async () => (await shown()).find((x) => x.tag === payload.tag),
+      `a notification tagged ${payload.tag}`,
     );
-    const note = (await shown()).find((x) => x.tag === payload.tag);
-    assert.ok(note, `a notification tagged ${payload.tag}`);
+    assert.equal((await shown()).length, n);
     assert.equal(note.title, payload.title);
     assert.equal(note.body, payload.body);
     assert.equal(note.url, payload.url);
@@ -84,9 +83,7 @@ test('the service worker shows a push in the language the server wrote it in', a
     registrationId: reg,
     data: JSON.stringify({ title: 'again', body: '', url: '/g/gamesw', tag: 'move-gamesw' }),
   });
-  await page.waitForFunction(async () =>
-    (await (await navigator.serviceWorker.ready).getNotifications()).some((n) => n.title === 'again'),
-  );
+  await eventually(async () => (await shown()).some((n) => n.title === 'again'), 'the replacing notification');
   assert.equal((await shown()).length, 2);
   assertClean(page);
   await context.close();
