@@ -486,7 +486,8 @@ const STATES = [
       // The received one arrives live; the sent one is listed on the next load.
       await page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
       await page.reload();
-      await page.waitForSelector('#outgoing:not([hidden]) #outgoing-list li[data-challenge]');
+      await page.waitForSelector('#my-games:not([hidden]) #my-challenges li[data-challenge][data-dir="out"]');
+      await page.waitForSelector('#my-challenges li[data-challenge][data-dir="in"]');
       await page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
       await page.waitForSelector('#seek-list li.mine[data-seek]');
     },

@@ -216,9 +216,12 @@ test('a direct challenge from a profile, accepted live on the home page of the o
   assert.equal((await z.page.textContent('#profile-action-status')).trim(), text('en', 'lobby', 'lobby.challenge_sent', { name: juma.name }));
   await screenshot(z.page, '52-lobby-profile-challenge-sent-en');
 
-  // The challenger's home page lists it with Cancel.
+  // The challenger's home page lists it in "My games", waiting for Juma, with Cancel.
   await z.page.goto('/');
-  await z.page.waitForSelector('#outgoing:not([hidden]) #outgoing-list li[data-challenge]');
+  const sent = z.page.locator('#my-games:not([hidden]) #my-challenges li[data-challenge][data-dir="out"]');
+  await sent.waitFor();
+  assert.ok((await sent.textContent()).includes(text('en', 'lobby', 'lobby.mine_their_answer', { name: juma.name })));
+  assert.equal(await sent.locator('button[data-action="cancel"]').count(), 1);
 
   // It arrives on Juma's page live, at the top, in Swahili.
   await j.page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
@@ -229,6 +232,15 @@ test('a direct challenge from a profile, accepted live on the home page of the o
   const playBox = await j.page.locator('#play-now-title').boundingBox();
   assert.ok(incomingBox.y < playBox.y, 'challenges for you are at the top');
   await screenshot(j.page, '52-lobby-incoming-sw-360');
+  // And in his "My games", waiting for his answer, with Accept and Decline there too.
+  const row = j.page.locator('#my-games:not([hidden]) #my-challenges li[data-challenge][data-dir="in"]');
+  await row.waitFor();
+  const rowText = await row.textContent();
+  assert.ok(rowText.includes(zuhura.name) && rowText.includes(text('sw', 'lobby', 'lobby.mine_your_answer')), rowText);
+  assert.equal(await row.locator('button[data-action="accept"]').count(), 1);
+  assert.equal(await row.locator('button[data-action="decline"]').count(), 1);
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(j.page, '52-lobby-my-games-challenge-sw-360');
   await Promise.all([j.page.waitForURL(/\/g\//), li.locator('button[data-action="accept"]').click()]);
   // Zuhura's home page goes to the game by itself.
   await z.page.waitForURL(/\/g\//);
@@ -253,11 +265,13 @@ test('a declined challenge: the challenger is told in words', async () => {
   await py.page.click('#challenge-form-submit');
   await py.page.waitForSelector('#profile-action-status:not([hidden])');
   await py.page.goto('/');
-  await py.page.waitForSelector('#outgoing-list li[data-challenge]');
+  await py.page.waitForSelector('#my-challenges li[data-challenge][data-dir="out"]');
   await px.page.waitForSelector('#incoming-list li[data-challenge]');
-  await px.page.click('#incoming-list li[data-challenge] button[data-action="decline"]');
+  // Declined from the row in "My games": both lists of both players empty.
+  await px.page.click('#my-challenges li[data-challenge][data-dir="in"] button[data-action="decline"]');
   await px.page.waitForSelector('#incoming', { state: 'hidden' });
-  await py.page.waitForSelector('#outgoing', { state: 'hidden' });
+  await px.page.waitForSelector('#my-challenges li[data-challenge]', { state: 'detached' });
+  await py.page.waitForSelector('#my-challenges li[data-challenge]', { state: 'detached' });
   await py.page.waitForFunction((t) => document.querySelector('#lobby-status')?.textContent === t, text('en', 'lobby', 'lobby.challenge_declined', { name: x.name }));
   assertClean(px.page);
   assertClean(py.page);

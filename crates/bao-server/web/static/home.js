@@ -320,6 +320,8 @@ const mineBox = el(
   'section',
   { class: 'panel', id: 'my-games', 'aria-labelledby': 'my-games-title', hidden: true },
   el('h2', { id: 'my-games-title' }, t('mine.title')),
+  // Challenges sent and received (filled by static/lobby.js): games waiting for an answer.
+  el('ul', { class: 'lobby-list', id: 'my-challenges', 'aria-live': 'polite' }),
   el('ul', { class: 'game-list', id: 'my-games-list', 'aria-live': 'polite' }),
   el('p', { class: 'small muted', id: 'mine-connection' }),
   el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
@@ -393,11 +395,17 @@ function mineItem(g) {
 
 let mineGames = [];
 function drawMine() {
-  mineBox.hidden = mineGames.length === 0 && seats().length === 0;
+  const challenges = $('my-challenges').children.length;
+  mineBox.hidden = mineGames.length === 0 && seats().length === 0 && challenges === 0;
   $('my-games-list').replaceChildren(
-    ...(mineGames.length ? mineGames.map(mineItem) : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
+    ...(mineGames.length
+      ? mineGames.map(mineItem)
+      : challenges
+        ? []
+        : [el('li', { class: 'muted' }, mineBox.dataset.loaded ? t('mine.none') : t('mine.loading'))]),
   );
 }
+document.addEventListener('bao:challenges', drawMine);
 
 let mineBusy = null;
 let mineAgain = false;

@@ -372,11 +372,29 @@ function challengeItem(c, dir) {
   );
 }
 
+/** A challenge as a row of "My games" (static/home.js): a game waiting for an answer. */
+function myChallengeItem(c, dir) {
+  const name = dir === 'in' ? c.from : c.to;
+  const item = challengeItem(c, dir);
+  item.dataset.dir = dir;
+  item.querySelector('.who').replaceChildren(
+    dir === 'in' ? t('lobby.mine_from') : t('lobby.mine_to'),
+    ' ',
+    el('a', { href: profileUrl(name) }, name),
+    el('div', { class: 'meta' }, termsText(c), ' · ', dir === 'in' ? t('lobby.mine_your_answer') : t('lobby.mine_their_answer', { name })),
+  );
+  return item;
+}
+
 function drawChallenges() {
   $('incoming').hidden = incoming.length === 0;
   $('incoming-list').replaceChildren(...incoming.map((c) => challengeItem(c, 'in')));
-  $('outgoing').hidden = outgoing.length === 0;
-  $('outgoing-list').replaceChildren(...outgoing.map((c) => challengeItem(c, 'out')));
+  // Both directions are also rows of "My games", where a player looks for what waits on them.
+  const mine = $('my-challenges');
+  if (mine) {
+    mine.replaceChildren(...incoming.map((c) => myChallengeItem(c, 'in')), ...outgoing.map((c) => myChallengeItem(c, 'out')));
+    document.dispatchEvent(new CustomEvent('bao:challenges'));
+  }
 }
 
 async function loadChallenges() {
