@@ -210,7 +210,11 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   await page.fill('#t-rounds', '3');
   await page.fill('#t-max', '12');
   await page.click('input[name="start"][value="manual"]');
+  // The forfeit time is asked for live clocks only; the organiser sets the bye to half a point.
+  assert.equal(await page.isVisible('#t-forfeit'), true, 'a live clock (the default) asks for the forfeit time');
   await page.selectOption('#t-clock', 'd2');
+  await page.waitForSelector('#forfeit-box', { state: 'hidden' });
+  await page.selectOption('#t-bye', '0.5');
   await page.check('#t-private');
   await Promise.all([page.waitForURL(/\/t\/[a-z0-9]+\?code=/), page.click('#create-submit')]);
   await page.waitForSelector('#tournament[data-state="ready"][data-status="open"]');
@@ -221,6 +225,7 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   const facts = await page.textContent('#t-facts');
   assert.ok(facts.includes(text('sw', 'tournaments', 'tournaments.format_swiss_rounds', { n: 3 })), facts);
   assert.ok(facts.includes(text('sw', 'tournaments', 'tournaments.clock_days', { n: 2 })), facts);
+  assert.ok(facts.includes(text('sw', 'tournaments', 'tournaments.bye_points_half')), facts);
   // Starting with fewer than two players is refused in words.
   await page.click('#start-button');
   await page.waitForSelector('#action-status[data-kind="error"]:not([hidden])');

@@ -83,6 +83,13 @@ function myGame(d) {
 
 // ---------- the header and the buttons ----------
 
+/** Points for a bye in words. */
+function byeText(points) {
+  if (points === 0.5) return t('tournaments.bye_points_half');
+  if (points === 0) return t('tournaments.bye_points_zero');
+  return t('tournaments.bye_points_one');
+}
+
 function fact(term, ...value) {
   return el('div', {}, el('dt', {}, term), el('dd', {}, ...value));
 }
@@ -98,6 +105,8 @@ function drawHeader(d) {
     fact(t('tournaments.fact_format'), formatText(d.format)),
     fact(t('tournaments.fact_clock'), clockText(d.clock)),
     fact(t('tournaments.fact_rated'), d.rated ? t('tournaments.rated_yes') : t('tournaments.rated_no')),
+    d.forfeit_after_ms ? fact(t('tournaments.fact_forfeit'), t('tournaments.forfeit_after', { n: Math.round(d.forfeit_after_ms / 60000) || 1 })) : null,
+    d.format?.kind === 'knockout' ? null : fact(t('tournaments.fact_bye'), byeText(d.bye_points)),
     fact(t('tournaments.fact_organiser'), d.organiser ? playerLink(d.organiser) : ''),
     fact(t('tournaments.fact_players'), t('tournaments.players_count', { n: count, max: d.max_players ?? '?' })),
     d.status === 'open'

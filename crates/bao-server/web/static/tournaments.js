@@ -235,6 +235,8 @@ function readForm(form) {
     format,
     clock,
     rated: $('t-rated').checked,
+    bye_points: Number($('t-bye').value),
+    forfeit_after_ms: clock.days_per_move ? null : Number($('t-forfeit').value),
     starts_at: startsAt,
     max_players: m,
     private: $('t-private').checked,
@@ -253,6 +255,7 @@ function newPage() {
     $('swiss-box').hidden = kind !== 'swiss';
     $('knockout-box').hidden = kind !== 'knockout';
     $('start-box').hidden = form.querySelector('input[name="start"]:checked')?.value !== 'at';
+    $('forfeit-box').hidden = $('t-clock').value.startsWith('d');
   };
   form.addEventListener('change', sync);
   sync();
