@@ -231,17 +231,25 @@ pub async fn clock_loss_recorded_once(url: &str) {
             a.app.games.time_losses.load(Ordering::SeqCst)
                 + b.app.games.time_losses.load(Ordering::SeqCst)
         };
-        for _ in 0..500 {
+        for _ in 0..1500 {
             if count() >= games {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let recorded = a.app.games.time_losses.swap(0, Ordering::SeqCst)
-            + b.app.games.time_losses.swap(0, Ordering::SeqCst);
+        let (ra, rb) = (
+            a.app.games.time_losses.swap(0, Ordering::SeqCst),
+            b.app.games.time_losses.swap(0, Ordering::SeqCst),
+        );
         assert_eq!(
-            recorded, games,
-            "{format}: one record per game lost on time"
+            ra + rb,
+            games,
+            "{format}: one record per game lost on time (instance a {ra}, b {rb}; stored: {:?})",
+            m.past
+                .iter()
+                .chain([&m.current])
+                .map(|r| (r.result, r.termination))
+                .collect::<Vec<_>>()
         );
         let st = cb.state(&id, None).await;
         let wins =
