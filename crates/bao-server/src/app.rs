@@ -112,6 +112,7 @@ impl App {
     ) -> Result<Vec<tokio::task::JoinHandle<()>>, StartError> {
         let mut tasks = vec![
             self.games.spawn_sweep(),
+            self.games.spawn_presence(),
             abandon::spawn(&self.games),
             lobby::spawn_ticker(&self.lobby),
             ratings::spawn(&self.ratings, &self.games),

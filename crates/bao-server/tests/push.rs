@@ -679,3 +679,61 @@ async fn two_instances_share_one_key_and_push_once() {
     a.stop().await;
     b.stop().await;
 }
+
+/// "Your move" is not pushed to a player whose socket is on another instance: instance a
+/// holds Baraka's socket, Asha moves on instance b, b pushes nothing; once the socket is
+/// closed, the same alert on b is pushed.
+#[tokio::test]
+async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
+    let url = postgres_url();
+    let mut service = PushService::start().await;
+    let (a, b) = tokio::join!(start_push(&url, &service), start_push(&url, &service));
+    let key = server_key(&a).await;
+    let (ca, cb) = (Client::new(&a), Client::new(&b));
+    let (id, asha, baraka) = ca.two_player_game("kiswahili", "S", "single_game").await;
+    let phone = Browser::new(&service, "6");
+    let r = subscribe(
+        &b,
+        json!({"subscription": phone.json(), "lang": "en",
+               "seats": [{"game": id, "token": baraka}]}),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let socket = ws(&a.addr.to_string(), &id, Some(&baraka)).await;
+    // Instance b learns from the store that Baraka has the game open on a.
+    let on_a = || async {
+        b.app
+            .store
+            .present_elsewhere(&id, 1, &b.app.games.instance, bao_server::util::now_ms())
+            .await
+            .unwrap()
+    };
+    wait_for(|| async { on_a().await }).await;
+    let st = cb.state(&id, Some(&asha)).await;
+    let mv = st["legal"][0]["move"].as_str().unwrap();
+    assert_eq!(cb.play(&id, &asha, mv, 0).await.status, 200);
+    wait_for(|| async { b.app.push.stats().handled == 1 }).await;
+    assert_eq!(b.app.push.stats().skipped, 1, "{:?}", b.app.push.stats());
+    assert!(
+        service.drain().is_empty(),
+        "no push while the game is open on a"
+    );
+    // Baraka closes the page: a writes its set again without him, and the alert goes.
+    drop(socket);
+    wait_for(|| async { !on_a().await }).await;
+    b.app.games.alerts.publish(Alert {
+        to: Recipient::Seat {
+            game: id.clone(),
+            player: 1,
+        },
+        kind: AlertKind::YourMove {
+            game: id.clone(),
+            opponent: "Asha".into(),
+        },
+    });
+    let p = phone.open(&service.next().await, &key);
+    assert_eq!(p["title"], "Your move against Asha");
+    a.stop().await;
+    b.stop().await;
+}

@@ -12,7 +12,8 @@
 //!   [`MAX_IN_FLIGHT`] alerts at once (more are dropped and logged), every request with a
 //!   timeout, so that a slow push service never holds up a game. "Your move" waits
 //!   [`PushConfig::your_move_delay`] and goes only if it is still that player's turn and no
-//!   socket of theirs is open on the game here. A push service's 404 or 410 forgets the
+//!   socket of theirs is open on the game, on any instance ([`crate::game::presence`]). A
+//!   push service's 404 or 410 forgets the
 //!   subscription; other failures are logged and not retried.
 
 use crate::edge::body::json_body;
@@ -320,7 +321,7 @@ impl Push {
     }
 
     /// Whether it is still the recipient's turn in `game` with no socket of theirs open on
-    /// it here.
+    /// it, here or on another instance.
     async fn still_to_move(&self, to: &Recipient, game: &str) -> bool {
         let slot = match self.games.cached(game) {
             Some(s) => s,
@@ -340,7 +341,11 @@ impl Push {
         let Some(p) = player.filter(|&p| p < 2) else {
             return false;
         };
-        m.to_move() == Some(p) && slot.conns[p].load(Ordering::Relaxed) == 0
+        if m.to_move() != Some(p) {
+            return false;
+        }
+        drop(m);
+        !self.games.present_anywhere(game, p).await
     }
 
     /// Counts one push to `endpoint` against [`PushConfig::per_minute`]; false over it.

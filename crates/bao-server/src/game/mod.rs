@@ -19,6 +19,7 @@ pub mod clock;
 pub mod commit;
 pub mod computer;
 pub mod ops;
+pub mod presence;
 pub mod routes;
 pub mod seat;
 pub mod ws;
@@ -157,6 +158,9 @@ pub struct Games {
     pub time_losses: AtomicU64,
     /// Alerts for players who may not be looking ([`alerts`]).
     pub alerts: Alerts,
+    /// Wakes the task that tells the store which players have a game open here
+    /// ([`presence`]).
+    presence_wake: Arc<tokio::sync::Notify>,
 }
 
 impl Games {
@@ -180,6 +184,7 @@ impl Games {
             me: me.clone(),
             time_losses: AtomicU64::new(0),
             alerts: Alerts::default(),
+            presence_wake: Arc::new(tokio::sync::Notify::new()),
         })
     }
 

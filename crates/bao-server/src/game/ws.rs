@@ -77,7 +77,9 @@ async fn run(
     let (mut tx, mut rx) = socket.split();
     let mut updates = slot.tx.subscribe();
     if let Some(p) = viewer {
-        slot.conns[p].fetch_add(1, Ordering::Relaxed);
+        if slot.conns[p].fetch_add(1, Ordering::Relaxed) == 0 {
+            app.presence_changed();
+        }
     }
     // The full state first (also after a reconnect); the others learn that a player is here.
     let first = {
@@ -171,7 +173,9 @@ fn close_too_big() -> Message {
 
 async fn leave(app: &Games, slot: &Arc<Slot>, viewer: Option<usize>) {
     if let Some(p) = viewer {
-        slot.conns[p].fetch_sub(1, Ordering::Relaxed);
+        if slot.conns[p].fetch_sub(1, Ordering::Relaxed) == 1 {
+            app.presence_changed();
+        }
         let m = slot.m.lock().await;
         app.broadcast_presence(slot, &m);
     }

@@ -21,6 +21,7 @@ pub const CHANNEL: &str = "bao_games";
 
 mod accounts;
 mod notify;
+mod presence;
 mod push;
 mod ratings;
 mod seats;
