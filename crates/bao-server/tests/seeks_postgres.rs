@@ -58,3 +58,11 @@ async fn postgres_orphan_claims_are_undone() {
 async fn postgres_challenge_accept_across_instances() {
     challenge_accept_race(&postgres_url()).await;
 }
+
+/// `cargo test -p bao-server --test seeks_postgres -- --ignored --nocapture measure_pool_pass`:
+/// one pairing pass with the store over 1,000 waiting accounts (docs/api.md).
+#[tokio::test]
+#[ignore]
+async fn measure_pool_pass_postgres() {
+    common::pool_measure::measure_pool_pass(&postgres_url(), 1_000).await;
+}

@@ -69,3 +69,11 @@ fn measure_pairing_pass() {
         times[10], times[19]
     );
 }
+
+/// `cargo test -p bao-server --test seeks_sqlite -- --ignored --nocapture measure_pool_pass`:
+/// one pairing pass with the store over 1,000 waiting accounts (docs/api.md).
+#[tokio::test]
+#[ignore]
+async fn measure_pool_pass_sqlite() {
+    common::pool_measure::measure_pool_pass(&sqlite_url("pool-measure"), 1_000).await;
+}

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod life;
 pub mod play;
+pub mod pool_measure;
 pub mod ratings;
 pub mod review;
 pub mod seeks;
