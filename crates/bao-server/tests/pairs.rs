@@ -190,3 +190,67 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     assert_eq!(st["players"]["S"]["name"], baraka.as_str(), "{st}");
     s.stop().await;
 }
+
+/// A game made for an account on one instance (as a tournament round is) is told on that
+/// account's player socket on another instance, once, as `game`; a player with no account
+/// in it is not told. On PostgreSQL with two instances.
+#[tokio::test]
+async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
+    let url = postgres_url();
+    let (a, b) = tokio::join!(start(&url), start(&url));
+    let (ba, bb) = (base(&a), base(&b));
+    let (asha, baraka, chausiku) = (fresh_name("asha"), fresh_name("baraka"), fresh_name("chau"));
+    let mut cookies = Vec::new();
+    for n in [&asha, &baraka, &chausiku] {
+        let r = signup(&ba, n, "a long enough password", None).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        cookies.push(session_of(&r).unwrap());
+    }
+    let _ = bb;
+    let mut sockets = Vec::new();
+    for c in &cookies[1..] {
+        let mut w = common::seeks::play_ws(&b.addr.to_string(), Some(c), &[]).await;
+        // The socket is open (and reading) once it answers a ping.
+        send(&mut w, json!({"type": "ping"})).await;
+        next_of(&mut w, "pong", None).await;
+        sockets.push(w);
+    }
+    let (ida, idb) = (account_id(&a, &asha).await, account_id(&a, &baraka).await);
+    let rules = bao_rules::Rules::new(bao_rules::Variant::Kete);
+    let seat = |id: &str| PairSeat {
+        name: String::new(),
+        account: Some(id.to_string()),
+        token_hash: None,
+    };
+    let make = |x: String, y: String| {
+        let games = a.app.games.clone();
+        async move {
+            games
+                .create_pair(NewPair {
+                    rules,
+                    start: bao_rules::Position::start(&rules),
+                    players: [seat(&x), seat(&y)],
+                    first_side: bao_rules::Side::South,
+                    clock: None,
+                    rated: false,
+                    id: None,
+                })
+                .await
+                .unwrap()
+                .id
+        }
+    };
+    let first = make(ida.clone(), idb.clone()).await;
+    let told = next_of(&mut sockets[0], "game", None).await;
+    assert_eq!(told["game"], first.as_str());
+    assert_eq!(told["url"], format!("/g/{first}"));
+    // A second game, for Baraka and Chausiku: for each, the next `game` is this one. So
+    // Baraka was told of the first once, and Chausiku, not in it, never.
+    let idc = account_id(&a, &chausiku).await;
+    let second = make(idb.clone(), idc).await;
+    for w in sockets.iter_mut() {
+        assert_eq!(next_of(w, "game", None).await["game"], second.as_str());
+    }
+    a.stop().await;
+    b.stop().await;
+}

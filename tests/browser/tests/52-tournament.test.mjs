@@ -121,14 +121,28 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   assert.ok(await page.locator('#join-form').isHidden(), 'joined: no Join any more');
   await screenshot(page, '52-tournament-joined-sw-360');
 
-  // The organiser starts it; the page follows by itself: running, round 1, "Your game".
+  // The player waits on the home page. The organiser starts it: the game is announced at the
+  // top of the home page (the player socket's `game`) with Play, and listed in "My games".
+  await page.goto('/');
+  await page.waitForSelector('#lobby[data-socket="open"]');
   await call(`/api/tournaments/${id}/start`, { session, method: 'POST', body: {} });
+  const ready = page.locator('#ready:not([hidden]) #ready-list li[data-game]');
+  await ready.waitFor();
+  assert.ok((await ready.textContent()).includes(text('sw', 'lobby', 'lobby.ready_against', { name: organiser })), await ready.textContent());
+  const readyGame = await ready.getAttribute('data-game');
+  assert.equal(await ready.locator('a.button').getAttribute('href'), `/g/${readyGame}`);
+  await page.waitForSelector(`#my-games li[data-game="${readyGame}"]`);
+  await screenshot(page, '52-tournament-ready-home-sw-360');
+
+  // The tournament page: running, round 1, "Your game" (that game).
+  await page.goto(`/t/${id}`);
   await page.waitForSelector('#tournament[data-status="running"]');
   await page.waitForSelector('#your-game:not([hidden])');
   assert.equal((await page.textContent('#your-game')).trim(), text('sw', 'tournaments', 'tournaments.your_game', { round: 1, opponent: organiser }));
   const pairing = page.locator('#rounds [data-round="1"] li[data-game]');
   assert.equal(await pairing.count(), 1, 'two players: one game in round 1');
   const gameId = await pairing.getAttribute('data-game');
+  assert.equal(gameId, readyGame, 'the game announced on the home page');
   assert.match(await pairing.textContent(), new RegExp(`${organiser}.*${me}|${me}.*${organiser}`));
   assert.equal(await page.getAttribute('#your-game', 'href'), `/g/${gameId}`);
   // The crosstable: both players, no result yet (• the game being played).

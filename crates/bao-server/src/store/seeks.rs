@@ -612,6 +612,29 @@ impl Store {
         Ok(r.is_some())
     }
 
+    /// The games whose seat `account` got at `since` or later (ms since the epoch), oldest
+    /// first, at most 20: games made for it anywhere (a tournament round, a pairing, an
+    /// accepted challenge) and seats it took.
+    pub async fn games_seated_since(
+        &self,
+        account: &str,
+        since: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT c.game_id FROM account_seats c JOIN games g ON g.id = c.game_id
+             WHERE c.account_id = $1 AND c.created >= $2
+             ORDER BY c.created, c.game_id LIMIT 20",
+        )
+        .bind(account)
+        .bind(since)
+        .fetch_all(&self.read)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, _>>()?)
+    }
+
     // ---- challenges ----
 
     /// Stores a new open challenge unless the challenger already has `cap` open ones: false

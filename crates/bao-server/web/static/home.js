@@ -406,6 +406,8 @@ function drawMine() {
   );
 }
 document.addEventListener('bao:challenges', drawMine);
+// A game made for this account elsewhere (static/lobby.js): it belongs in "My games" now.
+document.addEventListener('bao:games', () => refreshMine());
 
 let mineBusy = null;
 let mineAgain = false;

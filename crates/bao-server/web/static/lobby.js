@@ -446,6 +446,43 @@ function challengeGone(msg) {
   else if (msg.why === 'expired') say(lobbyStatus, t('lobby.challenge_expired', { name: out.to }));
 }
 
+// ---------- games made for this account elsewhere (a tournament round, another page) ----------
+
+let ready = [];
+
+function drawReady() {
+  $('ready').hidden = ready.length === 0;
+  $('ready-list').replaceChildren(
+    ...ready.map((g) => {
+      const vs = t('lobby.ready_against', { name: g.opponent });
+      return el(
+        'li',
+        { 'data-game': g.id },
+        el('div', { class: 'who' }, vs, el('div', { class: 'meta' }, g.variant)),
+        el('a', { class: 'button primary', href: `/g/${encodeURIComponent(g.id)}`, 'aria-label': t('lobby.ready_play_label', { name: g.opponent }) }, t('lobby.ready_play')),
+      );
+    }),
+  );
+}
+
+/** A game got a seat of this account: shown at the top with Play, and "My games" asks again. */
+async function gameReady(id) {
+  if (leaving || ready.some((g) => g.id === id)) return;
+  document.dispatchEvent(new CustomEvent('bao:games'));
+  let st;
+  try {
+    st = await api(`/api/games/${encodeURIComponent(id)}`);
+  } catch {
+    return;
+  }
+  // Only a game this browser's account plays, still going.
+  if (!st.you || st.result !== '-' || st.match?.over || ready.some((g) => g.id === id)) return;
+  const other = st.you === 'S' ? 'N' : 'S';
+  ready.unshift({ id, opponent: st.players?.[other]?.name || t('mine.guest'), variant: VARIANT_TITLES[st.variant] || st.variant });
+  ready = ready.slice(0, 5);
+  drawReady();
+}
+
 // ---------- the player socket ----------
 
 function socketPath() {
@@ -491,6 +528,9 @@ function connect() {
           break;
         case 'challenge_gone':
           challengeGone(msg);
+          break;
+        case 'game':
+          if (msg.game) gameReady(msg.game);
           break;
         default:
       }

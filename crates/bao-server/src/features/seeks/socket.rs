@@ -1,7 +1,8 @@
 //! The player socket `GET /api/play/ws[?seek=TOKEN...]` (docs/api.md, "The player socket"):
 //! one per open page. While open it keeps the caller's seeks and pool tickets alive, and it
-//! tells the page when a game was made for it, of challenges coming and going, and when the
-//! list of open seeks changed.
+//! tells the page when a game was made for it (a seek accepted, a pairing, a challenge
+//! accepted, a tournament round), of challenges coming and going, and when the list of open
+//! seeks changed.
 //!
 //! What concerns the socket is read from the store (so a change made on any instance
 //! arrives), every [`super::SeeksConfig::poll`] and at once when this instance made it. Each
@@ -92,7 +93,8 @@ struct Player {
     account: Option<String>,
     /// SHA-256 of the seek tokens the page holds.
     hashes: Vec<String>,
-    /// What was sent (`s:ID`, `p:ID`, `c:ID:STATUS`), and when, so that nothing goes twice.
+    /// What was sent (`s:ID`, `p:ID`, `c:ID:STATUS`, `g:GAME`), and when, so that nothing
+    /// goes twice.
     sent: HashMap<String, i64>,
 }
 
@@ -239,6 +241,7 @@ impl Player {
             .await?
         {
             if self.first(format!("s:{seek}"), now) {
+                self.first(format!("g:{game}"), now);
                 out.push(json!({"type": "seek_accepted", "seek": seek, "game": game,
                                 "url": format!("/g/{game}")}));
             }
@@ -248,6 +251,7 @@ impl Player {
         };
         for (ticket, game) in store.tickets_paired(&me, from).await? {
             if self.first(format!("p:{ticket}"), now) {
+                self.first(format!("g:{game}"), now);
                 out.push(json!({"type": "paired", "ticket": ticket, "game": game,
                                 "url": format!("/g/{game}")}));
             }
@@ -266,8 +270,11 @@ impl Player {
                 }
                 "open" => continue,
                 "accepted" => match &c.game {
-                    Some(g) if store.game_exists(g).await? => json!({"type": "challenge_gone",
-                        "id": c.id, "why": "accepted", "game": g, "url": format!("/g/{g}")}),
+                    Some(g) if store.game_exists(g).await? => {
+                        self.first(format!("g:{g}"), now);
+                        json!({"type": "challenge_gone", "id": c.id, "why": "accepted",
+                               "game": g, "url": format!("/g/{g}")})
+                    }
                     // Its game is being made: told at a later read.
                     _ => continue,
                 },
@@ -275,6 +282,16 @@ impl Player {
             };
             self.sent.insert(key, now);
             out.push(msg);
+        }
+        // Any other game seated for this account since the socket opened (a tournament
+        // round, a game made on another page): told once, after the events above.
+        for game in store
+            .games_seated_since(&me, from.max(opened - SLACK_MS))
+            .await?
+        {
+            if self.first(format!("g:{game}"), now) {
+                out.push(json!({"type": "game", "game": game, "url": format!("/g/{game}")}));
+            }
         }
         Ok(out)
     }
