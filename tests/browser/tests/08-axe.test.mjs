@@ -490,6 +490,17 @@ const STATES = [
       await page.waitForSelector('#my-challenges li[data-challenge][data-dir="in"]');
       await page.waitForSelector('#incoming:not([hidden]) #incoming-list li[data-challenge]');
       await page.waitForSelector('#seek-list li.mine[data-seek]');
+      // A tournament round made a game for this account: announced at the top with Play.
+      await page.waitForSelector('#lobby[data-socket="open"]');
+      const t = await (
+        await asAccount(rival, '/api/tournaments', {
+          method: 'POST',
+          body: { name: `Axe ${Date.now()}`, variant: 'kete', format: { kind: 'round_robin', double: false }, clock: { days_per_move: 1 }, rated: false, starts_at: null, max_players: 4, private: false },
+        })
+      ).json();
+      for (const who of [rival, account]) await asAccount(who, `/api/tournaments/${t.id}/join`, { method: 'POST' });
+      await asAccount(rival, `/api/tournaments/${t.id}/start`, { method: 'POST' });
+      await page.waitForSelector('#ready:not([hidden]) #ready-list li[data-game]');
     },
   ],
   [
