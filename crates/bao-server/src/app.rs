@@ -204,7 +204,8 @@ pub struct Running {
 impl Running {
     /// Shuts down gracefully: stops accepting, lets requests in flight finish (their
     /// commits included), closes WebSockets with code 1001 and a reason, waits for the
-    /// connections to end (at most the configured grace) and closes the database.
+    /// connections to end (at most the configured grace), forgets which players had a game
+    /// open here ([`crate::game::presence`]) and closes the database.
     pub async fn stop(mut self) {
         let _ = self.stop.send(true);
         let _ = (&mut self.task).await;
@@ -221,6 +222,15 @@ impl Running {
         }
         for b in self.background.drain(..) {
             b.abort();
+        }
+        // Its sockets are closed: no other instance should count its players as looking.
+        if let Err(e) = self
+            .app
+            .store
+            .presence_sync(&self.app.games.instance, &[], 0)
+            .await
+        {
+            tracing::warn!("presence at shutdown: {e}");
         }
         self.app.store.close().await;
     }
