@@ -734,6 +734,11 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
     });
     let p = phone.open(&service.next().await, &key);
     assert_eq!(p["title"], "Your move against Asha");
+    // A stopping instance forgets its players at once (not only when the rows expire).
+    let again = ws(&a.addr.to_string(), &id, Some(&baraka)).await;
+    wait_for(|| async { on_a().await }).await;
     a.stop().await;
+    assert!(!on_a().await, "a's rows are gone when it has stopped");
+    drop(again);
     b.stop().await;
 }
