@@ -70,13 +70,11 @@ async fn password_guessing_hits_429() {
         );
     }
     assert_eq!(statuses, [401, 401, 401, 401, 429]);
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         "/api/account/recover",
-        Some(json!({"username": "someone", "recovery_code": "x", "new_password": "whatever-1"})),
+        json!({"username": "someone", "recovery_code": "x", "new_password": "whatever-1"}),
         None,
-        &[],
     )
     .await;
     assert_eq!(r.status, 429, "{}", r.text);
@@ -158,13 +156,11 @@ async fn no_secret_in_the_database_file() {
     let s1 = session_of(&a).unwrap();
     let s2 = session_of(&login(b, &name, pw, None).await).unwrap();
     let pw2 = "Another-Passw0rd-Yak";
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         "/api/account/recover",
-        Some(json!({"username": name, "recovery_code": code, "new_password": pw2})),
+        json!({"username": name, "recovery_code": code, "new_password": pw2}),
         None,
-        &[],
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);

@@ -71,6 +71,30 @@ pub async fn call(
     }
 }
 
+/// `GET` with an optional session cookie and no other header: what most reads send, so a
+/// test reads as the request it makes.
+pub async fn get(b: &str, path: &str, cookie: Option<&str>) -> Answer {
+    call(b, Method::GET, path, None, cookie, &[]).await
+}
+
+/// `POST` of a JSON body with an optional session cookie and no other header.
+pub async fn post(b: &str, path: &str, body: Value, cookie: Option<&str>) -> Answer {
+    call(b, Method::POST, path, Some(body), cookie, &[]).await
+}
+
+/// `DELETE` without a body, with an optional session cookie. It still says its body is
+/// JSON: the edge asks that of every call that changes something (its rule against
+/// cross-site forms).
+pub async fn delete(b: &str, path: &str, cookie: Option<&str>) -> Answer {
+    let json = [("content-type", "application/json")];
+    call(b, Method::DELETE, path, None, cookie, &json).await
+}
+
+/// `DELETE` of a JSON body (a password, an endpoint) with an optional session cookie.
+pub async fn delete_json(b: &str, path: &str, body: Value, cookie: Option<&str>) -> Answer {
+    call(b, Method::DELETE, path, Some(body), cookie, &[]).await
+}
+
 pub fn base(s: &Running) -> String {
     format!("http://{}", s.addr)
 }
@@ -98,31 +122,27 @@ pub fn set_cookie_line(a: &Answer) -> String {
 }
 
 pub async fn signup(b: &str, name: &str, password: &str, cookie: Option<&str>) -> Answer {
-    call(
+    post(
         b,
-        Method::POST,
         "/api/account/signup",
-        Some(json!({"username": name, "password": password})),
+        json!({"username": name, "password": password}),
         cookie,
-        &[],
     )
     .await
 }
 
 pub async fn login(b: &str, name: &str, password: &str, cookie: Option<&str>) -> Answer {
-    call(
+    post(
         b,
-        Method::POST,
         "/api/account/login",
-        Some(json!({"username": name, "password": password})),
+        json!({"username": name, "password": password}),
         cookie,
-        &[],
     )
     .await
 }
 
 pub async fn whoami(b: &str, cookie: &str) -> Answer {
-    call(b, Method::GET, "/api/account", None, Some(cookie), &[]).await
+    get(b, "/api/account", Some(cookie)).await
 }
 
 /// Signup, the account call, login and logout, with the refusals of each.
@@ -148,7 +168,7 @@ pub async fn signup_login_logout(url: &str) {
     assert_eq!(me.status, 200, "{}", me.text);
     assert_eq!(me.json["username"], name.as_str());
     assert!(me.json["created"].as_i64().unwrap() > 0);
-    let none = call(b, Method::GET, "/api/account", None, None, &[]).await;
+    let none = get(b, "/api/account", None).await;
     assert_eq!(none.status, 401);
     assert_eq!(none.json["error"], "not_signed_in");
     let forged = whoami(b, &format!("bao_session={}", "ab".repeat(32))).await;
@@ -186,15 +206,7 @@ pub async fn signup_login_logout(url: &str) {
 
     // Logout: 204, the cookie cleared, and the session dead even for a copy of the cookie.
     let stolen = second.clone();
-    let out = call(
-        b,
-        Method::POST,
-        "/api/account/logout",
-        Some(json!({})),
-        Some(&second),
-        &[],
-    )
-    .await;
+    let out = post(b, "/api/account/logout", json!({}), Some(&second)).await;
     assert_eq!(out.status, 204, "{}", out.text);
     assert!(set_cookie_line(&out).contains("Max-Age=0"));
     assert_eq!(whoami(b, &stolen).await.status, 401);
@@ -202,15 +214,7 @@ pub async fn signup_login_logout(url: &str) {
     // Logout everywhere.
     let x = session_of(&login(b, &name, pw, None).await).unwrap();
     let y = session_of(&login(b, &name, pw, None).await).unwrap();
-    let all = call(
-        b,
-        Method::POST,
-        "/api/account/logout-all",
-        Some(json!({})),
-        Some(&x),
-        &[],
-    )
-    .await;
+    let all = post(b, "/api/account/logout-all", json!({}), Some(&x)).await;
     assert_eq!(all.status, 204, "{}", all.text);
     assert_eq!(whoami(b, &x).await.status, 401);
     assert_eq!(whoami(b, &y).await.status, 401);
@@ -232,13 +236,11 @@ pub async fn recover_and_change_password(url: &str) {
     let recover = |code: String, pw: &'static str| {
         let name = name.clone();
         async move {
-            call(
+            post(
                 b,
-                Method::POST,
                 "/api/account/recover",
-                Some(json!({"username": name, "recovery_code": code, "new_password": pw})),
+                json!({"username": name, "recovery_code": code, "new_password": pw}),
                 None,
-                &[],
             )
             .await
         }
@@ -265,13 +267,11 @@ pub async fn recover_and_change_password(url: &str) {
     let change = |old: &'static str, new: &'static str| {
         let s3 = s3.clone();
         async move {
-            call(
+            post(
                 b,
-                Method::POST,
                 "/api/account/password",
-                Some(json!({"old": old, "new": new})),
+                json!({"old": old, "new": new}),
                 Some(&s3),
-                &[],
             )
             .await
         }
@@ -302,30 +302,20 @@ pub async fn claimed_seats_and_deletion(url: &str) {
     let (gb, tb, _) = c.human_game("kete", "N", "single_game").await;
     let name = fresh_name("Asha");
     let cookie = format!("bao_{gb}={tb}");
-    let a = call(
+    let a = post(
         b,
-        Method::POST,
         "/api/account/signup",
-        Some(json!({"username": name, "password": "seats-and-more",
-                    "seats": [{"id": ga, "token": ta}, {"id": ga, "token": "0".repeat(32)},
-                              {"id": "nosuchgame", "token": "1".repeat(32)}]})),
+        json!({"username": name, "password": "seats-and-more",
+                "seats": [{"id": ga, "token": ta}, {"id": ga, "token": "0".repeat(32)},
+                          {"id": "nosuchgame", "token": "1".repeat(32)}]}),
         Some(&cookie),
-        &[],
     )
     .await;
     assert_eq!(a.status, 201, "{}", a.text);
 
     // Another browser, with no seats of its own, logs in and sees both games.
     let other = session_of(&login(b, &name, "seats-and-more", None).await).unwrap();
-    let mine = call(
-        b,
-        Method::POST,
-        "/api/games/mine",
-        Some(json!({"games": []})),
-        Some(&other),
-        &[],
-    )
-    .await;
+    let mine = post(b, "/api/games/mine", json!({"games": []}), Some(&other)).await;
     assert_eq!(mine.status, 200, "{}", mine.text);
     let mut ids: Vec<&str> = mine.json["games"]
         .as_array()
@@ -345,17 +335,7 @@ pub async fn claimed_seats_and_deletion(url: &str) {
     // Deletion needs the password.
     let del = |pw: &'static str| {
         let other = other.clone();
-        async move {
-            call(
-                b,
-                Method::DELETE,
-                "/api/account",
-                Some(json!({"password": pw})),
-                Some(&other),
-                &[],
-            )
-            .await
-        }
+        async move { delete_json(b, "/api/account", json!({"password": pw}), Some(&other)).await }
     };
     let w = del("wrong-password").await;
     assert_eq!(w.status, 401, "{}", w.text);
@@ -363,15 +343,7 @@ pub async fn claimed_seats_and_deletion(url: &str) {
     assert_eq!(d.status, 204, "{}", d.text);
     assert_eq!(whoami(b, &other).await.status, 401);
     assert_eq!(login(b, &name, "seats-and-more", None).await.status, 401);
-    let mine = call(
-        b,
-        Method::POST,
-        "/api/games/mine",
-        Some(json!({"games": []})),
-        Some(&other),
-        &[],
-    )
-    .await;
+    let mine = post(b, "/api/games/mine", json!({"games": []}), Some(&other)).await;
     assert_eq!(mine.json["games"], json!([]));
 
     // An instance that reads the games from the database shows the neutral label; the
@@ -406,15 +378,7 @@ pub async fn sessions_across_instances(url: &str) {
     let name = fresh_name("Zawadi");
     let s = session_of(&signup(&ba, &name, "two-instances", None).await).unwrap();
     assert_eq!(whoami(&bb, &s).await.status, 200);
-    let out = call(
-        &ba,
-        Method::POST,
-        "/api/account/logout",
-        Some(json!({})),
-        Some(&s),
-        &[],
-    )
-    .await;
+    let out = post(&ba, "/api/account/logout", json!({}), Some(&s)).await;
     assert_eq!(out.status, 204);
     // Sessions are read from the database on every request: B sees the logout at once.
     wait_for(|| async { whoami(&bb, &s).await.status == 401 }).await;

@@ -2,14 +2,13 @@
 //! leaderboard") over real HTTP, on SQLite (tests/ratings_sqlite.rs) and PostgreSQL
 //! (tests/ratings_postgres.rs) with the same code.
 
-use super::accounts::{base, call, fresh_name, session_of, signup};
+use super::accounts::{base, delete_json, fresh_name, get, post, session_of, signup};
 use super::*;
 use bao_rating::Outcome;
 use bao_rules::{RecordResult, Side, Termination, Variant};
 use bao_server::domain::rating::{rate, Stored};
 use bao_server::features::ratings::{leaderboard, rate_due};
 use bao_server::store::Write;
-use reqwest::Method;
 use serde_json::json;
 
 /// A new account: (name, session cookie).
@@ -22,7 +21,7 @@ pub async fn account(b: &str, tag: &str) -> (String, String) {
 
 /// `POST /api/games` with an optional session cookie.
 pub async fn create(b: &str, body: Value, cookie: Option<&str>) -> Answer {
-    call(b, Method::POST, "/api/games", Some(body), cookie, &[]).await
+    post(b, "/api/games", body, cookie).await
 }
 
 /// A rated kete game created by `cookie`'s account, South, single game: (id, token, invite).
@@ -44,13 +43,11 @@ pub async fn rated_game(b: &str, cookie: &str) -> (String, String, String) {
 
 /// Joins game `id` with `cookie`'s session (or none).
 pub async fn join_as(b: &str, id: &str, invite: &str, cookie: Option<&str>) -> Answer {
-    call(
+    post(
         b,
-        Method::POST,
         &format!("/api/games/{id}/join"),
-        Some(json!({"invite": invite, "name": "Someone"})),
+        json!({"invite": invite, "name": "Someone"}),
         cookie,
-        &[],
     )
     .await
 }
@@ -87,15 +84,7 @@ fn first_game_change() -> [i32; 2] {
 
 /// A user's profile.
 pub async fn profile(b: &str, name: &str) -> Answer {
-    call(
-        b,
-        Method::GET,
-        &format!("/api/users/{name}"),
-        None,
-        None,
-        &[],
-    )
-    .await
+    get(b, &format!("/api/users/{name}"), None).await
 }
 
 /// Waits until game `id` as `c` serves it carries its rating change.
@@ -168,15 +157,7 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
     );
     // The seat was claimed for the account when the game was made: "My games" of the
     // account lists it, rated.
-    let mine = call(
-        b,
-        Method::POST,
-        "/api/games/mine",
-        Some(json!({"games": []})),
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let mine = post(b, "/api/games/mine", json!({"games": []}), Some(&ca)).await;
     let listed = mine.json["games"]
         .as_array()
         .unwrap()
@@ -209,15 +190,7 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
     let p = profile(b, &baraka).await;
     assert_eq!(p.json["ratings"]["kete"]["rating"], 1500 + want[1]);
     assert_eq!(p.json["results"], json!({"won": 0, "drawn": 0, "lost": 1}));
-    let g = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{asha}/games"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let g = get(b, &format!("/api/users/{asha}/games"), None).await;
     assert_eq!(g.status, 200, "{}", g.text);
     assert_eq!(g.json["next"], Value::Null);
     let item = &g.json["games"][0];
@@ -229,15 +202,7 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
     assert_eq!(item["rated"], true);
     assert_eq!(item["rating_change"], want[0]);
     assert!(item["ended"].as_i64().unwrap() > 0);
-    let g = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{baraka}/games?limit=1"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let g = get(b, &format!("/api/users/{baraka}/games?limit=1"), None).await;
     assert_eq!(g.json["games"][0]["result"], "lost");
     assert_eq!(g.json["games"][0]["rating_change"], want[1]);
     for bad in ["nobody_here_xyz", "x", "has%20space"] {
@@ -245,26 +210,16 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
         assert_eq!(p.status, 404, "{bad}: {}", p.text);
         assert_eq!(p.json["error"], "no_such_user");
     }
-    let bad_limit = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{asha}/games?limit=0"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let bad_limit = get(b, &format!("/api/users/{asha}/games?limit=0"), None).await;
     assert_eq!(bad_limit.status, 400);
 
     // Baraka deletes his account: his rating goes, Asha's stays, and the game shows the
     // neutral label in his place.
-    let d = call(
+    let d = delete_json(
         b,
-        Method::DELETE,
         "/api/account",
-        Some(json!({"password": "rated-games-1"})),
+        json!({"password": "rated-games-1"}),
         Some(&cb),
-        &[],
     )
     .await;
     assert_eq!(d.status, 204, "{}", d.text);
@@ -279,15 +234,7 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
     assert_eq!(st["players"]["N"]["name"], "deleted player", "{st}");
     assert!(st["accounts"]["N"].is_null(), "{st}");
     assert_eq!(st["rating_change"]["S"], want[0]);
-    let g = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{asha}/games"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let g = get(b, &format!("/api/users/{asha}/games"), None).await;
     assert_eq!(g.json["games"][0]["opponent"], "deleted player");
     fresh.stop().await;
     s.stop().await;
@@ -379,15 +326,7 @@ pub async fn refusals_and_unrated_games(url: &str) {
     let p = profile(b, &baraka).await;
     assert_eq!(p.json["ratings"]["kete"]["games"], 0);
     assert_eq!(p.json["results"], json!({"won": 0, "drawn": 0, "lost": 2}));
-    let g = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{baraka}/games"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let g = get(b, &format!("/api/users/{baraka}/games"), None).await;
     let games = g.json["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{}", g.text);
     assert_eq!(games[0]["id"], id2.as_str());
@@ -538,27 +477,11 @@ pub async fn leaderboard_filters_and_orders(url: &str) {
         .unwrap()
         .is_empty());
 
-    let a = call(
-        b,
-        Method::GET,
-        "/api/leaderboard?variant=kimasai",
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let a = get(b, "/api/leaderboard?variant=kimasai", None).await;
     assert_eq!(a.status, 200, "{}", a.text);
     assert_eq!(a.json["variant"], "kimasai");
     assert!(a.json["players"].is_array());
-    let a = call(
-        b,
-        Method::GET,
-        "/api/leaderboard?variant=chess",
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let a = get(b, "/api/leaderboard?variant=chess", None).await;
     assert_eq!(a.status, 400, "{}", a.text);
     s.stop().await;
 }
@@ -836,15 +759,7 @@ pub async fn best_of_three_games_rated_each(url: &str) {
     );
     // The match goes on: game 3, both ratings as they stand.
     assert_eq!(st["match"]["game_no"], 3);
-    let g = call(
-        b,
-        Method::GET,
-        &format!("/api/users/{asha}/games"),
-        None,
-        None,
-        &[],
-    )
-    .await;
+    let g = get(b, &format!("/api/users/{asha}/games"), None).await;
     assert_eq!(g.json["games"][0]["result"], "playing");
     assert_eq!(
         g.json["games"][0]["rating_change"],

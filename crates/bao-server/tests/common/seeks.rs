@@ -3,7 +3,7 @@
 //! code: seeks, the accept race (one instance and two), quick pairing, challenges, blocks,
 //! the player socket and the hostile cases.
 
-use super::accounts::{base, call, fresh_name, session_of, signup};
+use super::accounts::{base, call, delete, fresh_name, get, post, session_of, signup};
 use super::*;
 use bao_server::edge::{EdgeConfig, Rates};
 use bao_server::features::seeks::SeeksConfig;
@@ -130,7 +130,7 @@ pub async fn play_ws(addr: &str, cookie: Option<&str>, seeks: &[&str]) -> Ws {
 
 /// Whether the open seek list has `id`.
 async fn listed(b: &str, id: &str) -> bool {
-    let l = call(b, Method::GET, "/api/seeks", None, None, &[]).await;
+    let l = get(b, "/api/seeks", None).await;
     assert_eq!(l.status, 200, "{}", l.text);
     l.json["seeks"]
         .as_array()
@@ -181,7 +181,7 @@ pub async fn seeks_flow(url: &str) {
     let id = a.json["id"].as_str().unwrap().to_string();
     let token = a.json["token"].as_str().unwrap().to_string();
     // The list: mine only with the token.
-    let l = call(b, Method::GET, "/api/seeks", None, None, &[]).await;
+    let l = get(b, "/api/seeks", None).await;
     let mine = l.json["seeks"]
         .as_array()
         .unwrap()
@@ -213,12 +213,7 @@ pub async fn seeks_flow(url: &str) {
     let st = call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, &token).await;
     assert_eq!(st.status, 200, "{}", st.text);
     assert_eq!(st.json, json!({"status": "open"}));
-    assert_eq!(
-        call(b, Method::GET, &format!("/api/seeks/{id}"), None, None, &[])
-            .await
-            .status,
-        404
-    );
+    assert_eq!(get(b, &format!("/api/seeks/{id}"), None).await.status, 404);
     let other = "0123456789abcdef0123456789abcdef";
     assert_eq!(
         call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, other)
@@ -240,13 +235,11 @@ pub async fn seeks_flow(url: &str) {
 
     // The owner's page has its socket open; a guest accepts.
     let mut sock = play_ws(&s.addr.to_string(), None, &[&token]).await;
-    let acc = call(
+    let acc = post(
         b,
-        Method::POST,
         &format!("/api/seeks/{id}/accept"),
-        Some(json!({"name": "Baraka"})),
+        json!({"name": "Baraka"}),
         None,
-        &[],
     )
     .await;
     assert_eq!(acc.status, 201, "{}", acc.text);
@@ -272,7 +265,7 @@ pub async fn seeks_flow(url: &str) {
         assert_eq!(st.status, 404, "{}", st.text);
         assert!(seat_cookie(&st, &game).is_none());
     }
-    let st = call(b, Method::GET, &format!("/api/seeks/{id}"), None, None, &[]).await;
+    let st = get(b, &format!("/api/seeks/{id}"), None).await;
     assert_eq!(st.status, 404);
     // Both seats: the owner's with the seek token, the acceptor's with theirs.
     let owner_view = c.state(&game, Some(&token)).await;
@@ -290,15 +283,7 @@ pub async fn seeks_flow(url: &str) {
     ];
     assert!(names.contains(&json!("Asha")) && names.contains(&json!("Baraka")));
     // Taken: a second accept is refused, the list no longer has it.
-    let again = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{id}/accept"),
-        Some(json!({})),
-        None,
-        &[],
-    )
-    .await;
+    let again = post(b, &format!("/api/seeks/{id}/accept"), json!({}), None).await;
     assert_eq!(again.status, 409, "{}", again.text);
     assert_eq!(again.json["error"], "seek_taken");
     assert!(!listed(b, &id).await);
@@ -317,15 +302,7 @@ pub async fn seeks_flow(url: &str) {
     .await;
     send(&mut page, json!({"type": "ping"})).await;
     next_of(&mut page, "pong", None).await;
-    let acc5 = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{id5}/accept"),
-        Some(json!({})),
-        None,
-        &[],
-    )
-    .await;
+    let acc5 = post(b, &format!("/api/seeks/{id5}/accept"), json!({}), None).await;
     assert_eq!(acc5.status, 201, "{}", acc5.text);
     let m = next_of(&mut page, "seek_accepted", None).await;
     assert_eq!(m["seek"], id5.as_str());
@@ -348,15 +325,7 @@ pub async fn seeks_flow(url: &str) {
     .await;
     assert_eq!(d.status, 204, "{}", d.text);
     assert!(!listed(b, &id2).await);
-    let gone = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{id2}/accept"),
-        Some(json!({})),
-        None,
-        &[],
-    )
-    .await;
+    let gone = post(b, &format!("/api/seeks/{id2}/accept"), json!({}), None).await;
     assert_eq!(gone.status, 404, "{}", gone.text);
 
     // Rated: a guest cannot post or accept one; two accounts play it, rated.
@@ -370,7 +339,7 @@ pub async fn seeks_flow(url: &str) {
     let r = post_seek(b, rated, Some(&cc)).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let rid = r.json["id"].as_str().unwrap().to_string();
-    let l = call(b, Method::GET, "/api/seeks", None, Some(&cc), &[]).await;
+    let l = get(b, "/api/seeks", Some(&cc)).await;
     let row = l.json["seeks"]
         .as_array()
         .unwrap()
@@ -382,53 +351,21 @@ pub async fn seeks_flow(url: &str) {
     assert_eq!(row["rating"], "1500?");
     assert_eq!(row["rated"], true);
     assert_eq!(row["mine"], true);
-    let g = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{rid}/accept"),
-        Some(json!({})),
-        None,
-        &[],
-    )
-    .await;
+    let g = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), None).await;
     assert_eq!(g.status, 403, "{}", g.text);
     assert_eq!(g.json["error"], "rated_needs_account");
     // The owner's own account cannot accept it either.
-    let own = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{rid}/accept"),
-        Some(json!({})),
-        Some(&cc),
-        &[],
-    )
-    .await;
+    let own = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), Some(&cc)).await;
     assert_eq!(own.json["error"], "own_seek", "{}", own.text);
     let mut csock = play_ws(&s.addr.to_string(), Some(&cc), &[]).await;
-    let g = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{rid}/accept"),
-        Some(json!({})),
-        Some(&cd),
-        &[],
-    )
-    .await;
+    let g = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), Some(&cd)).await;
     assert_eq!(g.status, 201, "{}", g.text);
     assert_eq!(g.json["token"], Value::Null);
     let rgame = g.json["game"].as_str().unwrap().to_string();
     assert!(seat_cookie(&g, &rgame).is_none());
     let m = next_of(&mut csock, "seek_accepted", None).await;
     assert_eq!(m["game"], rgame.as_str());
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/games/{rgame}"),
-        None,
-        Some(&cd),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/games/{rgame}"), Some(&cd)).await;
     assert_eq!(st.json["rated"], true, "{}", st.text);
     assert_eq!(st.json["you"], g.json["seat"]);
     let names = [
@@ -436,15 +373,7 @@ pub async fn seeks_flow(url: &str) {
         st.json["players"]["N"]["name"].clone(),
     ];
     assert!(names.contains(&json!(cname)) && names.contains(&json!(dname)));
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/seeks/{rid}"),
-        None,
-        Some(&cc),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/seeks/{rid}"), Some(&cc)).await;
     assert_eq!(st.json["status"], "accepted");
     assert!(
         seat_cookie(&st, &rgame).is_none(),
@@ -452,27 +381,11 @@ pub async fn seeks_flow(url: &str) {
     );
 
     // Blocked: Dalila blocks Chausiku; neither takes the other's seek.
-    let bl = call(
-        b,
-        Method::POST,
-        "/api/blocks",
-        Some(json!({"username": cname})),
-        Some(&cd),
-        &[],
-    )
-    .await;
+    let bl = post(b, "/api/blocks", json!({"username": cname}), Some(&cd)).await;
     assert_eq!(bl.status, 204, "{}", bl.text);
     let r = post_seek(b, casual("x"), Some(&cc)).await;
     let bid = r.json["id"].as_str().unwrap().to_string();
-    let g = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{bid}/accept"),
-        Some(json!({})),
-        Some(&cd),
-        &[],
-    )
-    .await;
+    let g = post(b, &format!("/api/seeks/{bid}/accept"), json!({}), Some(&cd)).await;
     assert_eq!(g.status, 403, "{}", g.text);
     assert_eq!(g.json["error"], "blocked");
     s.stop().await;
@@ -500,13 +413,11 @@ pub async fn accept_race(url: &str, two: bool) {
             let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
             let id = id.clone();
             tasks.push(tokio::spawn(async move {
-                call(
+                post(
                     &base,
-                    Method::POST,
                     &format!("/api/seeks/{id}/accept"),
-                    Some(json!({"name": format!("Racer {i}")})),
+                    json!({"name": format!("Racer {i}")}),
                     None,
-                    &[],
                 )
                 .await
             }));
@@ -557,142 +468,54 @@ pub async fn pool_pairs(url: &str) {
     // A clock of its own, so that other tests' tickets on the same database stay apart.
     let clock = json!({"initial_ms": 60000 + (rand_ms() % 1000) * 1000, "increment_ms": 1000});
     let req = json!({"variant": "kete", "clock": clock});
-    let g = call(b, Method::POST, "/api/pool", Some(req.clone()), None, &[]).await;
+    let g = post(b, "/api/pool", req.clone(), None).await;
     assert_eq!(g.status, 401, "{}", g.text);
     assert_eq!(g.json["error"], "needs_account");
     let (_, ca) = account(b, "Asha").await;
-    let t1 = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let t1 = post(b, "/api/pool", req.clone(), Some(&ca)).await;
     assert_eq!(t1.status, 202, "{}", t1.text);
     let ticket = t1.json["ticket"].as_str().unwrap().to_string();
-    let t2 = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let t2 = post(b, "/api/pool", req.clone(), Some(&ca)).await;
     assert_eq!(t2.json["ticket"], ticket.as_str(), "the same ticket");
     // Alone (twice over), nobody to play: still waiting after several passes.
     let mut asock = play_ws(&addr, Some(&ca), &[]).await;
     for _ in 0..5 {
         s.app.seeks.pair_now().await;
     }
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/pool/{ticket}"),
-        None,
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/pool/{ticket}"), Some(&ca)).await;
     assert_eq!(st.json["status"], "waiting", "{}", st.text);
     assert!(st.json["since"].as_i64().unwrap() > 0);
     assert!(st.json["range"].as_i64().unwrap() >= 100);
     // Another account cannot see it.
     let (_, cb) = account(b, "Baraka").await;
-    let other = call(
-        b,
-        Method::GET,
-        &format!("/api/pool/{ticket}"),
-        None,
-        Some(&cb),
-        &[],
-    )
-    .await;
+    let other = get(b, &format!("/api/pool/{ticket}"), Some(&cb)).await;
     assert_eq!(other.status, 404, "{}", other.text);
     // Baraka comes: one rated game.
-    let tb = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&cb),
-        &[],
-    )
-    .await;
+    let tb = post(b, "/api/pool", req.clone(), Some(&cb)).await;
     let tbid = tb.json["ticket"].as_str().unwrap().to_string();
     let m = next_of(&mut asock, "paired", None).await;
     assert_eq!(m["ticket"], ticket.as_str());
     let game = m["game"].as_str().unwrap().to_string();
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/pool/{tbid}"),
-        None,
-        Some(&cb),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/pool/{tbid}"), Some(&cb)).await;
     assert_eq!(
         st.json,
         json!({"status": "paired", "game": game, "url": format!("/g/{game}")})
     );
-    let gs = call(
-        b,
-        Method::GET,
-        &format!("/api/games/{game}"),
-        None,
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let gs = get(b, &format!("/api/games/{game}"), Some(&ca)).await;
     assert_eq!(gs.json["rated"], true, "{}", gs.text);
     assert_eq!(gs.json["match"]["format"], "single_game", "{}", gs.text);
     assert!(gs.json["you"].is_string());
-    let gs2 = call(
-        b,
-        Method::GET,
-        &format!("/api/games/{game}"),
-        None,
-        Some(&cb),
-        &[],
-    )
-    .await;
+    let gs2 = get(b, &format!("/api/games/{game}"), Some(&cb)).await;
     assert_ne!(gs2.json["you"], gs.json["you"]);
 
     // Blocks: Chausiku blocked Dalila; Dalila and Chausiku wait, then Emmanuel comes.
     let (cname, cc) = account(b, "Chausiku").await;
     let (dname, cd) = account(b, "Dalila").await;
     let (_, ce) = account(b, "Emmanuel").await;
-    let r = call(
-        b,
-        Method::POST,
-        "/api/blocks",
-        Some(json!({"username": dname})),
-        Some(&cc),
-        &[],
-    )
-    .await;
+    let r = post(b, "/api/blocks", json!({"username": dname}), Some(&cc)).await;
     assert_eq!(r.status, 204);
-    let tc = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&cc),
-        &[],
-    )
-    .await;
-    let td = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&cd),
-        &[],
-    )
-    .await;
+    let tc = post(b, "/api/pool", req.clone(), Some(&cc)).await;
+    let td = post(b, "/api/pool", req.clone(), Some(&cd)).await;
     let (tc, td) = (
         tc.json["ticket"].as_str().unwrap().to_string(),
         td.json["ticket"].as_str().unwrap().to_string(),
@@ -703,26 +526,10 @@ pub async fn pool_pairs(url: &str) {
         s.app.seeks.pair_now().await;
     }
     for (t, c) in [(&tc, &cc), (&td, &cd)] {
-        let st = call(
-            b,
-            Method::GET,
-            &format!("/api/pool/{t}"),
-            None,
-            Some(c),
-            &[],
-        )
-        .await;
+        let st = get(b, &format!("/api/pool/{t}"), Some(c)).await;
         assert_eq!(st.json["status"], "waiting", "{}", st.text);
     }
-    let te = call(
-        b,
-        Method::POST,
-        "/api/pool",
-        Some(req.clone()),
-        Some(&ce),
-        &[],
-    )
-    .await;
+    let te = post(b, "/api/pool", req.clone(), Some(&ce)).await;
     assert_eq!(te.status, 202);
     // One of the two gets Emmanuel; the other still waits.
     let (paired, waiting, wt, wc) = tokio::select! {
@@ -733,36 +540,12 @@ pub async fn pool_pairs(url: &str) {
     for _ in 0..3 {
         s.app.seeks.pair_now().await;
     }
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/pool/{wt}"),
-        None,
-        Some(&wc),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
     assert_eq!(st.json["status"], "waiting", "{waiting}: {}", st.text);
     // Leaving the pool.
-    let d = call(
-        b,
-        Method::DELETE,
-        &format!("/api/pool/{wt}"),
-        None,
-        Some(&wc),
-        &[("content-type", "application/json")],
-    )
-    .await;
+    let d = delete(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
     assert_eq!(d.status, 204, "{}", d.text);
-    let st = call(
-        b,
-        Method::GET,
-        &format!("/api/pool/{wt}"),
-        None,
-        Some(&wc),
-        &[],
-    )
-    .await;
+    let st = get(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
     assert_eq!(st.status, 404, "{}", st.text);
     let _ = cname;
     s.stop().await;
@@ -794,7 +577,7 @@ pub async fn pool_across_instances(url: &str) {
         let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
         let (c, req) = (c.clone(), req.clone());
         tasks.push(tokio::spawn(async move {
-            call(&base, Method::POST, "/api/pool", Some(req), Some(&c), &[]).await
+            post(&base, "/api/pool", req, Some(&c)).await
         }));
     }
     for t in tasks {
@@ -869,24 +652,16 @@ pub async fn challenges_flow(url: &str) {
         json!({"to": to, "variant": "kiswahili", "rules": "-", "clock": {"days_per_move": 1},
                "match": "best_of_three", "rated": false})
     };
-    let post = |body: Value, c: Option<String>| async move {
-        call(
-            b,
-            Method::POST,
-            "/api/challenges",
-            Some(body),
-            c.as_deref(),
-            &[],
-        )
-        .await
+    let challenge = |body: Value, c: Option<String>| async move {
+        post(b, "/api/challenges", body, c.as_deref()).await
     };
-    let r = post(body(&bname), None).await;
+    let r = challenge(body(&bname), None).await;
     assert_eq!(r.status, 401, "{}", r.text);
-    let r = post(body("nobody_here_at_all"), Some(ca.clone())).await;
+    let r = challenge(body("nobody_here_at_all"), Some(ca.clone())).await;
     assert_eq!(r.status, 404, "{}", r.text);
-    let r = post(body(&aname), Some(ca.clone())).await;
+    let r = challenge(body(&aname), Some(ca.clone())).await;
     assert_eq!(r.status, 400, "{}", r.text);
-    let r = post(body(&bname.to_uppercase()), Some(ca.clone())).await;
+    let r = challenge(body(&bname.to_uppercase()), Some(ca.clone())).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let id = r.json["id"].as_str().unwrap().to_string();
     let m = next_of(&mut bsock, "challenge", None).await;
@@ -898,29 +673,25 @@ pub async fn challenges_flow(url: &str) {
     assert_eq!(ch["match"], "best_of_three");
     assert_eq!(ch["clock"], json!({"days_per_move": 1}));
     assert_eq!(ch["rated"], false);
-    let l = call(b, Method::GET, "/api/challenges", None, Some(&cb), &[]).await;
+    let l = get(b, "/api/challenges", Some(&cb)).await;
     assert_eq!(l.json["incoming"][0]["id"], id.as_str(), "{}", l.text);
     assert_eq!(l.json["outgoing"], json!([]));
-    let l = call(b, Method::GET, "/api/challenges", None, Some(&ca), &[]).await;
+    let l = get(b, "/api/challenges", Some(&ca)).await;
     assert_eq!(l.json["outgoing"][0]["id"], id.as_str(), "{}", l.text);
     // Only the challenged accepts.
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         &format!("/api/challenges/{id}/accept"),
-        Some(json!({})),
+        json!({}),
         Some(&ca),
-        &[],
     )
     .await;
     assert_eq!(r.status, 403, "{}", r.text);
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         &format!("/api/challenges/{id}/accept"),
-        Some(json!({})),
+        json!({}),
         Some(&cb),
-        &[],
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.text);
@@ -933,70 +704,42 @@ pub async fn challenges_flow(url: &str) {
                "url": format!("/g/{game}")})
     );
     for c in [&ca, &cb] {
-        let st = call(
-            b,
-            Method::GET,
-            &format!("/api/games/{game}"),
-            None,
-            Some(c),
-            &[],
-        )
-        .await;
+        let st = get(b, &format!("/api/games/{game}"), Some(c)).await;
         assert!(st.json["you"].is_string(), "{}", st.text);
         assert_eq!(st.json["match"]["format"], "best_of_three");
     }
-    let again = call(
+    let again = post(
         b,
-        Method::POST,
         &format!("/api/challenges/{id}/accept"),
-        Some(json!({})),
+        json!({}),
         Some(&cb),
-        &[],
     )
     .await;
     assert_eq!(again.status, 409, "{}", again.text);
 
     // Declined, and cancelled.
-    let id2 = post(body(&bname), Some(ca.clone())).await.json["id"]
+    let id2 = challenge(body(&bname), Some(ca.clone())).await.json["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let d = call(
+    let d = post(
         b,
-        Method::POST,
         &format!("/api/challenges/{id2}/decline"),
-        Some(json!({})),
+        json!({}),
         Some(&cb),
-        &[],
     )
     .await;
     assert_eq!(d.status, 204, "{}", d.text);
     let m = next_of(&mut asock, "challenge_gone", None).await;
     assert_eq!(m["id"], id2.as_str());
     assert_eq!(m["why"], "declined");
-    let id3 = post(body(&bname), Some(ca.clone())).await.json["id"]
+    let id3 = challenge(body(&bname), Some(ca.clone())).await.json["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let x = call(
-        b,
-        Method::DELETE,
-        &format!("/api/challenges/{id3}"),
-        None,
-        Some(&cb),
-        &[("content-type", "application/json")],
-    )
-    .await;
+    let x = delete(b, &format!("/api/challenges/{id3}"), Some(&cb)).await;
     assert_eq!(x.status, 403, "only the challenger cancels: {}", x.text);
-    let x = call(
-        b,
-        Method::DELETE,
-        &format!("/api/challenges/{id3}"),
-        None,
-        Some(&ca),
-        &[("content-type", "application/json")],
-    )
-    .await;
+    let x = delete(b, &format!("/api/challenges/{id3}"), Some(&ca)).await;
     assert_eq!(x.status, 204, "{}", x.text);
     loop {
         let m = next_json(&mut bsock).await;
@@ -1005,50 +748,34 @@ pub async fn challenges_flow(url: &str) {
             break;
         }
     }
-    let l = call(b, Method::GET, "/api/challenges", None, Some(&cb), &[]).await;
+    let l = get(b, "/api/challenges", Some(&cb)).await;
     assert_eq!(l.json["incoming"], json!([]), "{}", l.text);
 
     // Blocking removes open challenges, and then neither may challenge the other.
-    let id4 = post(body(&aname), Some(cb.clone())).await.json["id"]
+    let id4 = challenge(body(&aname), Some(cb.clone())).await.json["id"]
         .as_str()
         .unwrap()
         .to_string();
-    let r = call(
-        b,
-        Method::POST,
-        "/api/blocks",
-        Some(json!({"username": bname})),
-        Some(&ca),
-        &[],
-    )
-    .await;
+    let r = post(b, "/api/blocks", json!({"username": bname}), Some(&ca)).await;
     assert_eq!(r.status, 204);
-    let l = call(b, Method::GET, "/api/blocks", None, Some(&ca), &[]).await;
+    let l = get(b, "/api/blocks", Some(&ca)).await;
     assert_eq!(l.json, json!({"blocked": [bname]}));
-    let l = call(b, Method::GET, "/api/challenges", None, Some(&cb), &[]).await;
+    let l = get(b, "/api/challenges", Some(&cb)).await;
     assert_eq!(l.json["outgoing"], json!([]), "{}", l.text);
     let c4 = s.app.store.challenge(&id4).await.unwrap().unwrap();
     assert_eq!(c4.status, "cancelled");
     for (to, c) in [(&bname, &ca), (&aname, &cb)] {
-        let r = post(body(to), Some(c.clone())).await;
+        let r = challenge(body(to), Some(c.clone())).await;
         assert_eq!(r.status, 403, "{}", r.text);
         assert_eq!(r.json["error"], "blocked");
     }
-    let r = call(
-        b,
-        Method::DELETE,
-        &format!("/api/blocks/{bname}"),
-        None,
-        Some(&ca),
-        &[("content-type", "application/json")],
-    )
-    .await;
+    let r = delete(b, &format!("/api/blocks/{bname}"), Some(&ca)).await;
     assert_eq!(r.status, 204, "{}", r.text);
-    assert_eq!(post(body(&aname), Some(cb.clone())).await.status, 201);
+    assert_eq!(challenge(body(&aname), Some(cb.clone())).await.status, 201);
     // At most 10 open.
     let mut last = 0;
     for _ in 0..10 {
-        last = post(body(&aname), Some(cb.clone())).await.status;
+        last = challenge(body(&aname), Some(cb.clone())).await.status;
     }
     assert_eq!(last, 429);
     s.stop().await;
@@ -1091,13 +818,11 @@ pub async fn hostile(url: &str) {
         listed(b, &ids[0].0).await,
         "the page with a socket keeps it"
     );
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         &format!("/api/seeks/{}/accept", ids[1].0),
-        Some(json!({})),
+        json!({}),
         None,
-        &[],
     )
     .await;
     assert_eq!(r.status, 404, "{}", r.text);
@@ -1129,15 +854,7 @@ pub async fn hostile(url: &str) {
     ] {
         let r = call_bearer(b, Method::GET, path, None, &ids[0].1).await;
         assert_eq!(r.status, 404, "{path}: {}", r.text);
-        let r = call(
-            b,
-            Method::POST,
-            &format!("{path}/accept"),
-            Some(json!({})),
-            None,
-            &[],
-        )
-        .await;
+        let r = post(b, &format!("{path}/accept"), json!({}), None).await;
         assert_eq!(r.status, 404, "{path}: {}", r.text);
     }
     for path in ["/api/pool/x", "/api/challenges/zz/accept"] {
@@ -1174,13 +891,11 @@ pub async fn hostile(url: &str) {
         let r = post_seek(b, bad.clone(), Some(&ca)).await;
         assert_eq!(r.status, 400, "{bad}: {}", r.text);
     }
-    let r = call(
+    let r = post(
         b,
-        Method::POST,
         "/api/blocks",
-        Some(json!({"username": "y".repeat(5000)})),
+        json!({"username": "y".repeat(5000)}),
         Some(&ca),
-        &[],
     )
     .await;
     assert_eq!(r.status, 404, "{}", r.text);
@@ -1210,7 +925,7 @@ pub async fn measure_accept(url: &str, n: usize) {
         let path = format!("/api/seeks/{id}/accept");
         let t0 = Instant::now();
         let (acc, m) = tokio::join!(
-            call(b, Method::POST, &path, Some(json!({})), None, &[],),
+            post(b, &path, json!({}), None),
             next_of(&mut sock, "seek_accepted", None)
         );
         let t = t0.elapsed().as_secs_f64() * 1000.0;
@@ -1262,15 +977,7 @@ pub async fn orphan_claims_are_undone(url: &str) {
     assert_eq!(row.status, "open");
     assert_eq!(row.game, None);
     // The page never heard of the game that never was; the seek can be accepted again.
-    let acc = call(
-        b,
-        Method::POST,
-        &format!("/api/seeks/{id}/accept"),
-        Some(json!({})),
-        None,
-        &[],
-    )
-    .await;
+    let acc = post(b, &format!("/api/seeks/{id}/accept"), json!({}), None).await;
     assert_eq!(acc.status, 201, "{}", acc.text);
     let m = next_of(&mut sock, "seek_accepted", None).await;
     assert_eq!(m["game"], acc.json["game"]);
@@ -1292,16 +999,12 @@ pub async fn challenge_accept_race(url: &str) {
     let (ba, bb) = (base(&a), base(&b2));
     let (aname, ca) = account(&ba, "Asha").await;
     let (bname, cb) = account(&bb, "Baraka").await;
-    let r = call(
+    let r = post(
         &ba,
-        Method::POST,
         "/api/challenges",
-        Some(
-            json!({"to": bname, "variant": "kete", "rules": "-", "clock": null,
-                     "match": "single_game", "rated": false}),
-        ),
+        json!({"to": bname, "variant": "kete", "rules": "-", "clock": null,
+               "match": "single_game", "rated": false}),
         Some(&ca),
-        &[],
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.text);
@@ -1311,13 +1014,11 @@ pub async fn challenge_accept_race(url: &str) {
         let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
         let (id, cb) = (id.clone(), cb.clone());
         tasks.push(tokio::spawn(async move {
-            call(
+            post(
                 &base,
-                Method::POST,
                 &format!("/api/challenges/{id}/accept"),
-                Some(json!({})),
+                json!({}),
                 Some(&cb),
-                &[],
             )
             .await
         }));

@@ -4,14 +4,13 @@
 //! resignation), and every expected pairing and standing is computed here with
 //! bao-tournament from the results the test chose, never read back from the server.
 
-use super::accounts::{base, call};
+use super::accounts::{base, get, post};
 use super::ratings::account;
 use super::*;
 use bao_server::game::{AlertKind, Lifecycle};
 use bao_tournament::knockout::Knockout;
 use bao_tournament::standings::Standing;
 use bao_tournament::{Format, GameResult, Player, PlayerId, Tournament};
-use reqwest::Method;
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -40,14 +39,6 @@ pub async fn players(b: &str, n: usize) -> Players {
     Players { cookie, names }
 }
 
-pub async fn tpost(b: &str, path: &str, body: Value, cookie: Option<&str>) -> Answer {
-    call(b, Method::POST, path, Some(body), cookie, &[]).await
-}
-
-pub async fn tget(b: &str, path: &str, cookie: Option<&str>) -> Answer {
-    call(b, Method::GET, path, None, cookie, &[]).await
-}
-
 /// Creates a tournament as `cookie` with `extra` merged into a default kete one.
 pub async fn create_t(b: &str, cookie: Option<&str>, extra: Value) -> Answer {
     let mut body = json!({"name": "Kombe la Bao", "variant": "kete",
@@ -57,7 +48,7 @@ pub async fn create_t(b: &str, cookie: Option<&str>, extra: Value) -> Answer {
     for (k, v) in extra.as_object().unwrap() {
         body[k] = v.clone();
     }
-    tpost(b, "/api/tournaments", body, cookie).await
+    post(b, "/api/tournaments", body, cookie).await
 }
 
 /// Everyone joins, in order; the organiser (first) starts it. Returns the tournament id.
@@ -68,7 +59,7 @@ pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
     let id = a.json["id"].as_str().unwrap().to_string();
     assert_eq!(a.json["url"], format!("/t/{id}"));
     for n in &p.names {
-        let j = tpost(
+        let j = post(
             b,
             &format!("/api/tournaments/{id}/join"),
             json!({}),
@@ -77,7 +68,7 @@ pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
         .await;
         assert_eq!(j.status, 200, "{}", j.text);
     }
-    let s = tpost(
+    let s = post(
         b,
         &format!("/api/tournaments/{id}/start"),
         json!({}),
@@ -91,7 +82,7 @@ pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
 /// Polls `GET /api/tournaments/{id}` until `f` holds (at most 30 s).
 pub async fn wait_t(b: &str, id: &str, f: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..600 {
-        let a = tget(b, &format!("/api/tournaments/{id}"), None).await;
+        let a = get(b, &format!("/api/tournaments/{id}"), None).await;
         assert_eq!(a.status, 200, "{}", a.text);
         if f(&a.json) {
             return a.json;
@@ -107,7 +98,7 @@ pub async fn wait_round(b: &str, id: &str, no: usize) -> Value {
     for g in t["rounds"][no - 1]["pairings"].as_array().unwrap() {
         if let Some(gid) = g["game"].as_str() {
             for i in 0.. {
-                let a = tget(b, &format!("/api/games/{gid}"), None).await;
+                let a = get(b, &format!("/api/games/{gid}"), None).await;
                 if a.status == 200 {
                     break;
                 }
@@ -139,7 +130,7 @@ pub async fn decide(
     let wc = &p.cookie[winner];
     for _ in 0..5 {
         let b = next_base();
-        let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
         if st["match"]["over"] == true {
             return;
         }
@@ -149,14 +140,14 @@ pub async fn decide(
             .to_string();
         for _ in 0..plies {
             let b = next_base();
-            let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+            let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
             let c = if st["side_to_move"] == my_side.as_str() {
                 lc
             } else {
                 wc
             };
             let ply = st["ply"].as_u64().unwrap();
-            let r = tpost(
+            let r = post(
                 &b,
                 &format!("/api/games/{gid}/moves"),
                 json!({"move": first_legal(&st), "ply": ply}),
@@ -166,8 +157,8 @@ pub async fn decide(
             assert_eq!(r.status, 200, "{}", r.text);
         }
         let b = next_base();
-        let st = tget(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
-        let r = tpost(
+        let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        let r = post(
             &b,
             &format!("/api/games/{gid}/resign"),
             json!({"game_no": st["match"]["game_no"], "ply": st["ply"]}),
@@ -176,7 +167,7 @@ pub async fn decide(
         .await;
         assert_eq!(r.status, 200, "{}", r.text);
     }
-    let st = tget(&bases[k], &format!("/api/games/{gid}"), Some(lc))
+    let st = get(&bases[k], &format!("/api/games/{gid}"), Some(lc))
         .await
         .json;
     assert_eq!(st["match"]["over"], true, "match {gid} not over");
@@ -340,7 +331,7 @@ pub async fn whole_knockout(url: &str) {
     assert_eq!(ko[2][1]["third_place"], true);
     // Each match was one server game of up to three (BRD-8).
     let g = ko[0][0]["games"][0]["game"].as_str().unwrap();
-    let st = tget(&b, &format!("/api/games/{g}"), None).await.json;
+    let st = get(&b, &format!("/api/games/{g}"), None).await.json;
     assert_eq!(st["match"]["format"], "best_of_three");
 
     // Three players: seed 1 has a bye into the final (told as round 1's bye), no third place.
@@ -421,8 +412,8 @@ pub async fn whole_round_robin_and_swiss(url: &str) {
 
 /// The standings CSV and games.txt of a finished tournament of `games` single games.
 pub async fn exports(b: &str, id: &str, games: usize) {
-    let t = tget(b, &format!("/api/tournaments/{id}"), None).await.json;
-    let csv = tget(b, &format!("/api/tournaments/{id}/standings.csv"), None).await;
+    let t = get(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let csv = get(b, &format!("/api/tournaments/{id}/standings.csv"), None).await;
     assert_eq!(csv.status, 200);
     assert!(csv.headers["content-type"]
         .to_str()
@@ -437,7 +428,7 @@ pub async fn exports(b: &str, id: &str, games: usize) {
         "{}",
         lines[1]
     );
-    let txt = tget(b, &format!("/api/tournaments/{id}/games.txt"), None).await;
+    let txt = get(b, &format!("/api/tournaments/{id}/games.txt"), None).await;
     assert_eq!(txt.status, 200);
     // What `bao record validate` does: parse every record, then replay it by the rules.
     let records = bao_rules::parse_records_bytes(txt.text.as_bytes()).expect("a records file");
@@ -471,7 +462,7 @@ pub async fn forfeit_after_time(url: &str) {
     let north = g["N"].as_str().unwrap();
     assert_eq!(t["standings"][0]["player"], north);
     assert_eq!(t["standings"][0]["points"], 1);
-    let st = tget(
+    let st = get(
         &b,
         &format!("/api/games/{}", g["game"].as_str().unwrap()),
         None,
@@ -493,10 +484,10 @@ pub async fn forfeit_after_time(url: &str) {
     let t = wait_round(&b, &id, 1).await;
     let g = &t["rounds"][0]["pairings"][0];
     let (gid, south) = (g["game"].as_str().unwrap(), g["S"].as_str().unwrap());
-    let st = tget(&b, &format!("/api/games/{gid}"), Some(&p.cookie[south]))
+    let st = get(&b, &format!("/api/games/{gid}"), Some(&p.cookie[south]))
         .await
         .json;
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/games/{gid}/moves"),
         json!({"move": first_legal(&st), "ply": 0}),
@@ -510,7 +501,7 @@ pub async fn forfeit_after_time(url: &str) {
         (g["result"].as_str(), g["termination"].as_str()),
         (Some("S"), Some("forfeit"))
     );
-    let st = tget(&b, &format!("/api/games/{gid}"), None).await.json;
+    let st = get(&b, &format!("/api/games/{gid}"), None).await.json;
     assert_eq!(st["moves"].as_array().unwrap().len(), 1);
 
     // Withdrawn before a round robin's later round: that game is forfeited without a game.
@@ -524,7 +515,7 @@ pub async fn forfeit_after_time(url: &str) {
     .await;
     let t = wait_round(&b, &id, 1).await;
     let bye = t["rounds"][0]["byes"][0].as_str().unwrap().to_string();
-    let w = tpost(
+    let w = post(
         &b,
         &format!("/api/tournaments/{id}/withdraw"),
         json!({}),
@@ -627,13 +618,13 @@ pub async fn hostile(url: &str) {
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     let code = a.json["code"].as_str().unwrap().to_string();
-    let list = tget(&b, "/api/tournaments?status=upcoming", None).await;
+    let list = get(&b, "/api/tournaments?status=upcoming", None).await;
     assert!(!list.text.contains(&id));
     let j = |c: &str, body: Value| {
         let (b, id, c) = (b.clone(), id.clone(), c.to_string());
-        async move { tpost(&b, &format!("/api/tournaments/{id}/join"), body, Some(&c)).await }
+        async move { post(&b, &format!("/api/tournaments/{id}/join"), body, Some(&c)).await }
     };
-    let r = tpost(&b, &format!("/api/tournaments/{id}/join"), json!({}), None).await;
+    let r = post(&b, &format!("/api/tournaments/{id}/join"), json!({}), None).await;
     assert_eq!(r.status, 401);
     let r = j(other, json!({})).await;
     assert_eq!(
@@ -660,7 +651,7 @@ pub async fn hostile(url: &str) {
     );
     // Only the organiser starts, pauses, removes.
     for what in ["start", "pause", "resume"] {
-        let r = tpost(
+        let r = post(
             &b,
             &format!("/api/tournaments/{id}/{what}"),
             json!({}),
@@ -673,7 +664,7 @@ pub async fn hostile(url: &str) {
             "{what}"
         );
     }
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id}/remove"),
         json!({"username": p.names[0]}),
@@ -681,9 +672,9 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.status, 403);
-    let r = tpost(&b, &format!("/api/tournaments/{id}/start"), json!({}), None).await;
+    let r = post(&b, &format!("/api/tournaments/{id}/start"), json!({}), None).await;
     assert_eq!(r.status, 401);
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id}/start"),
         json!({}),
@@ -691,7 +682,7 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id}/start"),
         json!({}),
@@ -708,7 +699,7 @@ pub async fn hostile(url: &str) {
         r.text
     );
     // The organiser pauses: the round's result is taken, the next round waits for resume.
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id}/pause"),
         json!({}),
@@ -735,12 +726,12 @@ pub async fn hostile(url: &str) {
     bao_server::features::tournaments::run::advance(&s.app.games, &id)
         .await
         .unwrap();
-    let t = tget(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = get(&b, &format!("/api/tournaments/{id}"), None).await.json;
     assert_eq!(
         (t["status"].as_str(), t["round"].as_u64()),
         (Some("paused"), Some(1))
     );
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id}/resume"),
         json!({}),
@@ -753,7 +744,7 @@ pub async fn hostile(url: &str) {
     let a = create_t(&b, Some(org), json!({})).await;
     let id2 = a.json["id"].as_str().unwrap().to_string();
     assert_eq!(
-        tpost(
+        post(
             &b,
             &format!("/api/tournaments/{id2}/join"),
             json!({}),
@@ -763,7 +754,7 @@ pub async fn hostile(url: &str) {
         .status,
         200
     );
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id2}/start"),
         json!({}),
@@ -774,7 +765,7 @@ pub async fn hostile(url: &str) {
         (r.status, r.json["error"].as_str()),
         (409, Some("too_few_players"))
     );
-    let r = tpost(
+    let r = post(
         &b,
         &format!("/api/tournaments/{id2}/remove"),
         json!({"username": p.names[1]}),
@@ -782,13 +773,13 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let t = tget(&b, &format!("/api/tournaments/{id2}"), Some(org))
+    let t = get(&b, &format!("/api/tournaments/{id2}"), Some(org))
         .await
         .json;
     assert_eq!(t["players"].as_array().unwrap().len(), 0);
     assert_eq!(t["you"], json!({"joined": false, "organiser": true}));
     // The public one is listed; unknown ids and bad queries.
-    let list = tget(&b, "/api/tournaments?status=upcoming&limit=1", None).await;
+    let list = get(&b, "/api/tournaments?status=upcoming&limit=1", None).await;
     assert_eq!(
         list.json["tournaments"][0]["id"],
         id2.as_str(),
@@ -796,15 +787,15 @@ pub async fn hostile(url: &str) {
         list.text
     );
     assert_eq!(
-        tget(&b, "/api/tournaments?status=soon", None).await.status,
+        get(&b, "/api/tournaments?status=soon", None).await.status,
         400
     );
     assert_eq!(
-        tget(&b, "/api/tournaments/nonexisten", None).await.status,
+        get(&b, "/api/tournaments/nonexisten", None).await.status,
         404
     );
     assert_eq!(
-        tget(&b, "/api/tournaments/../../etc", None).await.status,
+        get(&b, "/api/tournaments/../../etc", None).await.status,
         404
     );
     s.stop().await;
@@ -859,7 +850,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     let lonely = create_t(&b, Some(org), json!({"starts_at": soon})).await;
     let lonely = lonely.json["id"].as_str().unwrap().to_string();
     for n in &p.names {
-        let j = tpost(
+        let j = post(
             &b,
             &format!("/api/tournaments/{id}/join"),
             json!({}),
@@ -868,7 +859,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
         .await;
         assert_eq!(j.status, 200, "{}", j.text);
     }
-    let j = tpost(
+    let j = post(
         &b,
         &format!("/api/tournaments/{lonely}/join"),
         json!({}),
@@ -876,7 +867,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     )
     .await;
     assert_eq!(j.status, 200, "{}", j.text);
-    let t = tget(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = get(&b, &format!("/api/tournaments/{id}"), None).await.json;
     assert_eq!(t["status"], "open");
     let t = wait_round(&b, &id, 1).await;
     assert_eq!(t["status"], "running");
@@ -888,7 +879,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     let a = create_t(&b, Some(org), json!({"format": {"kind": "round_robin"}})).await;
     let id = a.json["id"].as_str().unwrap().to_string();
     for n in &p.names {
-        tpost(
+        post(
             &b,
             &format!("/api/tournaments/{id}/join"),
             json!({}),
@@ -943,7 +934,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
         .unwrap());
     let t = wait_round(&b, &id, 1).await;
     assert_eq!(t["rounds"][0]["pairings"][0]["game"], gid.as_str());
-    let st = tget(&b, &format!("/api/games/{gid}"), None).await.json;
+    let st = get(&b, &format!("/api/games/{gid}"), None).await.json;
     assert_eq!(st["players"]["S"]["name"], p.names[1].as_str());
     assert_eq!(st["players"]["N"]["name"], p.names[0].as_str());
     assert_eq!(store.tournament_rounds(&id).await.unwrap().len(), 1);
@@ -979,7 +970,7 @@ pub async fn forbidden_pairing(url: &str) {
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     for n in &p.names {
-        let j = tpost(
+        let j = post(
             b,
             &format!("/api/tournaments/{id}/join"),
             json!({}),
@@ -988,7 +979,7 @@ pub async fn forbidden_pairing(url: &str) {
         .await;
         assert_eq!(j.status, 200, "{}", j.text);
     }
-    let t = tget(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = get(b, &format!("/api/tournaments/{id}"), None).await.json;
     let players = bao_players(&t);
     let plain = Tournament::new(Format::Swiss { rounds: 3 }, players.clone())
         .unwrap()
@@ -999,7 +990,7 @@ pub async fn forbidden_pairing(url: &str) {
     let first = &plain.pairings[0];
     let (fa, fb) = (&players[first.south.0].name, &players[first.north.0].name);
     let path = format!("/api/tournaments/{id}/forbid");
-    let not_org = tpost(
+    let not_org = post(
         b,
         &path,
         json!({"a": fa, "b": fb}),
@@ -1007,42 +998,42 @@ pub async fn forbidden_pairing(url: &str) {
     )
     .await;
     assert_eq!(not_org.status, 403, "{}", not_org.text);
-    let stranger = tpost(b, &path, json!({"a": fa, "b": "nobody_here"}), Some(org)).await;
+    let stranger = post(b, &path, json!({"a": fa, "b": "nobody_here"}), Some(org)).await;
     assert_eq!(stranger.status, 409, "{}", stranger.text);
-    let same = tpost(b, &path, json!({"a": fa, "b": fa}), Some(org)).await;
+    let same = post(b, &path, json!({"a": fa, "b": fa}), Some(org)).await;
     assert_eq!(same.status, 400, "{}", same.text);
-    let ok = tpost(b, &path, json!({"a": fa, "b": fb}), Some(org)).await;
+    let ok = post(b, &path, json!({"a": fa, "b": fb}), Some(org)).await;
     assert_eq!(ok.status, 200, "{}", ok.text);
     // A pairing forbidden and allowed again is gone; forbidden again, it holds.
     let allow = format!("/api/tournaments/{id}/allow");
     assert_eq!(
-        tpost(b, &allow, json!({"a": fb, "b": fa}), Some(org))
+        post(b, &allow, json!({"a": fb, "b": fa}), Some(org))
             .await
             .status,
         200
     );
-    let seen = tget(b, &format!("/api/tournaments/{id}"), Some(org))
+    let seen = get(b, &format!("/api/tournaments/{id}"), Some(org))
         .await
         .json;
     assert_eq!(seen["forbidden"], json!([]), "{seen}");
     assert_eq!(
-        tpost(b, &path, json!({"a": fb, "b": fa}), Some(org))
+        post(b, &path, json!({"a": fb, "b": fa}), Some(org))
             .await
             .status,
         200
     );
-    let seen = tget(b, &format!("/api/tournaments/{id}"), Some(org))
+    let seen = get(b, &format!("/api/tournaments/{id}"), Some(org))
         .await
         .json;
     assert_eq!(seen["forbidden"].as_array().unwrap().len(), 1, "{seen}");
-    let other = tget(b, &format!("/api/tournaments/{id}"), Some(&p.cookie[fb]))
+    let other = get(b, &format!("/api/tournaments/{id}"), Some(&p.cookie[fb]))
         .await
         .json;
     assert!(
         other.get("forbidden").is_none(),
         "only the organiser sees it: {other}"
     );
-    let st = tpost(
+    let st = post(
         b,
         &format!("/api/tournaments/{id}/start"),
         json!({}),
@@ -1101,7 +1092,7 @@ pub async fn forbidden_pairing(url: &str) {
     )
     .await;
     let rid = rr.json["id"].as_str().unwrap();
-    let no = tpost(
+    let no = post(
         b,
         &format!("/api/tournaments/{rid}/forbid"),
         json!({"a": fa, "b": fb}),
