@@ -3,23 +3,11 @@
 //! their seat without a seat token, and "your move" goes to a player with no page open.
 
 mod common;
-use bao_server::game::{AlertKind, NewPair, PairSeat, Recipient};
+use bao_rules::Side;
+use bao_server::game::{AlertKind, NewPair, Recipient};
 use common::accounts::*;
 use common::*;
-use reqwest::Method;
 use serde_json::json;
-
-async fn account_id(s: &bao_server::Running, name: &str) -> String {
-    let key = name.to_lowercase();
-    s.app
-        .store
-        .account_by_name(&key)
-        .await
-        .unwrap()
-        .expect("the account exists")
-        .id
-        .0
-}
 
 #[tokio::test]
 async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
@@ -34,30 +22,14 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     }
     let (ida, idb) = (account_id(&s, &asha).await, account_id(&s, &baraka).await);
     let mut alerts = s.app.games.alerts.subscribe();
-    let rules = bao_rules::Rules::new(bao_rules::Variant::Kiswahili);
+    let both = [
+        pair_seat("ignored", Some(&ida), None),
+        pair_seat("ignored", Some(&idb), None),
+    ];
     let made = s
         .app
         .games
-        .create_pair(NewPair {
-            rules,
-            start: bao_rules::Position::start(&rules),
-            players: [
-                PairSeat {
-                    name: "ignored".into(),
-                    account: Some(ida.clone()),
-                    token_hash: None,
-                },
-                PairSeat {
-                    name: "ignored".into(),
-                    account: Some(idb.clone()),
-                    token_hash: None,
-                },
-            ],
-            first_side: bao_rules::Side::South,
-            clock: None,
-            rated: true,
-            id: None,
-        })
+        .create_pair(new_pair(both, Side::South, true))
         .await
         .expect("the game is made");
     // Each player is told, under the other's account name.
@@ -79,7 +51,7 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     let path = format!("/api/games/{}", made.id);
     let state = |cookie: String| {
         let (b, path) = (b.clone(), path.clone());
-        async move { call(&b, Method::GET, &path, None, Some(&cookie), &[]).await }
+        async move { get(&b, &path, Some(&cookie)).await }
     };
     let st = state(cookies[0].clone()).await;
     assert_eq!(st.status, 200, "{}", st.text);
@@ -94,25 +66,9 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     // North's session cannot move for South; South's can, without a seat token.
     let moves = format!("{path}/moves");
     let body = json!({"move": mv, "ply": 0});
-    let no = call(
-        &b,
-        Method::POST,
-        &moves,
-        Some(body.clone()),
-        Some(&cookies[1]),
-        &[],
-    )
-    .await;
+    let no = post(&b, &moves, body.clone(), Some(&cookies[1])).await;
     assert_eq!(no.status, 409, "{}", no.text);
-    let yes = call(
-        &b,
-        Method::POST,
-        &moves,
-        Some(body.clone()),
-        Some(&cookies[0]),
-        &[],
-    )
-    .await;
+    let yes = post(&b, &moves, body.clone(), Some(&cookies[0])).await;
     assert_eq!(yes.status, 200, "{}", yes.text);
     // Baraka has no page open: he is told it is his move.
     let a = alerts.recv().await.unwrap();
@@ -134,26 +90,14 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     let err = s
         .app
         .games
-        .create_pair(NewPair {
-            rules,
-            start: bao_rules::Position::start(&rules),
-            players: [
-                PairSeat {
-                    name: "x".into(),
-                    account: Some(ida.clone()),
-                    token_hash: None,
-                },
-                PairSeat {
-                    name: "Guest".into(),
-                    account: None,
-                    token_hash: None,
-                },
+        .create_pair(new_pair(
+            [
+                pair_seat("x", Some(&ida), None),
+                pair_seat("Guest", None, None),
             ],
-            first_side: bao_rules::Side::North,
-            clock: None,
-            rated: true,
-            id: None,
-        })
+            Side::North,
+            true,
+        ))
         .await
         .unwrap_err();
     assert_eq!(err.category, "rated_needs_account");
@@ -162,26 +106,14 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
     let casual = s
         .app
         .games
-        .create_pair(NewPair {
-            rules,
-            start: bao_rules::Position::start(&rules),
-            players: [
-                PairSeat {
-                    name: "Zuhura".into(),
-                    account: None,
-                    token_hash: Some(bao_server::util::hash_token(&guest)),
-                },
-                PairSeat {
-                    name: "Guest".into(),
-                    account: Some(idb.clone()),
-                    token_hash: None,
-                },
+        .create_pair(new_pair(
+            [
+                pair_seat("Zuhura", None, Some(bao_server::util::hash_token(&guest))),
+                pair_seat("Guest", Some(&idb), None),
             ],
-            first_side: bao_rules::Side::North,
-            clock: None,
-            rated: false,
-            id: None,
-        })
+            Side::North,
+            false,
+        ))
         .await
         .unwrap();
     assert!(casual.tokens[0].is_none() && casual.tokens[1].is_some());
@@ -217,11 +149,7 @@ async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
     }
     let (ida, idb) = (account_id(&a, &asha).await, account_id(&a, &baraka).await);
     let rules = bao_rules::Rules::new(bao_rules::Variant::Kete);
-    let seat = |id: &str| PairSeat {
-        name: String::new(),
-        account: Some(id.to_string()),
-        token_hash: None,
-    };
+    let seat = |id: &str| pair_seat("", Some(id), None);
     let make = |x: String, y: String| {
         let games = a.app.games.clone();
         async move {

@@ -95,6 +95,19 @@ pub async fn delete_json(b: &str, path: &str, body: Value, cookie: Option<&str>)
     call(b, Method::DELETE, path, Some(body), cookie, &[]).await
 }
 
+/// The id of account `name` (any case), from the store: what alerts and pairs name an
+/// account by.
+pub async fn account_id(s: &Running, name: &str) -> String {
+    s.app
+        .store
+        .account_by_name(&name.to_lowercase())
+        .await
+        .unwrap()
+        .expect("the account exists")
+        .id
+        .0
+}
+
 pub fn base(s: &Running) -> String {
     format!("http://{}", s.addr)
 }

@@ -195,6 +195,38 @@ impl Client {
     }
 }
 
+/// A seat of a game the server makes between two players (`Games::create_pair`).
+pub fn pair_seat(
+    name: &str,
+    account: Option<&str>,
+    token_hash: Option<String>,
+) -> bao_server::game::PairSeat {
+    bao_server::game::PairSeat {
+        name: name.into(),
+        account: account.map(str::to_string),
+        token_hash,
+    }
+}
+
+/// A Kiswahili pair game from the usual start, without a clock: the tests of pairs vary
+/// only the seats, the first player's side and whether it is rated.
+pub fn new_pair(
+    players: [bao_server::game::PairSeat; 2],
+    first_side: bao_rules::Side,
+    rated: bool,
+) -> bao_server::game::NewPair {
+    let rules = bao_rules::Rules::new(bao_rules::Variant::Kiswahili);
+    bao_server::game::NewPair {
+        rules,
+        start: bao_rules::Position::start(&rules),
+        players,
+        first_side,
+        clock: None,
+        rated,
+        id: None,
+    }
+}
+
 pub type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 

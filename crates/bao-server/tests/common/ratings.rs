@@ -2,7 +2,7 @@
 //! leaderboard") over real HTTP, on SQLite (tests/ratings_sqlite.rs) and PostgreSQL
 //! (tests/ratings_postgres.rs) with the same code.
 
-use super::accounts::{base, delete_json, fresh_name, get, post, session_of, signup};
+use super::accounts::{account_id, base, delete_json, fresh_name, get, post, session_of, signup};
 use super::*;
 use bao_rating::Outcome;
 use bao_rules::{RecordResult, Side, Termination, Variant};
@@ -413,12 +413,7 @@ pub async fn leaderboard_filters_and_orders(url: &str) {
     let mut names = Vec::new();
     for tag in ["One", "Two", "Three", "Prov", "Gone", "Grown", "Kete"] {
         let (name, _) = account(b, tag).await;
-        let row = store
-            .account_by_name(&name.to_ascii_lowercase())
-            .await
-            .unwrap()
-            .unwrap();
-        ids.push(row.id.0);
+        ids.push(account_id(&s, &name).await);
         names.push(name);
     }
     let set = |i: usize, variant: &'static str, rating: f64, rd: f64, vol: f64, ago: i64| {

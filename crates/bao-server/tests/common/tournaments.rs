@@ -4,7 +4,7 @@
 //! resignation), and every expected pairing and standing is computed here with
 //! bao-tournament from the results the test chose, never read back from the server.
 
-use super::accounts::{base, get, post};
+use super::accounts::{account_id, base, get, post};
 use super::ratings::account;
 use super::*;
 use bao_server::game::{AlertKind, Lifecycle};
@@ -823,12 +823,8 @@ pub async fn swiss_on_two_instances(url: &str) {
     assert_eq!(games.len(), 12);
     // Each player has exactly three games on the server: no round's games made twice.
     for n in &p.names {
-        let acct = store
-            .account_by_name(&n.to_ascii_lowercase())
-            .await
-            .unwrap()
-            .unwrap();
-        let (rows, _) = store.account_games(&acct.id.0, None, 50).await.unwrap();
+        let acct = account_id(&a, n).await;
+        let (rows, _) = store.account_games(&acct, None, 50).await.unwrap();
         assert_eq!(rows.len(), 3, "{n}");
     }
     a.stop().await;
@@ -890,15 +886,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     let store = &s.app.store;
     let mut accts = Vec::new();
     for n in &p.names {
-        accts.push(
-            store
-                .account_by_name(&n.to_ascii_lowercase())
-                .await
-                .unwrap()
-                .unwrap()
-                .id
-                .0,
-        );
+        accts.push(account_id(&s, n).await);
     }
     let gid = bao_server::util::new_game_id();
     let round = bao_server::store::RoundRow {
