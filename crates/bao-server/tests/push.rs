@@ -8,15 +8,16 @@ mod common;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use bao_server::features::push::PushConfig;
-use bao_server::game::{Alert, AlertKind, NewPair, PairSeat, Recipient};
+use bao_server::game::{Alert, AlertKind, Recipient};
 use bao_server::{Config, Durability, Running};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
-use common::accounts::{base, call, fresh_name, session_of, signup, wait_for};
+use common::accounts::{
+    account_id, base, delete_json, fresh_name, post, session_of, signup, wait_for,
+};
 use common::*;
 use p256::ecdsa::signature::Verifier as _;
 use p256::elliptic_curve::sec1::ToEncodedPoint as _;
-use reqwest::Method;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -203,15 +204,65 @@ async fn server_key(s: &Running) -> String {
 }
 
 async fn subscribe(s: &Running, body: Value, cookie: Option<&str>) -> Answer {
-    call(
-        &base(s),
-        Method::POST,
-        "/api/push/subscribe",
-        Some(body),
-        cookie,
-        &[],
+    post(&base(s), "/api/push/subscribe", body, cookie).await
+}
+
+/// Subscribes `browser` for the guest seat `token` of game `id`, without a session: the
+/// start of most tests here. The server takes it (201).
+async fn subscribe_seat(
+    s: &Running,
+    browser: &Browser,
+    lang: &str,
+    id: &str,
+    token: &str,
+) -> Answer {
+    let a = subscribe(
+        s,
+        json!({"subscription": browser.json(), "lang": lang,
+               "seats": [{"game": id, "token": token}]}),
+        None,
     )
-    .await
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    a
+}
+
+/// The player of `token` makes the first legal move of game `id` through `c`: the move
+/// that makes it the other's turn, so that a "your move" alert follows.
+async fn play_first_move(c: &Client, id: &str, token: &str) {
+    let mv = first_legal(&c.state(id, Some(token)).await);
+    assert_eq!(c.play(id, token, &mv, 0).await.status, 200);
+}
+
+/// Seat `player` of game `id`, as alerts name it.
+fn seat(id: &str, player: usize) -> Recipient {
+    Recipient::Seat {
+        game: id.to_string(),
+        player,
+    }
+}
+
+/// "Your move" against `opponent` to seat `player` of game `id`, as the core publishes it
+/// when it finds no socket of the player's.
+fn your_move(id: &str, player: usize, opponent: &str) -> Alert {
+    Alert {
+        to: seat(id, player),
+        kind: AlertKind::YourMove {
+            game: id.to_string(),
+            opponent: opponent.into(),
+        },
+    }
+}
+
+/// "Your game has begun" against `opponent` to seat `player` of game `id`.
+fn game_start(id: &str, player: usize, opponent: &str) -> Alert {
+    Alert {
+        to: seat(id, player),
+        kind: AlertKind::GameStart {
+            game: id.to_string(),
+            opponent: opponent.into(),
+        },
+    }
 }
 
 /// A guest's move in Swahili: Baraka subscribes for his seat, has no page open; Asha
@@ -223,18 +274,9 @@ async fn guest_told_of_their_move(url: &str) {
     let c = Client::new(&s);
     let (id, asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let phone = Browser::new(&service, "1");
-    let a = subscribe(
-        &s,
-        json!({"subscription": phone.json(), "lang": "sw",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.text);
+    let a = subscribe_seat(&s, &phone, "sw", &id, &baraka).await;
     assert_eq!(a.json["seats"], 1);
-    let st = c.state(&id, Some(&asha)).await;
-    let mv = st["legal"][0]["move"].as_str().unwrap();
-    assert_eq!(c.play(&id, &asha, mv, 0).await.status, 200);
+    play_first_move(&c, &id, &asha).await;
     let r = service.next().await;
     assert_eq!(r.sub, "1");
     let p = phone.open(&r, &key);
@@ -266,39 +308,15 @@ async fn account_told_of_a_game_made_for_it(url: &str) {
     .await;
     assert_eq!(a.status, 201, "{}", a.text);
     assert_eq!(a.json["account"], true);
-    let account = s
-        .app
-        .store
-        .account_by_name(&name.to_lowercase())
-        .await
-        .unwrap()
-        .unwrap()
-        .id
-        .0;
-    let rules = bao_rules::Rules::new(bao_rules::Variant::Kiswahili);
+    let account = account_id(&s, &name).await;
+    let players = [
+        pair_seat("Asha", None, None),
+        pair_seat("ignored", Some(&account), None),
+    ];
     let made = s
         .app
         .games
-        .create_pair(NewPair {
-            rules,
-            start: bao_rules::Position::start(&rules),
-            players: [
-                PairSeat {
-                    name: "Asha".into(),
-                    account: None,
-                    token_hash: None,
-                },
-                PairSeat {
-                    name: "ignored".into(),
-                    account: Some(account),
-                    token_hash: None,
-                },
-            ],
-            first_side: bao_rules::Side::South,
-            clock: None,
-            rated: false,
-            id: None,
-        })
+        .create_pair(new_pair(players, bao_rules::Side::South, false))
         .await
         .expect("the game is made");
     let r = service.next().await;
@@ -307,16 +325,7 @@ async fn account_told_of_a_game_made_for_it(url: &str) {
     assert_eq!(p["url"], format!("/g/{}", made.id));
     // A challenge goes to the account too, as published by the challenges feature.
     s.app.games.alerts.publish(Alert {
-        to: Recipient::Account(
-            s.app
-                .store
-                .account_by_name(&name.to_lowercase())
-                .await
-                .unwrap()
-                .unwrap()
-                .id
-                .0,
-        ),
+        to: Recipient::Account(account),
         kind: AlertKind::Challenge {
             challenge: "c1".into(),
             from: "Chausiku".into(),
@@ -423,13 +432,11 @@ async fn subscriptions_are_checked_and_other_endpoints_refused() {
             .len(),
         1
     );
-    let d = call(
+    let d = delete_json(
         &base(&s),
-        Method::DELETE,
         "/api/push/subscribe",
-        Some(json!({"endpoint": good["endpoint"]})),
+        json!({"endpoint": good["endpoint"]}),
         None,
-        &[],
     )
     .await;
     assert_eq!(d.status, 204, "{}", d.text);
@@ -452,14 +459,7 @@ async fn a_seat_keeps_at_most_ten_subscriptions() {
     let (id, _asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     for n in 0..12 {
         let b = Browser::new(&service, &n.to_string());
-        let a = subscribe(
-            &s,
-            json!({"subscription": b.json(), "lang": "en",
-                   "seats": [{"game": id, "token": baraka}]}),
-            None,
-        )
-        .await;
-        assert_eq!(a.status, 201, "{}", a.text);
+        subscribe_seat(&s, &b, "en", &id, &baraka).await;
     }
     let kept = s.app.store.push_targets_of_seat(&id, 1).await.unwrap();
     assert_eq!(kept.len(), 10);
@@ -475,24 +475,8 @@ async fn a_gone_subscription_is_forgotten() {
     let (id, _asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let b = Browser::new(&service, "9");
     service.status.lock().unwrap().insert("9".into(), 410);
-    let a = subscribe(
-        &s,
-        json!({"subscription": b.json(), "lang": "en",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.text);
-    s.app.games.alerts.publish(Alert {
-        to: Recipient::Seat {
-            game: id.clone(),
-            player: 1,
-        },
-        kind: AlertKind::GameStart {
-            game: id.clone(),
-            opponent: "Asha".into(),
-        },
-    });
+    subscribe_seat(&s, &b, "en", &id, &baraka).await;
+    s.app.games.alerts.publish(game_start(&id, 1, "Asha"));
     assert_eq!(service.next().await.sub, "9");
     wait_for(|| async { s.app.push.stats().handled == 1 }).await;
     assert_eq!(s.app.push.stats().gone, 1);
@@ -515,37 +499,14 @@ async fn no_push_of_your_move_while_the_player_has_a_socket_open() {
     let c = Client::new(&s);
     let (id, _asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let b = Browser::new(&service, "3");
-    let a = subscribe(
-        &s,
-        json!({"subscription": b.json(), "lang": "en",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.text);
+    subscribe_seat(&s, &b, "en", &id, &baraka).await;
     let _ws = ws(&s.addr.to_string(), &id, Some(&baraka)).await;
     let slot = s.app.games.cached(&id).unwrap();
     wait_for(|| async { slot.connected()[1] }).await;
     // Asha has the first move: it is not Baraka's turn either. Published as the core would
     // when it misses a socket (another instance's, or one that opened meanwhile).
-    let to = Recipient::Seat {
-        game: id.clone(),
-        player: 1,
-    };
-    s.app.games.alerts.publish(Alert {
-        to: to.clone(),
-        kind: AlertKind::YourMove {
-            game: id.clone(),
-            opponent: "Asha".into(),
-        },
-    });
-    s.app.games.alerts.publish(Alert {
-        to,
-        kind: AlertKind::GameStart {
-            game: id.clone(),
-            opponent: "Asha".into(),
-        },
-    });
+    s.app.games.alerts.publish(your_move(&id, 1, "Asha"));
+    s.app.games.alerts.publish(game_start(&id, 1, "Asha"));
     wait_for(|| async { s.app.push.stats().handled == 2 }).await;
     let got = service.drain();
     assert_eq!(got.len(), 1, "only the game start is pushed");
@@ -563,33 +524,14 @@ async fn your_move_is_checked_again_before_it_is_pushed() {
     let c = Client::new(&s);
     let (id, asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let b = Browser::new(&service, "4");
-    let a = subscribe(
-        &s,
-        json!({"subscription": b.json(), "lang": "en",
-               "seats": [{"game": id, "token": asha}]}),
-        None,
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.text);
-    let alert = |player: usize| Alert {
-        to: Recipient::Seat {
-            game: id.clone(),
-            player,
-        },
-        kind: AlertKind::YourMove {
-            game: id.clone(),
-            opponent: "Baraka".into(),
-        },
-    };
+    subscribe_seat(&s, &b, "en", &id, &asha).await;
     // Asha (player 0) is to move: pushed.
-    s.app.games.alerts.publish(alert(0));
+    s.app.games.alerts.publish(your_move(&id, 0, "Baraka"));
     assert_eq!(service.next().await.sub, "4");
     // She moves; an old "your move" for her is no longer true.
-    let st = c.state(&id, Some(&asha)).await;
-    let mv = st["legal"][0]["move"].as_str().unwrap();
-    assert_eq!(c.play(&id, &asha, mv, 0).await.status, 200);
+    play_first_move(&c, &id, &asha).await;
     let _ = baraka;
-    s.app.games.alerts.publish(alert(0));
+    s.app.games.alerts.publish(your_move(&id, 0, "Baraka"));
     // Three alerts: the first, the core's "your move" to Baraka (no subscription), the stale
     // one.
     wait_for(|| async { s.app.push.stats().handled == 3 }).await;
@@ -608,20 +550,10 @@ async fn pushes_to_one_subscription_are_rate_limited() {
     let c = Client::new(&s);
     let (id, _asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let b = Browser::new(&service, "5");
-    let a = subscribe(
-        &s,
-        json!({"subscription": b.json(), "lang": "en",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.text);
+    subscribe_seat(&s, &b, "en", &id, &baraka).await;
     for n in 0..3 {
         s.app.games.alerts.publish(Alert {
-            to: Recipient::Seat {
-                game: id.clone(),
-                player: 1,
-            },
+            to: seat(&id, 1),
             kind: AlertKind::Challenge {
                 challenge: format!("c{n}"),
                 from: "Asha".into(),
@@ -655,20 +587,11 @@ async fn two_instances_share_one_key_and_push_once() {
     let cb = Client::new(&b);
     let (id, asha, baraka) = ca.two_player_game("kiswahili", "S", "single_game").await;
     let phone = Browser::new(&service, "2");
-    let r = subscribe(
-        &a,
-        json!({"subscription": phone.json(), "lang": "en",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.text);
+    subscribe_seat(&a, &phone, "en", &id, &baraka).await;
     // Instance b has the game in memory too (its notification path runs), then Asha moves
     // on b.
-    let st = cb.state(&id, Some(&asha)).await;
     let _ = ca.state(&id, None).await;
-    let mv = st["legal"][0]["move"].as_str().unwrap();
-    assert_eq!(cb.play(&id, &asha, mv, 0).await.status, 200);
+    play_first_move(&cb, &id, &asha).await;
     let p = phone.open(&service.next().await, &key);
     assert_eq!(p["title"], "Your move against Asha");
     // Instance a hears of the move (its copy moves on) and pushes nothing.
@@ -692,14 +615,7 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
     let (ca, cb) = (Client::new(&a), Client::new(&b));
     let (id, asha, baraka) = ca.two_player_game("kiswahili", "S", "single_game").await;
     let phone = Browser::new(&service, "6");
-    let r = subscribe(
-        &b,
-        json!({"subscription": phone.json(), "lang": "en",
-               "seats": [{"game": id, "token": baraka}]}),
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 201, "{}", r.text);
+    subscribe_seat(&b, &phone, "en", &id, &baraka).await;
     let socket = ws(&a.addr.to_string(), &id, Some(&baraka)).await;
     // Instance b learns from the store that Baraka has the game open on a.
     let on_a = || async {
@@ -710,9 +626,7 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
             .unwrap()
     };
     wait_for(|| async { on_a().await }).await;
-    let st = cb.state(&id, Some(&asha)).await;
-    let mv = st["legal"][0]["move"].as_str().unwrap();
-    assert_eq!(cb.play(&id, &asha, mv, 0).await.status, 200);
+    play_first_move(&cb, &id, &asha).await;
     wait_for(|| async { b.app.push.stats().handled == 1 }).await;
     assert_eq!(b.app.push.stats().skipped, 1, "{:?}", b.app.push.stats());
     assert!(
@@ -722,16 +636,7 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
     // Baraka closes the page: a writes its set again without him, and the alert goes.
     drop(socket);
     wait_for(|| async { !on_a().await }).await;
-    b.app.games.alerts.publish(Alert {
-        to: Recipient::Seat {
-            game: id.clone(),
-            player: 1,
-        },
-        kind: AlertKind::YourMove {
-            game: id.clone(),
-            opponent: "Asha".into(),
-        },
-    });
+    b.app.games.alerts.publish(your_move(&id, 1, "Asha"));
     let p = phone.open(&service.next().await, &key);
     assert_eq!(p["title"], "Your move against Asha");
     // A stopping instance forgets its players at once (not only when the rows expire).
