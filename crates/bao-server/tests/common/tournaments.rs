@@ -39,6 +39,35 @@ pub async fn players(b: &str, n: usize) -> Players {
     Players { cookie, names }
 }
 
+/// `POST /api/tournaments/{id}/{what}` with an empty body: join, start, pause, resume,
+/// withdraw, as the player or organiser of `cookie`.
+pub async fn act(b: &str, id: &str, what: &str, cookie: Option<&str>) -> Answer {
+    post(
+        b,
+        &format!("/api/tournaments/{id}/{what}"),
+        json!({}),
+        cookie,
+    )
+    .await
+}
+
+/// Every player of `p` joins tournament `id`, each accepted (200).
+pub async fn join_all(b: &str, id: &str, p: &Players) {
+    for n in &p.names {
+        let j = act(b, id, "join", Some(&p.cookie[n])).await;
+        assert_eq!(j.status, 200, "{}", j.text);
+    }
+}
+
+/// The first board of round 1 in `t` is decided for South, after `plies` real moves: for
+/// tests about what happens around one decided game.
+pub async fn first_board_to_south(b: &str, t: &Value, p: &Players, plies: usize) {
+    let g = &t["rounds"][0]["pairings"][0];
+    let (sn, nn) = (g["S"].as_str().unwrap(), g["N"].as_str().unwrap());
+    let bases = [b.to_string()];
+    decide(&bases, g["game"].as_str().unwrap(), p, nn, sn, plies).await;
+}
+
 /// Creates a tournament as `cookie` with `extra` merged into a default kete one.
 pub async fn create_t(b: &str, cookie: Option<&str>, extra: Value) -> Answer {
     let mut body = json!({"name": "Kombe la Bao", "variant": "kete",
@@ -58,23 +87,8 @@ pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     assert_eq!(a.json["url"], format!("/t/{id}"));
-    for n in &p.names {
-        let j = post(
-            b,
-            &format!("/api/tournaments/{id}/join"),
-            json!({}),
-            Some(&p.cookie[n]),
-        )
-        .await;
-        assert_eq!(j.status, 200, "{}", j.text);
-    }
-    let s = post(
-        b,
-        &format!("/api/tournaments/{id}/start"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    join_all(b, &id, p).await;
+    let s = act(b, &id, "start", Some(org)).await;
     assert_eq!(s.status, 200, "{}", s.text);
     id
 }
@@ -515,28 +529,9 @@ pub async fn forfeit_after_time(url: &str) {
     .await;
     let t = wait_round(&b, &id, 1).await;
     let bye = t["rounds"][0]["byes"][0].as_str().unwrap().to_string();
-    let w = post(
-        &b,
-        &format!("/api/tournaments/{id}/withdraw"),
-        json!({}),
-        Some(&p3.cookie[&bye]),
-    )
-    .await;
+    let w = act(&b, &id, "withdraw", Some(&p3.cookie[&bye])).await;
     assert_eq!(w.status, 200, "{}", w.text);
-    let g = &t["rounds"][0]["pairings"][0];
-    let (sn, nn) = (
-        g["S"].as_str().unwrap().to_string(),
-        g["N"].as_str().unwrap().to_string(),
-    );
-    decide(
-        std::slice::from_ref(&b),
-        g["game"].as_str().unwrap(),
-        &p3,
-        &nn,
-        &sn,
-        1,
-    )
-    .await;
+    first_board_to_south(&b, &t, &p3, 1).await;
     let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
     let all: Vec<&Value> = t["rounds"]
         .as_array()
@@ -624,7 +619,7 @@ pub async fn hostile(url: &str) {
         let (b, id, c) = (b.clone(), id.clone(), c.to_string());
         async move { post(&b, &format!("/api/tournaments/{id}/join"), body, Some(&c)).await }
     };
-    let r = post(&b, &format!("/api/tournaments/{id}/join"), json!({}), None).await;
+    let r = act(&b, &id, "join", None).await;
     assert_eq!(r.status, 401);
     let r = j(other, json!({})).await;
     assert_eq!(
@@ -651,13 +646,7 @@ pub async fn hostile(url: &str) {
     );
     // Only the organiser starts, pauses, removes.
     for what in ["start", "pause", "resume"] {
-        let r = post(
-            &b,
-            &format!("/api/tournaments/{id}/{what}"),
-            json!({}),
-            Some(other),
-        )
-        .await;
+        let r = act(&b, &id, what, Some(other)).await;
         assert_eq!(
             (r.status, r.json["error"].as_str()),
             (403, Some("not_organiser")),
@@ -672,23 +661,11 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.status, 403);
-    let r = post(&b, &format!("/api/tournaments/{id}/start"), json!({}), None).await;
+    let r = act(&b, &id, "start", None).await;
     assert_eq!(r.status, 401);
-    let r = post(
-        &b,
-        &format!("/api/tournaments/{id}/start"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    let r = act(&b, &id, "start", Some(org)).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = post(
-        &b,
-        &format!("/api/tournaments/{id}/start"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    let r = act(&b, &id, "start", Some(org)).await;
     assert_eq!(r.status, 409);
     // Joining after the start.
     let r = j(third, json!({"code": code})).await;
@@ -699,29 +676,10 @@ pub async fn hostile(url: &str) {
         r.text
     );
     // The organiser pauses: the round's result is taken, the next round waits for resume.
-    let r = post(
-        &b,
-        &format!("/api/tournaments/{id}/pause"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    let r = act(&b, &id, "pause", Some(org)).await;
     assert_eq!(r.json["status"], "paused", "{}", r.text);
     let t = wait_round(&b, &id, 1).await;
-    let g = &t["rounds"][0]["pairings"][0];
-    let (sn, nn) = (
-        g["S"].as_str().unwrap().to_string(),
-        g["N"].as_str().unwrap().to_string(),
-    );
-    decide(
-        std::slice::from_ref(&b),
-        g["game"].as_str().unwrap(),
-        &p,
-        &nn,
-        &sn,
-        0,
-    )
-    .await;
+    first_board_to_south(&b, &t, &p, 0).await;
     wait_t(&b, &id, |t| t["rounds"][0]["pairings"][0]["result"] == "S").await;
     bao_server::features::tournaments::run::advance(&s.app.games, &id)
         .await
@@ -731,36 +689,14 @@ pub async fn hostile(url: &str) {
         (t["status"].as_str(), t["round"].as_u64()),
         (Some("paused"), Some(1))
     );
-    let r = post(
-        &b,
-        &format!("/api/tournaments/{id}/resume"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    let r = act(&b, &id, "resume", Some(org)).await;
     assert_eq!(r.json["status"], "running", "{}", r.text);
     wait_round(&b, &id, 2).await;
     // Too few players to start; removal before the start.
     let a = create_t(&b, Some(org), json!({})).await;
     let id2 = a.json["id"].as_str().unwrap().to_string();
-    assert_eq!(
-        post(
-            &b,
-            &format!("/api/tournaments/{id2}/join"),
-            json!({}),
-            Some(other)
-        )
-        .await
-        .status,
-        200
-    );
-    let r = post(
-        &b,
-        &format!("/api/tournaments/{id2}/start"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    assert_eq!(act(&b, &id2, "join", Some(other)).await.status, 200);
+    let r = act(&b, &id2, "start", Some(org)).await;
     assert_eq!(
         (r.status, r.json["error"].as_str()),
         (409, Some("too_few_players"))
@@ -845,23 +781,8 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     let id = a.json["id"].as_str().unwrap().to_string();
     let lonely = create_t(&b, Some(org), json!({"starts_at": soon})).await;
     let lonely = lonely.json["id"].as_str().unwrap().to_string();
-    for n in &p.names {
-        let j = post(
-            &b,
-            &format!("/api/tournaments/{id}/join"),
-            json!({}),
-            Some(&p.cookie[n]),
-        )
-        .await;
-        assert_eq!(j.status, 200, "{}", j.text);
-    }
-    let j = post(
-        &b,
-        &format!("/api/tournaments/{lonely}/join"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    join_all(&b, &id, &p).await;
+    let j = act(&b, &lonely, "join", Some(org)).await;
     assert_eq!(j.status, 200, "{}", j.text);
     let t = get(&b, &format!("/api/tournaments/{id}"), None).await.json;
     assert_eq!(t["status"], "open");
@@ -875,13 +796,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     let a = create_t(&b, Some(org), json!({"format": {"kind": "round_robin"}})).await;
     let id = a.json["id"].as_str().unwrap().to_string();
     for n in &p.names {
-        post(
-            &b,
-            &format!("/api/tournaments/{id}/join"),
-            json!({}),
-            Some(&p.cookie[n]),
-        )
-        .await;
+        act(&b, &id, "join", Some(&p.cookie[n])).await;
     }
     let store = &s.app.store;
     let mut accts = Vec::new();
@@ -957,16 +872,7 @@ pub async fn forbidden_pairing(url: &str) {
     .await;
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
-    for n in &p.names {
-        let j = post(
-            b,
-            &format!("/api/tournaments/{id}/join"),
-            json!({}),
-            Some(&p.cookie[n]),
-        )
-        .await;
-        assert_eq!(j.status, 200, "{}", j.text);
-    }
+    join_all(b, &id, &p).await;
     let t = get(b, &format!("/api/tournaments/{id}"), None).await.json;
     let players = bao_players(&t);
     let plain = Tournament::new(Format::Swiss { rounds: 3 }, players.clone())
@@ -1021,13 +927,7 @@ pub async fn forbidden_pairing(url: &str) {
         other.get("forbidden").is_none(),
         "only the organiser sees it: {other}"
     );
-    let st = post(
-        b,
-        &format!("/api/tournaments/{id}/start"),
-        json!({}),
-        Some(org),
-    )
-    .await;
+    let st = act(b, &id, "start", Some(org)).await;
     assert_eq!(st.status, 200, "{}", st.text);
     let t = wait_round(b, &id, 1).await;
     // The players as the started tournament lists them (its seeding order).
