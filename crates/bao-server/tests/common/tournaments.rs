@@ -68,6 +68,16 @@ pub async fn first_board_to_south(b: &str, t: &Value, p: &Players, plies: usize)
     decide(&bases, g["game"].as_str().unwrap(), p, nn, sn, plies).await;
 }
 
+/// Tournament `id` as `cookie` sees it (`GET /api/tournaments/{id}`): its JSON.
+pub async fn tournament_json(b: &str, id: &str, cookie: Option<&str>) -> Value {
+    get(b, &format!("/api/tournaments/{id}"), cookie).await.json
+}
+
+/// Game `gid` as `cookie` sees it (`GET /api/games/{gid}`): its JSON.
+pub async fn game_json(b: &str, gid: &str, cookie: Option<&str>) -> Value {
+    get(b, &format!("/api/games/{gid}"), cookie).await.json
+}
+
 /// Creates a tournament as `cookie` with `extra` merged into a default kete one.
 pub async fn create_t(b: &str, cookie: Option<&str>, extra: Value) -> Answer {
     let mut body = json!({"name": "Kombe la Bao", "variant": "kete",
@@ -144,7 +154,7 @@ pub async fn decide(
     let wc = &p.cookie[winner];
     for _ in 0..5 {
         let b = next_base();
-        let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        let st = game_json(&b, gid, Some(lc)).await;
         if st["match"]["over"] == true {
             return;
         }
@@ -154,7 +164,7 @@ pub async fn decide(
             .to_string();
         for _ in 0..plies {
             let b = next_base();
-            let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+            let st = game_json(&b, gid, Some(lc)).await;
             let c = if st["side_to_move"] == my_side.as_str() {
                 lc
             } else {
@@ -171,7 +181,7 @@ pub async fn decide(
             assert_eq!(r.status, 200, "{}", r.text);
         }
         let b = next_base();
-        let st = get(&b, &format!("/api/games/{gid}"), Some(lc)).await.json;
+        let st = game_json(&b, gid, Some(lc)).await;
         let r = post(
             &b,
             &format!("/api/games/{gid}/resign"),
@@ -181,9 +191,7 @@ pub async fn decide(
         .await;
         assert_eq!(r.status, 200, "{}", r.text);
     }
-    let st = get(&bases[k], &format!("/api/games/{gid}"), Some(lc))
-        .await
-        .json;
+    let st = game_json(&bases[k], gid, Some(lc)).await;
     assert_eq!(st["match"]["over"], true, "match {gid} not over");
 }
 
@@ -345,7 +353,7 @@ pub async fn whole_knockout(url: &str) {
     assert_eq!(ko[2][1]["third_place"], true);
     // Each match was one server game of up to three (BRD-8).
     let g = ko[0][0]["games"][0]["game"].as_str().unwrap();
-    let st = get(&b, &format!("/api/games/{g}"), None).await.json;
+    let st = game_json(&b, g, None).await;
     assert_eq!(st["match"]["format"], "best_of_three");
 
     // Three players: seed 1 has a bye into the final (told as round 1's bye), no third place.
@@ -426,7 +434,7 @@ pub async fn whole_round_robin_and_swiss(url: &str) {
 
 /// The standings CSV and games.txt of a finished tournament of `games` single games.
 pub async fn exports(b: &str, id: &str, games: usize) {
-    let t = get(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = tournament_json(b, id, None).await;
     let csv = get(b, &format!("/api/tournaments/{id}/standings.csv"), None).await;
     assert_eq!(csv.status, 200);
     assert!(csv.headers["content-type"]
@@ -476,13 +484,7 @@ pub async fn forfeit_after_time(url: &str) {
     let north = g["N"].as_str().unwrap();
     assert_eq!(t["standings"][0]["player"], north);
     assert_eq!(t["standings"][0]["points"], 1);
-    let st = get(
-        &b,
-        &format!("/api/games/{}", g["game"].as_str().unwrap()),
-        None,
-    )
-    .await
-    .json;
+    let st = game_json(&b, g["game"].as_str().unwrap(), None).await;
     assert_eq!(st["termination"], "abandoned");
     assert_eq!(st["moves"], json!([]));
     let text = st["match"]["games"][0]["result_text"].as_str().unwrap();
@@ -498,9 +500,7 @@ pub async fn forfeit_after_time(url: &str) {
     let t = wait_round(&b, &id, 1).await;
     let g = &t["rounds"][0]["pairings"][0];
     let (gid, south) = (g["game"].as_str().unwrap(), g["S"].as_str().unwrap());
-    let st = get(&b, &format!("/api/games/{gid}"), Some(&p.cookie[south]))
-        .await
-        .json;
+    let st = game_json(&b, gid, Some(&p.cookie[south])).await;
     let r = post(
         &b,
         &format!("/api/games/{gid}/moves"),
@@ -515,7 +515,7 @@ pub async fn forfeit_after_time(url: &str) {
         (g["result"].as_str(), g["termination"].as_str()),
         (Some("S"), Some("forfeit"))
     );
-    let st = get(&b, &format!("/api/games/{gid}"), None).await.json;
+    let st = game_json(&b, gid, None).await;
     assert_eq!(st["moves"].as_array().unwrap().len(), 1);
 
     // Withdrawn before a round robin's later round: that game is forfeited without a game.
@@ -684,7 +684,7 @@ pub async fn hostile(url: &str) {
     bao_server::features::tournaments::run::advance(&s.app.games, &id)
         .await
         .unwrap();
-    let t = get(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = tournament_json(&b, &id, None).await;
     assert_eq!(
         (t["status"].as_str(), t["round"].as_u64()),
         (Some("paused"), Some(1))
@@ -709,9 +709,7 @@ pub async fn hostile(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let t = get(&b, &format!("/api/tournaments/{id2}"), Some(org))
-        .await
-        .json;
+    let t = tournament_json(&b, &id2, Some(org)).await;
     assert_eq!(t["players"].as_array().unwrap().len(), 0);
     assert_eq!(t["you"], json!({"joined": false, "organiser": true}));
     // The public one is listed; unknown ids and bad queries.
@@ -784,7 +782,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     join_all(&b, &id, &p).await;
     let j = act(&b, &lonely, "join", Some(org)).await;
     assert_eq!(j.status, 200, "{}", j.text);
-    let t = get(&b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = tournament_json(&b, &id, None).await;
     assert_eq!(t["status"], "open");
     let t = wait_round(&b, &id, 1).await;
     assert_eq!(t["status"], "running");
@@ -837,7 +835,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
         .unwrap());
     let t = wait_round(&b, &id, 1).await;
     assert_eq!(t["rounds"][0]["pairings"][0]["game"], gid.as_str());
-    let st = get(&b, &format!("/api/games/{gid}"), None).await.json;
+    let st = game_json(&b, &gid, None).await;
     assert_eq!(st["players"]["S"]["name"], p.names[1].as_str());
     assert_eq!(st["players"]["N"]["name"], p.names[0].as_str());
     assert_eq!(store.tournament_rounds(&id).await.unwrap().len(), 1);
@@ -873,7 +871,7 @@ pub async fn forbidden_pairing(url: &str) {
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     join_all(b, &id, &p).await;
-    let t = get(b, &format!("/api/tournaments/{id}"), None).await.json;
+    let t = tournament_json(b, &id, None).await;
     let players = bao_players(&t);
     let plain = Tournament::new(Format::Swiss { rounds: 3 }, players.clone())
         .unwrap()
@@ -906,9 +904,7 @@ pub async fn forbidden_pairing(url: &str) {
             .status,
         200
     );
-    let seen = get(b, &format!("/api/tournaments/{id}"), Some(org))
-        .await
-        .json;
+    let seen = tournament_json(b, &id, Some(org)).await;
     assert_eq!(seen["forbidden"], json!([]), "{seen}");
     assert_eq!(
         post(b, &path, json!({"a": fb, "b": fa}), Some(org))
@@ -916,13 +912,9 @@ pub async fn forbidden_pairing(url: &str) {
             .status,
         200
     );
-    let seen = get(b, &format!("/api/tournaments/{id}"), Some(org))
-        .await
-        .json;
+    let seen = tournament_json(b, &id, Some(org)).await;
     assert_eq!(seen["forbidden"].as_array().unwrap().len(), 1, "{seen}");
-    let other = get(b, &format!("/api/tournaments/{id}"), Some(&p.cookie[fb]))
-        .await
-        .json;
+    let other = tournament_json(b, &id, Some(&p.cookie[fb])).await;
     assert!(
         other.get("forbidden").is_none(),
         "only the organiser sees it: {other}"
