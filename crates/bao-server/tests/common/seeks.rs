@@ -99,6 +99,66 @@ pub async fn post_seek_from(b: &str, body: Value, cookie: Option<&str>, ip: &str
     .await
 }
 
+/// `POST /api/seeks/{id}/accept` with an empty body, as a guest (no cookie) or an account.
+pub async fn accept(b: &str, id: &str, cookie: Option<&str>) -> Answer {
+    post(b, &format!("/api/seeks/{id}/accept"), json!({}), cookie).await
+}
+
+/// `GET /api/seeks/{id}` with a seek token: only the owner's token reads it.
+pub async fn seek_as(b: &str, id: &str, token: &str) -> Answer {
+    call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, token).await
+}
+
+/// `DELETE /api/seeks/{id}` with a seek token: only the owner's token deletes it.
+pub async fn delete_seek(b: &str, id: &str, token: &str) -> Answer {
+    call_bearer(b, Method::DELETE, &format!("/api/seeks/{id}"), None, token).await
+}
+
+/// The id and the owner's token a `POST /api/seeks` answer gives.
+pub fn id_and_token(a: &Answer) -> (String, String) {
+    (
+        a.json["id"].as_str().unwrap().to_string(),
+        a.json["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Seek `id`'s row in a seek list answer (fails, with the list, when it is not there).
+fn seek_row(list: &Answer, id: &str) -> Value {
+    list.json["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == id)
+        .unwrap_or_else(|| panic!("{}", list.text))
+        .clone()
+}
+
+/// `POST /api/pool` with `req`: a ticket in the pool for the account of `cookie`.
+pub async fn join_pool(b: &str, req: &Value, cookie: Option<&str>) -> Answer {
+    post(b, "/api/pool", req.clone(), cookie).await
+}
+
+/// `GET /api/pool/{ticket}` as the account of `cookie`.
+pub async fn pool_ticket(b: &str, ticket: &str, cookie: Option<&str>) -> Answer {
+    get(b, &format!("/api/pool/{ticket}"), cookie).await
+}
+
+/// `POST /api/challenges/{id}/accept` with an empty body, as the account of `cookie`.
+pub async fn accept_challenge(b: &str, id: &str, cookie: Option<&str>) -> Answer {
+    post(
+        b,
+        &format!("/api/challenges/{id}/accept"),
+        json!({}),
+        cookie,
+    )
+    .await
+}
+
+/// The account of `cookie` blocks `username` (`POST /api/blocks`).
+pub async fn block(b: &str, username: &str, cookie: Option<&str>) -> Answer {
+    post(b, "/api/blocks", json!({"username": username}), cookie).await
+}
+
 /// A random address in 10.0.0.0/8.
 pub fn random_ip() -> String {
     let n = rand_ms() as u32
@@ -178,17 +238,10 @@ pub async fn seeks_flow(url: &str) {
     let c = Client::new(&s);
     let a = post_seek(b, casual("Asha"), None).await;
     assert_eq!(a.status, 201, "{}", a.text);
-    let id = a.json["id"].as_str().unwrap().to_string();
-    let token = a.json["token"].as_str().unwrap().to_string();
+    let (id, token) = id_and_token(&a);
     // The list: mine only with the token.
     let l = get(b, "/api/seeks", None).await;
-    let mine = l.json["seeks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["id"] == id.as_str())
-        .unwrap_or_else(|| panic!("{}", l.text))
-        .clone();
+    let mine = seek_row(&l, &id);
     assert_eq!(mine["by"], "Asha");
     assert_eq!(mine["rating"], Value::Null);
     assert_eq!(mine["mine"], false);
@@ -201,26 +254,15 @@ pub async fn seeks_flow(url: &str) {
     );
     assert!(mine["created"].as_i64().unwrap() > 0);
     let l = call_bearer(b, Method::GET, "/api/seeks", None, &token).await;
-    let me = l.json["seeks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["id"] == id.as_str())
-        .unwrap()
-        .clone();
+    let me = seek_row(&l, &id);
     assert_eq!(me["mine"], true);
     // Only the owner reads it.
-    let st = call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, &token).await;
+    let st = seek_as(b, &id, &token).await;
     assert_eq!(st.status, 200, "{}", st.text);
     assert_eq!(st.json, json!({"status": "open"}));
     assert_eq!(get(b, &format!("/api/seeks/{id}"), None).await.status, 404);
     let other = "0123456789abcdef0123456789abcdef";
-    assert_eq!(
-        call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, other)
-            .await
-            .status,
-        404
-    );
+    assert_eq!(seek_as(b, &id, other).await.status, 404);
     // The owner cannot take their own seek.
     let own = call_bearer(
         b,
@@ -253,7 +295,7 @@ pub async fn seeks_flow(url: &str) {
     assert_eq!(m["game"], game.as_str());
     assert_eq!(m["url"], format!("/g/{game}"));
     // The owner's GET gives the game and the seat cookie holding the seek token.
-    let st = call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, &token).await;
+    let st = seek_as(b, &id, &token).await;
     assert_eq!(
         st.json,
         json!({"status": "accepted", "game": game, "url": format!("/g/{game}")})
@@ -261,7 +303,7 @@ pub async fn seeks_flow(url: &str) {
     assert_eq!(seat_cookie(&st, &game).as_deref(), Some(token.as_str()));
     // Nobody else learns the seat: no cookie, no game.
     for t in [other, t1.as_str()] {
-        let st = call_bearer(b, Method::GET, &format!("/api/seeks/{id}"), None, t).await;
+        let st = seek_as(b, &id, t).await;
         assert_eq!(st.status, 404, "{}", st.text);
         assert!(seat_cookie(&st, &game).is_none());
     }
@@ -283,11 +325,11 @@ pub async fn seeks_flow(url: &str) {
     ];
     assert!(names.contains(&json!("Asha")) && names.contains(&json!("Baraka")));
     // Taken: a second accept is refused, the list no longer has it.
-    let again = post(b, &format!("/api/seeks/{id}/accept"), json!({}), None).await;
+    let again = accept(b, &id, None).await;
     assert_eq!(again.status, 409, "{}", again.text);
     assert_eq!(again.json["error"], "seek_taken");
     assert!(!listed(b, &id).await);
-    let del = call_bearer(b, Method::DELETE, &format!("/api/seeks/{id}"), None, &token).await;
+    let del = delete_seek(b, &id, &token).await;
     assert_eq!(del.status, 409, "{}", del.text);
 
     // A page that posts after opening its socket hands the token over on the socket, and
@@ -302,7 +344,7 @@ pub async fn seeks_flow(url: &str) {
     .await;
     send(&mut page, json!({"type": "ping"})).await;
     next_of(&mut page, "pong", None).await;
-    let acc5 = post(b, &format!("/api/seeks/{id5}/accept"), json!({}), None).await;
+    let acc5 = accept(b, &id5, None).await;
     assert_eq!(acc5.status, 201, "{}", acc5.text);
     let m = next_of(&mut page, "seek_accepted", None).await;
     assert_eq!(m["seek"], id5.as_str());
@@ -310,22 +352,14 @@ pub async fn seeks_flow(url: &str) {
 
     // Delete: a stranger cannot, the owner can.
     let a = post_seek(b, casual("Asha"), None).await;
-    let id2 = a.json["id"].as_str().unwrap().to_string();
-    let token2 = a.json["token"].as_str().unwrap().to_string();
-    let d = call_bearer(b, Method::DELETE, &format!("/api/seeks/{id2}"), None, other).await;
+    let (id2, token2) = id_and_token(&a);
+    let d = delete_seek(b, &id2, other).await;
     assert_eq!(d.status, 404, "{}", d.text);
     assert!(listed(b, &id2).await);
-    let d = call_bearer(
-        b,
-        Method::DELETE,
-        &format!("/api/seeks/{id2}"),
-        None,
-        &token2,
-    )
-    .await;
+    let d = delete_seek(b, &id2, &token2).await;
     assert_eq!(d.status, 204, "{}", d.text);
     assert!(!listed(b, &id2).await);
-    let gone = post(b, &format!("/api/seeks/{id2}/accept"), json!({}), None).await;
+    let gone = accept(b, &id2, None).await;
     assert_eq!(gone.status, 404, "{}", gone.text);
 
     // Rated: a guest cannot post or accept one; two accounts play it, rated.
@@ -340,25 +374,19 @@ pub async fn seeks_flow(url: &str) {
     assert_eq!(r.status, 201, "{}", r.text);
     let rid = r.json["id"].as_str().unwrap().to_string();
     let l = get(b, "/api/seeks", Some(&cc)).await;
-    let row = l.json["seeks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["id"] == rid.as_str())
-        .unwrap()
-        .clone();
+    let row = seek_row(&l, &rid);
     assert_eq!(row["by"], cname.as_str());
     assert_eq!(row["rating"], "1500?");
     assert_eq!(row["rated"], true);
     assert_eq!(row["mine"], true);
-    let g = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), None).await;
+    let g = accept(b, &rid, None).await;
     assert_eq!(g.status, 403, "{}", g.text);
     assert_eq!(g.json["error"], "rated_needs_account");
     // The owner's own account cannot accept it either.
-    let own = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), Some(&cc)).await;
+    let own = accept(b, &rid, Some(&cc)).await;
     assert_eq!(own.json["error"], "own_seek", "{}", own.text);
     let mut csock = play_ws(&s.addr.to_string(), Some(&cc), &[]).await;
-    let g = post(b, &format!("/api/seeks/{rid}/accept"), json!({}), Some(&cd)).await;
+    let g = accept(b, &rid, Some(&cd)).await;
     assert_eq!(g.status, 201, "{}", g.text);
     assert_eq!(g.json["token"], Value::Null);
     let rgame = g.json["game"].as_str().unwrap().to_string();
@@ -381,11 +409,11 @@ pub async fn seeks_flow(url: &str) {
     );
 
     // Blocked: Dalila blocks Chausiku; neither takes the other's seek.
-    let bl = post(b, "/api/blocks", json!({"username": cname}), Some(&cd)).await;
+    let bl = block(b, &cname, Some(&cd)).await;
     assert_eq!(bl.status, 204, "{}", bl.text);
     let r = post_seek(b, casual("x"), Some(&cc)).await;
     let bid = r.json["id"].as_str().unwrap().to_string();
-    let g = post(b, &format!("/api/seeks/{bid}/accept"), json!({}), Some(&cd)).await;
+    let g = accept(b, &bid, Some(&cd)).await;
     assert_eq!(g.status, 403, "{}", g.text);
     assert_eq!(g.json["error"], "blocked");
     s.stop().await;
@@ -468,35 +496,35 @@ pub async fn pool_pairs(url: &str) {
     // A clock of its own, so that other tests' tickets on the same database stay apart.
     let clock = json!({"initial_ms": 60000 + (rand_ms() % 1000) * 1000, "increment_ms": 1000});
     let req = json!({"variant": "kete", "clock": clock});
-    let g = post(b, "/api/pool", req.clone(), None).await;
+    let g = join_pool(b, &req, None).await;
     assert_eq!(g.status, 401, "{}", g.text);
     assert_eq!(g.json["error"], "needs_account");
     let (_, ca) = account(b, "Asha").await;
-    let t1 = post(b, "/api/pool", req.clone(), Some(&ca)).await;
+    let t1 = join_pool(b, &req, Some(&ca)).await;
     assert_eq!(t1.status, 202, "{}", t1.text);
     let ticket = t1.json["ticket"].as_str().unwrap().to_string();
-    let t2 = post(b, "/api/pool", req.clone(), Some(&ca)).await;
+    let t2 = join_pool(b, &req, Some(&ca)).await;
     assert_eq!(t2.json["ticket"], ticket.as_str(), "the same ticket");
     // Alone (twice over), nobody to play: still waiting after several passes.
     let mut asock = play_ws(&addr, Some(&ca), &[]).await;
     for _ in 0..5 {
         s.app.seeks.pair_now().await;
     }
-    let st = get(b, &format!("/api/pool/{ticket}"), Some(&ca)).await;
+    let st = pool_ticket(b, &ticket, Some(&ca)).await;
     assert_eq!(st.json["status"], "waiting", "{}", st.text);
     assert!(st.json["since"].as_i64().unwrap() > 0);
     assert!(st.json["range"].as_i64().unwrap() >= 100);
     // Another account cannot see it.
     let (_, cb) = account(b, "Baraka").await;
-    let other = get(b, &format!("/api/pool/{ticket}"), Some(&cb)).await;
+    let other = pool_ticket(b, &ticket, Some(&cb)).await;
     assert_eq!(other.status, 404, "{}", other.text);
     // Baraka comes: one rated game.
-    let tb = post(b, "/api/pool", req.clone(), Some(&cb)).await;
+    let tb = join_pool(b, &req, Some(&cb)).await;
     let tbid = tb.json["ticket"].as_str().unwrap().to_string();
     let m = next_of(&mut asock, "paired", None).await;
     assert_eq!(m["ticket"], ticket.as_str());
     let game = m["game"].as_str().unwrap().to_string();
-    let st = get(b, &format!("/api/pool/{tbid}"), Some(&cb)).await;
+    let st = pool_ticket(b, &tbid, Some(&cb)).await;
     assert_eq!(
         st.json,
         json!({"status": "paired", "game": game, "url": format!("/g/{game}")})
@@ -512,10 +540,10 @@ pub async fn pool_pairs(url: &str) {
     let (cname, cc) = account(b, "Chausiku").await;
     let (dname, cd) = account(b, "Dalila").await;
     let (_, ce) = account(b, "Emmanuel").await;
-    let r = post(b, "/api/blocks", json!({"username": dname}), Some(&cc)).await;
+    let r = block(b, &dname, Some(&cc)).await;
     assert_eq!(r.status, 204);
-    let tc = post(b, "/api/pool", req.clone(), Some(&cc)).await;
-    let td = post(b, "/api/pool", req.clone(), Some(&cd)).await;
+    let tc = join_pool(b, &req, Some(&cc)).await;
+    let td = join_pool(b, &req, Some(&cd)).await;
     let (tc, td) = (
         tc.json["ticket"].as_str().unwrap().to_string(),
         td.json["ticket"].as_str().unwrap().to_string(),
@@ -526,10 +554,10 @@ pub async fn pool_pairs(url: &str) {
         s.app.seeks.pair_now().await;
     }
     for (t, c) in [(&tc, &cc), (&td, &cd)] {
-        let st = get(b, &format!("/api/pool/{t}"), Some(c)).await;
+        let st = pool_ticket(b, t, Some(c)).await;
         assert_eq!(st.json["status"], "waiting", "{}", st.text);
     }
-    let te = post(b, "/api/pool", req.clone(), Some(&ce)).await;
+    let te = join_pool(b, &req, Some(&ce)).await;
     assert_eq!(te.status, 202);
     // One of the two gets Emmanuel; the other still waits.
     let (paired, waiting, wt, wc) = tokio::select! {
@@ -540,12 +568,12 @@ pub async fn pool_pairs(url: &str) {
     for _ in 0..3 {
         s.app.seeks.pair_now().await;
     }
-    let st = get(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
+    let st = pool_ticket(b, &wt, Some(&wc)).await;
     assert_eq!(st.json["status"], "waiting", "{waiting}: {}", st.text);
     // Leaving the pool.
     let d = delete(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
     assert_eq!(d.status, 204, "{}", d.text);
-    let st = get(b, &format!("/api/pool/{wt}"), Some(&wc)).await;
+    let st = pool_ticket(b, &wt, Some(&wc)).await;
     assert_eq!(st.status, 404, "{}", st.text);
     let _ = cname;
     s.stop().await;
@@ -577,7 +605,7 @@ pub async fn pool_across_instances(url: &str) {
         let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
         let (c, req) = (c.clone(), req.clone());
         tasks.push(tokio::spawn(async move {
-            post(&base, "/api/pool", req, Some(&c)).await
+            join_pool(&base, &req, Some(&c)).await
         }));
     }
     for t in tasks {
@@ -679,21 +707,9 @@ pub async fn challenges_flow(url: &str) {
     let l = get(b, "/api/challenges", Some(&ca)).await;
     assert_eq!(l.json["outgoing"][0]["id"], id.as_str(), "{}", l.text);
     // Only the challenged accepts.
-    let r = post(
-        b,
-        &format!("/api/challenges/{id}/accept"),
-        json!({}),
-        Some(&ca),
-    )
-    .await;
+    let r = accept_challenge(b, &id, Some(&ca)).await;
     assert_eq!(r.status, 403, "{}", r.text);
-    let r = post(
-        b,
-        &format!("/api/challenges/{id}/accept"),
-        json!({}),
-        Some(&cb),
-    )
-    .await;
+    let r = accept_challenge(b, &id, Some(&cb)).await;
     assert_eq!(r.status, 201, "{}", r.text);
     let game = r.json["game"].as_str().unwrap().to_string();
     assert_eq!(r.json["url"], format!("/g/{game}"));
@@ -708,13 +724,7 @@ pub async fn challenges_flow(url: &str) {
         assert!(st.json["you"].is_string(), "{}", st.text);
         assert_eq!(st.json["match"]["format"], "best_of_three");
     }
-    let again = post(
-        b,
-        &format!("/api/challenges/{id}/accept"),
-        json!({}),
-        Some(&cb),
-    )
-    .await;
+    let again = accept_challenge(b, &id, Some(&cb)).await;
     assert_eq!(again.status, 409, "{}", again.text);
 
     // Declined, and cancelled.
@@ -756,7 +766,7 @@ pub async fn challenges_flow(url: &str) {
         .as_str()
         .unwrap()
         .to_string();
-    let r = post(b, "/api/blocks", json!({"username": bname}), Some(&ca)).await;
+    let r = block(b, &bname, Some(&ca)).await;
     assert_eq!(r.status, 204);
     let l = get(b, "/api/blocks", Some(&ca)).await;
     assert_eq!(l.json, json!({"blocked": [bname]}));
@@ -793,10 +803,7 @@ pub async fn hostile(url: &str) {
         let r = post_seek_from(b, casual("Flood"), None, &ip).await;
         if i < 3 {
             assert_eq!(r.status, 201, "{}", r.text);
-            ids.push((
-                r.json["id"].as_str().unwrap().to_string(),
-                r.json["token"].as_str().unwrap().to_string(),
-            ));
+            ids.push(id_and_token(&r));
         } else {
             assert_eq!(r.status, 429, "{}", r.text);
             assert_eq!(r.json["error"], "too_many_seeks");
@@ -818,22 +825,9 @@ pub async fn hostile(url: &str) {
         listed(b, &ids[0].0).await,
         "the page with a socket keeps it"
     );
-    let r = post(
-        b,
-        &format!("/api/seeks/{}/accept", ids[1].0),
-        json!({}),
-        None,
-    )
-    .await;
+    let r = accept(b, &ids[1].0, None).await;
     assert_eq!(r.status, 404, "{}", r.text);
-    let r = call_bearer(
-        b,
-        Method::GET,
-        &format!("/api/seeks/{}", ids[1].0),
-        None,
-        &ids[1].1,
-    )
-    .await;
+    let r = seek_as(b, &ids[1].0, &ids[1].1).await;
     assert_eq!(r.status, 404, "{}", r.text);
     // With only one alive, the address may post again.
     assert_eq!(post_seek_from(b, casual("x"), None, &ip).await.status, 201);
@@ -891,13 +885,7 @@ pub async fn hostile(url: &str) {
         let r = post_seek(b, bad.clone(), Some(&ca)).await;
         assert_eq!(r.status, 400, "{bad}: {}", r.text);
     }
-    let r = post(
-        b,
-        "/api/blocks",
-        json!({"username": "y".repeat(5000)}),
-        Some(&ca),
-    )
-    .await;
+    let r = block(b, &"y".repeat(5000), Some(&ca)).await;
     assert_eq!(r.status, 404, "{}", r.text);
     // The socket: at most 3 seek tokens, each well formed.
     let q = ["seek=0123456789abcdef0123456789abcdef"; 4].join("&");
@@ -919,8 +907,7 @@ pub async fn measure_accept(url: &str, n: usize) {
     let mut times = Vec::new();
     for _ in 0..n {
         let p = post_seek(b, casual("Timer"), None).await;
-        let id = p.json["id"].as_str().unwrap().to_string();
-        let token = p.json["token"].as_str().unwrap().to_string();
+        let (id, token) = id_and_token(&p);
         let mut sock = play_ws(&s.addr.to_string(), None, &[&token]).await;
         let path = format!("/api/seeks/{id}/accept");
         let t0 = Instant::now();
@@ -953,8 +940,7 @@ pub async fn orphan_claims_are_undone(url: &str) {
     let now = bao_server::util::now_ms();
     // A seek claimed for a game that does not exist.
     let p = post_seek(b, casual("Orphan"), None).await;
-    let token = p.json["token"].as_str().unwrap().to_string();
-    let id = p.json["id"].as_str().unwrap().to_string();
+    let (id, token) = id_and_token(&p);
     let mut sock = play_ws(&s.addr.to_string(), None, &[&token]).await;
     assert!(store
         .claim_seek(&id, "nosuchgame", "guest", now)
@@ -977,7 +963,7 @@ pub async fn orphan_claims_are_undone(url: &str) {
     assert_eq!(row.status, "open");
     assert_eq!(row.game, None);
     // The page never heard of the game that never was; the seek can be accepted again.
-    let acc = post(b, &format!("/api/seeks/{id}/accept"), json!({}), None).await;
+    let acc = accept(b, &id, None).await;
     assert_eq!(acc.status, 201, "{}", acc.text);
     let m = next_of(&mut sock, "seek_accepted", None).await;
     assert_eq!(m["game"], acc.json["game"]);
@@ -1014,13 +1000,7 @@ pub async fn challenge_accept_race(url: &str) {
         let base = if i % 2 == 0 { ba.clone() } else { bb.clone() };
         let (id, cb) = (id.clone(), cb.clone());
         tasks.push(tokio::spawn(async move {
-            post(
-                &base,
-                &format!("/api/challenges/{id}/accept"),
-                json!({}),
-                Some(&cb),
-            )
-            .await
+            accept_challenge(&base, &id, Some(&cb)).await
         }));
     }
     let mut won = 0;
