@@ -58,17 +58,7 @@ pub async fn call(
     for (k, v) in extra {
         r = r.header(*k, *v);
     }
-    let r = r.send().await.unwrap();
-    let status = r.status().as_u16();
-    let headers = r.headers().clone();
-    let text = r.text().await.unwrap();
-    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Answer {
-        status,
-        json,
-        text,
-        headers,
-    }
+    answer(r.send().await.unwrap()).await
 }
 
 /// `GET` with an optional session cookie and no other header: what most reads send, so a

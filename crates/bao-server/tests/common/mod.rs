@@ -85,6 +85,20 @@ pub struct Answer {
     pub headers: reqwest::header::HeaderMap,
 }
 
+/// The answer to a request that was sent: read whole, its body parsed as JSON if it is.
+pub async fn answer(r: reqwest::Response) -> Answer {
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let text = r.text().await.unwrap();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Answer {
+        status,
+        json,
+        text,
+        headers,
+    }
+}
+
 impl Client {
     pub fn new(running: &Running) -> Client {
         Client {
@@ -93,25 +107,12 @@ impl Client {
         }
     }
 
-    async fn answer(r: reqwest::Response) -> Answer {
-        let status = r.status().as_u16();
-        let headers = r.headers().clone();
-        let text = r.text().await.unwrap();
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer {
-            status,
-            json,
-            text,
-            headers,
-        }
-    }
-
     pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
         let mut r = self.http.get(format!("{}{path}", self.base));
         if let Some(t) = token {
             r = r.bearer_auth(t);
         }
-        Self::answer(r.send().await.unwrap()).await
+        answer(r.send().await.unwrap()).await
     }
 
     pub async fn post_raw(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> Answer {
@@ -123,7 +124,7 @@ impl Client {
         if let Some(t) = token {
             r = r.bearer_auth(t);
         }
-        Self::answer(r.send().await.unwrap()).await
+        answer(r.send().await.unwrap()).await
     }
 
     pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
@@ -190,6 +191,17 @@ impl Client {
             &format!("/api/games/{id}/moves"),
             Some(token),
             json!({"move": mv, "ply": ply}),
+        )
+        .await
+    }
+
+    /// The player of `token` resigns game `game_no` of match `id` at ply `ply`: the quick
+    /// end many tests give a game.
+    pub async fn resign(&self, id: &str, token: &str, game_no: u64, ply: u64) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/resign"),
+            Some(token),
+            json!({"game_no": game_no, "ply": ply}),
         )
         .await
     }

@@ -275,13 +275,7 @@ pub async fn rematch_is_one_game(url: &str) {
         .post(&format!("/api/games/{id}/rematch"), Some(&south), json!({}))
         .await;
     assert_eq!(early.status, 409, "{}", early.text);
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&north),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = c.resign(&id, &north, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     let stranger = c
         .post(
@@ -331,13 +325,7 @@ pub async fn rematch_across_instances(url: &str) {
     let b = start_with(url, no_sweep()).await;
     let (ca, cb) = (Client::new(&a), Client::new(&b));
     let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
-    let r = ca
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&south),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = ca.resign(&id, &south, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     wait_state(&cb, &id, None, |st| st["match"]["over"] == true).await;
     let path = format!("/api/games/{id}/rematch");

@@ -57,13 +57,7 @@ pub async fn one_move_then_north_resigns(c: &Client, id: &str, south: &str, nort
     let st = c.state(id, Some(south)).await;
     let r = c.play(id, south, &first_legal(&st), 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(north),
-            json!({"game_no": 1, "ply": 1}),
-        )
-        .await;
+    let r = c.resign(id, north, 1, 1).await;
     assert_eq!(r.status, 200, "{}", r.text);
 }
 
@@ -286,13 +280,7 @@ pub async fn refusals_and_unrated_games(url: &str) {
     assert_eq!(j.status, 200, "{}", j.text);
     let north = j.json["token"].as_str().unwrap().to_string();
     // Ended without a move: not rated.
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&north),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = c.resign(&id, &north, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(rate_due(&s.app.games, Some(&id)).await.unwrap(), 0);
     assert!(s.app.store.history_of_game(&id).await.unwrap().is_empty());
