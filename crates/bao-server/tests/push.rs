@@ -227,6 +227,12 @@ async fn subscribe_seat(
     a
 }
 
+/// How many push subscriptions the store holds for North's seat (player 1, the joiner's)
+/// of game `id`.
+async fn north_subscriptions(s: &Running, id: &str) -> usize {
+    s.app.store.push_targets_of_seat(id, 1).await.unwrap().len()
+}
+
 /// The player of `token` makes the first legal move of game `id` through `c`: the move
 /// that makes it the other's turn, so that a "your move" alert follows.
 async fn play_first_move(c: &Client, id: &str, token: &str) {
@@ -411,27 +417,15 @@ async fn subscriptions_are_checked_and_other_endpoints_refused() {
         let a = subscribe(&s, body.clone(), None).await;
         assert_eq!(a.status, status, "{body}: {}", a.text);
     }
-    assert!(
-        s.app
-            .store
-            .push_targets_of_seat(&id, 1)
-            .await
-            .unwrap()
-            .is_empty(),
+    assert_eq!(
+        north_subscriptions(&s, &id).await,
+        0,
         "nothing refused was stored"
     );
     // The good one, then turned off.
     let a = subscribe(&s, with(good.clone()), None).await;
     assert_eq!(a.status, 201, "{}", a.text);
-    assert_eq!(
-        s.app
-            .store
-            .push_targets_of_seat(&id, 1)
-            .await
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(north_subscriptions(&s, &id).await, 1);
     let d = delete_json(
         &base(&s),
         "/api/push/subscribe",
@@ -440,13 +434,7 @@ async fn subscriptions_are_checked_and_other_endpoints_refused() {
     )
     .await;
     assert_eq!(d.status, 204, "{}", d.text);
-    assert!(s
-        .app
-        .store
-        .push_targets_of_seat(&id, 1)
-        .await
-        .unwrap()
-        .is_empty());
+    assert_eq!(north_subscriptions(&s, &id).await, 0);
     s.stop().await;
 }
 
@@ -461,8 +449,7 @@ async fn a_seat_keeps_at_most_ten_subscriptions() {
         let b = Browser::new(&service, &n.to_string());
         subscribe_seat(&s, &b, "en", &id, &baraka).await;
     }
-    let kept = s.app.store.push_targets_of_seat(&id, 1).await.unwrap();
-    assert_eq!(kept.len(), 10);
+    assert_eq!(north_subscriptions(&s, &id).await, 10);
     s.stop().await;
 }
 
@@ -480,13 +467,7 @@ async fn a_gone_subscription_is_forgotten() {
     assert_eq!(service.next().await.sub, "9");
     wait_for(|| async { s.app.push.stats().handled == 1 }).await;
     assert_eq!(s.app.push.stats().gone, 1);
-    assert!(s
-        .app
-        .store
-        .push_targets_of_seat(&id, 1)
-        .await
-        .unwrap()
-        .is_empty());
+    assert_eq!(north_subscriptions(&s, &id).await, 0);
     s.stop().await;
 }
 
