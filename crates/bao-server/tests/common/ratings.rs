@@ -52,6 +52,14 @@ pub async fn join_as(b: &str, id: &str, invite: &str, cookie: Option<&str>) -> A
     .await
 }
 
+/// Joins game `id` with `cookie`'s session, which must be accepted (200): the joiner's seat
+/// token.
+pub async fn join_seat(b: &str, id: &str, invite: &str, cookie: Option<&str>) -> String {
+    let j = join_as(b, id, invite, cookie).await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    j.json["token"].as_str().unwrap().to_string()
+}
+
 /// South plays a move, then North resigns at ply 1: South wins game 1.
 pub async fn one_move_then_north_resigns(c: &Client, id: &str, south: &str, north: &str) {
     let st = c.state(id, Some(south)).await;
@@ -106,9 +114,7 @@ pub async fn rated_game_moves_both_ratings(url: &str) {
     assert_eq!(st["accounts"]["S"]["provisional"], true);
     assert!(st["accounts"]["N"].is_null(), "{st}");
     assert!(st["rating_change"].is_null());
-    let j = join_as(b, &id, &invite, Some(&cb)).await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let north = j.json["token"].as_str().unwrap().to_string();
+    let north = join_seat(b, &id, &invite, Some(&cb)).await;
     let st = c.state(&id, None).await;
     assert_eq!(st["players"]["N"]["name"], baraka.as_str());
     assert_eq!(st["accounts"]["N"]["username"], baraka.as_str());
@@ -276,9 +282,7 @@ pub async fn refusals_and_unrated_games(url: &str) {
     assert_eq!(j.status, 403, "{}", j.text);
     assert_eq!(j.json["error"], "rated_same_account");
     // The seat is still open for an account of its own.
-    let j = join_as(b, &id, &invite, Some(&cb)).await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let north = j.json["token"].as_str().unwrap().to_string();
+    let north = join_seat(b, &id, &invite, Some(&cb)).await;
     // Ended without a move: not rated.
     let r = c.resign(&id, &north, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -343,8 +347,7 @@ pub async fn catch_up_rates_what_was_left(url: &str) {
     let (asha, ca) = account(b, "Asha").await;
     let (_, cb) = account(b, "Baraka").await;
     let (id, south, invite) = rated_game(b, &ca).await;
-    let j = join_as(b, &id, &invite, Some(&cb)).await;
-    assert_eq!(j.status, 200, "{}", j.text);
+    join_seat(b, &id, &invite, Some(&cb)).await;
     let st = c.state(&id, Some(&south)).await;
     let r = c.play(&id, &south, &first_legal(&st), 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -481,9 +484,7 @@ pub async fn rated_once_across_instances(url: &str) {
     let (asha, sa) = account(&ba, "Asha").await;
     let (baraka, sb) = account(&bb, "Baraka").await;
     let (id, south, invite) = rated_game(&ba, &sa).await;
-    let j = join_as(&bb, &id, &invite, Some(&sb)).await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let north = j.json["token"].as_str().unwrap().to_string();
+    let north = join_seat(&bb, &id, &invite, Some(&sb)).await;
     // North watches on B.
     let mut sock = ws(&b.addr.to_string(), &id, Some(&north)).await;
     next_of(&mut sock, "state", None).await;
@@ -692,9 +693,7 @@ pub async fn best_of_three_games_rated_each(url: &str) {
     assert_eq!(a.status, 201, "{}", a.text);
     let id = a.json["id"].as_str().unwrap().to_string();
     let t_asha = a.json["token"].as_str().unwrap().to_string();
-    let j = join_as(b, &id, a.json["invite"].as_str().unwrap(), Some(&cb)).await;
-    assert_eq!(j.status, 200, "{}", j.text);
-    let t_baraka = j.json["token"].as_str().unwrap().to_string();
+    let t_baraka = join_seat(b, &id, a.json["invite"].as_str().unwrap(), Some(&cb)).await;
     // Game 1: Asha (South) moves, Baraka resigns.
     one_move_then_north_resigns(&c, &id, &t_asha, &t_baraka).await;
     let want = first_game_change();
