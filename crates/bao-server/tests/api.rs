@@ -570,13 +570,7 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
         (Some("S"), Some(1))
     );
     assert_eq!(st["match"]["format"], "best_of_three");
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&p0),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = c.resign(&id, &p0, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     // Game 2 has started with the sides changed (BRD-8.2): player 0 is now North.
     let st = c.state(&id, Some(&p0)).await;
@@ -607,13 +601,7 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
     assert_eq!(st1["you"], "S");
     assert_eq!(c.play(&id, &p1, &first_legal(&st1), 0).await.status, 200);
     assert_eq!(c.play(&id, &p0, "a7L*", 0).await.status, 409, "stale ply");
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&p0),
-            json!({"game_no": 2, "ply": 1}),
-        )
-        .await;
+    let r = c.resign(&id, &p0, 2, 1).await;
     assert_eq!(r.status, 200, "{}", r.text);
     let st = c.state(&id, None).await;
     assert_eq!(st["match"]["over"], true);
@@ -622,13 +610,7 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
     assert_eq!(st["result"], "S");
     assert_eq!(st["legal"], json!([]));
     // No more moves or resignations.
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&p1),
-            json!({"game_no": 2, "ply": 1}),
-        )
-        .await;
+    let r = c.resign(&id, &p1, 2, 1).await;
     assert_eq!(
         (r.status, r.json["error"].as_str()),
         (409, Some("game_over"))

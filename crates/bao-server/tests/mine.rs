@@ -63,13 +63,7 @@ async fn my_games_say_whose_turn_it_is(url: &str) {
     let mv = c.play(&a, &asha_a, &first_legal(&st), 0).await;
     assert_eq!(mv.status, 200, "{}", mv.text);
     tick().await;
-    let r = c
-        .post(
-            &format!("/api/games/{g_c}/resign"),
-            Some(&asha_c),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = c.resign(&g_c, &asha_c, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
 
     let seats = json!({"games": [
@@ -146,13 +140,7 @@ async fn my_games_say_whose_turn_it_is(url: &str) {
 
     // Best of three: after game 1 the players change sides (BRD-8.2) and so does `your_side`.
     let (d, asha_d, baraka_d) = c.two_player_game("kiswahili", "S", "best_of_three").await;
-    let r = c
-        .post(
-            &format!("/api/games/{d}/resign"),
-            Some(&asha_d),
-            json!({"game_no": 1, "ply": 0}),
-        )
-        .await;
+    let r = c.resign(&d, &asha_d, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     let m = c
         .post(

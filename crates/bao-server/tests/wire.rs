@@ -261,13 +261,7 @@ async fn the_lobby_tells_the_home_page_about_new_games_and_moves() {
     assert_eq!(g["status"], "live");
     assert_eq!(g["players"]["S"]["name"], "Sam");
     assert_eq!(g["result"], "-");
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&tokens[1]),
-            json!({"game_no": 1, "ply": 1}),
-        )
-        .await;
+    let r = c.resign(&id, &tokens[1], 1, 1).await;
     assert_eq!(r.status, 200, "{}", r.text);
     // The resignation: the game leaves "Watch live" for the finished list.
     loop {

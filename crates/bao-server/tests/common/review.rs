@@ -131,13 +131,7 @@ pub async fn a_live_game_is_reviewed_once_resigned_and_not_before(url: &str) {
         a.text
     );
     assert!(a.json["message"].as_str().unwrap().contains("not over"));
-    let r = c
-        .post(
-            &format!("/api/games/{id}/resign"),
-            Some(&t1),
-            json!({"game_no": 1, "ply": 2}),
-        )
-        .await;
+    let r = c.resign(&id, &t1, 1, 2).await;
     assert_eq!(r.status, 200, "{}", r.text);
     let a = c
         .post(&format!("/api/games/{id}/review"), None, json!({}))
