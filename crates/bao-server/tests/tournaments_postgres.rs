@@ -36,3 +36,8 @@ async fn postgres_start_time_and_missing_games() {
 async fn postgres_forbidden_pairing() {
     forbidden_pairing(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_rated_tournament() {
+    rated_tournament(&postgres_url()).await;
+}

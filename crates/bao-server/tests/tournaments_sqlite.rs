@@ -35,3 +35,8 @@ async fn sqlite_start_time_and_missing_games() {
 async fn sqlite_forbidden_pairing() {
     forbidden_pairing(&sqlite_url("t-forbid")).await;
 }
+
+#[tokio::test]
+async fn sqlite_rated_tournament() {
+    rated_tournament(&sqlite_url("t-rated")).await;
+}

@@ -70,7 +70,7 @@ pub async fn one_move_then_north_resigns(c: &Client, id: &str, south: &str, nort
 }
 
 /// The change both new players get when the first wins: bao-rating's own numbers.
-fn first_game_change() -> [i32; 2] {
+pub fn first_game_change() -> [i32; 2] {
     // From bao-rating itself (checked against Glickman's worked example and the skillratings
     // crate), not from the server's wrapper: two newcomers, the first one wins.
     let c = bao_rating::Config::default();

@@ -982,3 +982,46 @@ pub async fn forbidden_pairing(url: &str) {
     assert_eq!(no.status, 400, "{}", no.text);
     s.stop().await;
 }
+
+/// A rated tournament's games are rated like any rated game: a round robin of two, the one
+/// game won by South; both players' ratings move by bao-rating's own numbers, once, and the
+/// game and the profiles show it.
+pub async fn rated_tournament(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = &base(&s);
+    let p = players(b, 2).await;
+    let id = create_join_start(
+        b,
+        &p,
+        json!({"rated": true, "format": {"kind": "round_robin", "double": false}}),
+    )
+    .await;
+    let t = wait_round(b, &id, 1).await;
+    assert_eq!(t["rated"], true, "{t}");
+    let g = &t["rounds"][0]["pairings"][0];
+    let (south, north) = (g["S"].as_str().unwrap(), g["N"].as_str().unwrap());
+    let gid = g["game"].as_str().unwrap();
+    assert_eq!(game_json(b, gid, None).await["rated"], true);
+    decide(&[b.to_string()], gid, &p, north, south, 2).await;
+    let st = super::ratings::wait_rated(&Client::new(&s), gid).await;
+    let want = super::ratings::first_game_change();
+    assert_eq!(
+        st["rating_change"],
+        json!({"S": want[0], "N": want[1]}),
+        "{st}"
+    );
+    for (name, d) in [(south, want[0]), (north, want[1])] {
+        let pr = super::ratings::profile(b, name).await;
+        assert_eq!(pr.json["ratings"]["kete"]["games"], 1, "{}", pr.text);
+        assert_eq!(
+            pr.json["ratings"]["kete"]["rating"],
+            1500 + d,
+            "{}",
+            pr.text
+        );
+    }
+    let done = wait_t(b, &id, |t| t["status"] == "finished").await;
+    assert_eq!(done["standings"][0]["player"], south, "{done}");
+    assert_eq!(s.app.store.history_of_game(gid).await.unwrap().len(), 2);
+    s.stop().await;
+}
