@@ -66,3 +66,11 @@ async fn postgres_challenge_accept_across_instances() {
 async fn measure_pool_pass_postgres() {
     common::pool_measure::measure_pool_pass(&postgres_url(), 1_000).await;
 }
+
+/// `cargo test -p bao-server --test seeks_postgres -- --ignored --nocapture measure_accept_with_sockets`:
+/// seek accepts while 500 signed-in player sockets read the store (docs/api.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_accept_with_sockets_postgres() {
+    common::pool_measure::measure_accept_with_sockets(&postgres_url(), 500, 200).await;
+}

@@ -77,3 +77,12 @@ fn measure_pairing_pass() {
 async fn measure_pool_pass_sqlite() {
     common::pool_measure::measure_pool_pass(&sqlite_url("pool-measure"), 1_000).await;
 }
+
+/// `cargo test -p bao-server --test seeks_sqlite -- --ignored --nocapture measure_accept_with_sockets`:
+/// seek accepts while 500 signed-in player sockets read the store (docs/api.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_accept_with_sockets_sqlite() {
+    common::pool_measure::measure_accept_with_sockets(&sqlite_url("sockets-measure"), 500, 200)
+        .await;
+}

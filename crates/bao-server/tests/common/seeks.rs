@@ -168,7 +168,7 @@ pub fn random_ip() -> String {
     format!("10.{}.{}.{}", (n >> 16) & 255, (n >> 8) & 255, n & 255)
 }
 
-fn casual(name: &str) -> Value {
+pub fn casual(name: &str) -> Value {
     json!({"variant": "kete", "rules": "-", "clock": {"initial_ms": 300000, "increment_ms": 3000},
            "match": "single_game", "rated": false, "name": name})
 }
