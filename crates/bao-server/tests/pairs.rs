@@ -182,3 +182,36 @@ async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A player's "connected" mark is right whichever instance each side's socket is on:
+/// South watches through instance b, North opens and closes the game through instance a.
+#[tokio::test]
+async fn a_player_connected_through_another_instance_shows_connected() {
+    let url = postgres_url();
+    let (a, b) = tokio::join!(start(&url), start(&url));
+    let c = Client::new(&a);
+    let (id, south, north) = c.two_player_game("kete", "S", "single_game").await;
+    let mut s = ws(&b.addr.to_string(), &id, Some(&south)).await;
+    let first = next_of(&mut s, "state", None).await;
+    assert_eq!(
+        first["state"]["players"]["N"]["connected"], false,
+        "{first}"
+    );
+    let n = ws(&a.addr.to_string(), &id, Some(&north)).await;
+    loop {
+        let m = next_of(&mut s, "presence", None).await;
+        if m["connected"]["N"] == true {
+            assert_eq!(m["connected"]["S"], true, "{m}");
+            break;
+        }
+    }
+    drop(n);
+    loop {
+        let m = next_of(&mut s, "presence", None).await;
+        if m["connected"]["N"] == false {
+            break;
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}

@@ -98,6 +98,9 @@ pub struct Slot {
     pub tx: broadcast::Sender<Arc<Update>>,
     /// Open WebSocket connections per player.
     pub conns: [AtomicUsize; 2],
+    /// Per player, whether a socket of theirs is open on another instance, as last read
+    /// from the store ([`presence`]); kept up to date only while someone watches here.
+    pub remote: [AtomicBool; 2],
     /// When a request last took this slot (ms since the epoch): idle games leave memory.
     touched: AtomicI64,
     /// Number of the last message broadcast; only changed under the match lock, so the
@@ -114,18 +117,19 @@ impl Slot {
             m: Mutex::new(m),
             tx: broadcast::channel(64).0,
             conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            remote: [AtomicBool::new(false), AtomicBool::new(false)],
             touched: AtomicI64::new(util::now_ms()),
             seq: AtomicU64::new(0),
             thinking: AtomicBool::new(false),
         }
     }
 
-    /// Per player, whether a browser of theirs is connected.
+    /// Per player, whether a browser of theirs is connected, here or (as last read) through
+    /// another instance.
     pub fn connected(&self) -> [bool; 2] {
-        [
-            self.conns[0].load(Ordering::Relaxed) > 0,
-            self.conns[1].load(Ordering::Relaxed) > 0,
-        ]
+        [0, 1].map(|p| {
+            self.conns[p].load(Ordering::Relaxed) > 0 || self.remote[p].load(Ordering::Relaxed)
+        })
     }
 
     /// Whether the computer is searching.

@@ -3,7 +3,9 @@
 //! this instance's whole set (at most once a second); the set is written again every
 //! [`REFRESH`] and each row lasts [`TTL`], so the rows of a stopped instance expire. Used by
 //! the "your move" push (docs/api.md, "Web Push"): nobody is pushed about a game they are
-//! looking at, whichever instance their socket is on.
+//! looking at, whichever instance their socket is on. The same task reads, every [`CHECK`],
+//! which players of the games watched here are connected elsewhere, so that a player's
+//! "connected" mark is right whichever instance each side is on.
 
 use super::Games;
 use crate::util;
@@ -16,6 +18,9 @@ pub const REFRESH: Duration = Duration::from_secs(30);
 pub const TTL: Duration = Duration::from_secs(100);
 /// The shortest time between two writes (sockets coming and going in bursts).
 const GAP: Duration = Duration::from_secs(1);
+/// How often the players connected through other instances are read for the games
+/// watched here.
+pub const CHECK: Duration = Duration::from_secs(5);
 
 impl Games {
     /// A player's first socket on a game opened here, or their last one closed.
@@ -60,26 +65,74 @@ impl Games {
         }
     }
 
-    /// Writes this instance's set when a socket comes or goes, and every [`REFRESH`]. Ends
-    /// when the games are dropped.
+    /// Reads which players of the games watched here are connected through other
+    /// instances, and tells the viewers of a game whose marks changed. A game nobody
+    /// watches here forgets what it read (it is read again when someone comes).
+    async fn refresh_remote(&self) {
+        let (watched, idle): (Vec<_>, Vec<_>) = self
+            .map()
+            .iter()
+            .map(|(id, s)| (id.clone(), s.clone()))
+            .partition(|(_, s)| s.tx.receiver_count() > 0);
+        for (_, s) in idle {
+            for r in &s.remote {
+                r.store(false, Ordering::Relaxed);
+            }
+        }
+        if watched.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = watched.iter().map(|(id, _)| id.clone()).collect();
+        let seen = match self
+            .store
+            .present_in(&ids, &self.instance, util::now_ms())
+            .await
+        {
+            Ok(seen) => seen,
+            Err(e) => {
+                tracing::warn!("presence elsewhere: {e}");
+                return;
+            }
+        };
+        for (id, slot) in watched {
+            let mut changed = false;
+            for p in 0..2 {
+                let now = seen.iter().any(|(g, q)| g == &id && *q == p);
+                changed |= slot.remote[p].swap(now, Ordering::Relaxed) != now;
+            }
+            if changed {
+                let m = slot.m.lock().await;
+                self.broadcast_presence(&slot, &m);
+            }
+        }
+    }
+
+    /// Writes this instance's set when a socket comes or goes and every [`REFRESH`], and
+    /// reads the other instances' every [`CHECK`]. Ends when the games are dropped.
     pub fn spawn_presence(&self) -> tokio::task::JoinHandle<()> {
         let weak = self.me();
         tokio::spawn(async move {
+            let mut written: Option<tokio::time::Instant> = None;
+            let mut changed = true;
             loop {
                 let Some(games) = weak.upgrade() else { return };
-                let seats = games.present_here();
-                let until = util::now_ms() + TTL.as_millis() as i64;
-                if let Err(e) = games
-                    .store
-                    .presence_sync(&games.instance, &seats, until)
-                    .await
-                {
-                    tracing::warn!("presence: {e}");
+                if changed || written.is_none_or(|t| t.elapsed() >= REFRESH) {
+                    let seats = games.present_here();
+                    let until = util::now_ms() + TTL.as_millis() as i64;
+                    if let Err(e) = games
+                        .store
+                        .presence_sync(&games.instance, &seats, until)
+                        .await
+                    {
+                        tracing::warn!("presence: {e}");
+                    }
+                    written = Some(tokio::time::Instant::now());
                 }
+                games.refresh_remote().await;
                 let wake = games.presence_wake.clone();
                 drop(games);
                 tokio::time::sleep(GAP).await;
-                let _ = tokio::time::timeout(REFRESH, wake.notified()).await;
+                changed = tokio::time::timeout(CHECK, wake.notified()).await.is_ok();
             }
         })
     }

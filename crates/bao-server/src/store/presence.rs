@@ -65,6 +65,36 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Of `games`, the seats (game id, player) with a socket open on an instance other than
+    /// `instance` (rows still valid at `now`).
+    pub async fn present_in(
+        &self,
+        games: &[String],
+        instance: &str,
+        now: i64,
+    ) -> Result<Vec<(String, usize)>, StoreError> {
+        let mut out = Vec::new();
+        for chunk in games.chunks(CHUNK) {
+            let marks: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+            let sql = format!(
+                "SELECT DISTINCT game_id, player FROM seat_presence
+                 WHERE instance <> $1 AND until_ms > $2 AND game_id IN ({})",
+                marks.join(", ")
+            );
+            let mut q = sqlx::query(&sql).bind(instance).bind(now);
+            for g in chunk {
+                q = q.bind(g.as_str());
+            }
+            for r in q.fetch_all(&self.read).await? {
+                let player: i64 = r.try_get("player")?;
+                out.push((r.try_get("game_id")?, player as usize));
+            }
+        }
+        Ok(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Durability, Store};
@@ -97,6 +127,14 @@ mod tests {
         assert!(store.present_elsewhere("g8", 0, "c", 10).await.unwrap());
         assert!(!store.present_elsewhere("g9", 1, "c", 10).await.unwrap());
         assert!(store.present_elsewhere("g7", 1, "a", 10).await.unwrap());
+        let games: Vec<String> = ["g7", "g8", "g9"].map(String::from).to_vec();
+        let mut seen = store.present_in(&games, "c", 10).await.unwrap();
+        seen.sort();
+        assert_eq!(seen, vec![("g7".to_string(), 1), ("g8".to_string(), 0)]);
+        assert_eq!(
+            store.present_in(&games, "b", 10).await.unwrap(),
+            vec![("g8".to_string(), 0)]
+        );
         store.presence_sync("b", &[], 5_000).await.unwrap();
         assert!(!store.present_elsewhere("g7", 1, "a", 10).await.unwrap());
         let _ = std::fs::remove_dir_all(&dir);
