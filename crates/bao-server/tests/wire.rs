@@ -290,3 +290,32 @@ async fn seen(lobby: &mut Ws, id: &str, ply: u64) -> Value {
         }
     }
 }
+
+/// Another instance's changes read in one go (its notifications came late): a move and the
+/// resignation after it reach a viewer here as the move frame and then the full state with
+/// the result, not as the move frame alone. Two instances on one SQLite file, where nothing
+/// tells b of a's changes until it reads them (`Games::refresh`, as on a notification).
+#[tokio::test]
+async fn a_move_and_a_resignation_read_together_reach_the_viewers_whole() {
+    let url = sqlite_url("wire-refresh");
+    let a = start(&url).await;
+    let b = start(&url).await;
+    let ca = Client::new(&a);
+    let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
+    let mut s = ws(&b.addr.to_string(), &id, Some(&south)).await;
+    let first = next_of(&mut s, "state", None).await;
+    assert_eq!(first["state"]["ply"], 0);
+    let st = ca.state(&id, Some(&south)).await;
+    let mv = st["legal"][0]["move"].as_str().unwrap().to_string();
+    assert_eq!(ca.play(&id, &south, &mv, 0).await.status, 200);
+    assert_eq!(ca.resign(&id, &north, 1, 1).await.status, 200);
+    b.app.games.refresh(&id).await;
+    let frame = next_json(&mut s).await;
+    assert_eq!(frame["type"], "move", "{frame}");
+    let full = next_json(&mut s).await;
+    assert_eq!(full["type"], "state", "{full}");
+    assert_eq!(full["state"]["result"], "S", "{full}");
+    assert_eq!(full["state"]["termination"], "resignation", "{full}");
+    a.stop().await;
+    b.stop().await;
+}

@@ -182,8 +182,9 @@ impl Games {
     }
 
     /// Another instance changed game `id` (PostgreSQL NOTIFY): reads it again and, if the
-    /// copy read is newer than memory's, takes it and tells the viewers (the new moves as
-    /// move frames when that is all that changed).
+    /// copy read is newer than memory's, takes it and tells the viewers: the new moves as
+    /// move frames, then the full state unless the moves are all that changed (one version
+    /// per change: a copy read late may also hold a resignation or a rating after them).
     pub async fn refresh(&self, id: &str) {
         let Some(slot) = self.cached(id) else {
             return;
@@ -197,16 +198,16 @@ impl Games {
             }
         };
         let mut m = slot.m.lock().await;
+        let before = m.version;
         let Some(added) = self.adopt(&mut m, fresh) else {
             return;
         };
         self.arm_clock(&slot, &m);
-        if added.is_empty() {
+        for ev in &added {
+            self.broadcast_move(&slot, &m, ev);
+        }
+        if added.is_empty() || m.version - before != added.len() as i64 {
             self.broadcast_state(&slot, &m);
-        } else {
-            for ev in &added {
-                self.broadcast_move(&slot, &m, ev);
-            }
         }
     }
 
