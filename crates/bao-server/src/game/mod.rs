@@ -56,6 +56,10 @@ pub struct Lifecycle {
     /// How often the sweeps run. Default 2 s: finished games do not pile up in memory
     /// between sweeps, and the database's part of a sweep is one indexed range read.
     pub sweep_every: Duration,
+    /// Whether the first sweep runs at start (the default): clocks that ran out while the
+    /// server was down are settled at once. Off only in tests where no sweep may decide a
+    /// game (a database shared with other tests' clocks).
+    pub sweep_at_start: bool,
 }
 
 impl Default for Lifecycle {
@@ -65,6 +69,7 @@ impl Default for Lifecycle {
             live_window: Duration::from_secs(600),
             idle_after: Duration::from_secs(60),
             sweep_every: Duration::from_secs(2),
+            sweep_at_start: true,
         }
     }
 }
@@ -334,9 +339,14 @@ impl Games {
     pub fn spawn_sweep(&self) -> tokio::task::JoinHandle<()> {
         let weak = self.me();
         let every = self.lifecycle.sweep_every.max(Duration::from_millis(10));
+        let at_start = self.lifecycle.sweep_at_start;
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            if !at_start {
+                // The interval's first tick is at once: spend it.
+                tick.tick().await;
+            }
             // The first tick is at once: clocks that ran out while the server was down are
             // settled at start. Nothing in memory has been idle yet then, and evicting at
             // that moment would race with the first requests.

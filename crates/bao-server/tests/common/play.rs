@@ -7,10 +7,13 @@ use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-/// A sweep that never runs by itself: only the clock's own timer can end a game on time.
+/// A sweep that never runs by itself, not even at start: only the clock's own timer can end
+/// a game on time (on a PostgreSQL shared with other tests, a sweep would also end their
+/// leftover clocked games, and count those losses on time).
 pub fn no_sweep() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_secs(3600),
+        sweep_at_start: false,
         ..Default::default()
     }
 }
