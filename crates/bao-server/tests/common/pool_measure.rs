@@ -3,14 +3,28 @@
 //! each pair and makes each rated game; the pure rule alone is `measure_pairing_pass`), and
 //! a seek accepted while many signed-in player sockets read the store.
 
-use super::accounts::{base, post};
-use super::seeks::{casual, id_and_token, play_ws, post_seek, start_seeks};
-use super::*;
+use super::seeks::{play_ws, start_seeks, time_accepts};
 use bao_server::edge::Rates;
 use bao_server::features::seeks::SeeksConfig;
 use bao_server::store::NewAccount;
-use serde_json::json;
 use std::time::{Duration, Instant};
+
+/// Makes account `name` with a first session of hash `session_hash`, straight in the store:
+/// a password hash no password matches (these accounts are never signed in to by name).
+async fn quiet_account(
+    store: &bao_server::store::Store,
+    name: String,
+    session_hash: &str,
+    now: i64,
+) -> String {
+    let a = NewAccount {
+        username: name.clone(),
+        name_key: name,
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
+        recovery_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
+    };
+    store.create_account(&a, session_hash, now).await.unwrap().0
+}
 
 /// Fills the pool with `n` accounts (ratings 800 to 2400, waiting up to a minute), runs one
 /// pass and prints how long it took and how many games it made. Background passes are off
@@ -36,18 +50,7 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
     ];
     let t0 = Instant::now();
     for i in 0..n {
-        // A hash that no password matches: these accounts never sign in.
-        let name = format!("p{run}{i}");
-        let a = NewAccount {
-            username: name.clone(),
-            name_key: name.clone(),
-            password_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
-            recovery_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
-        };
-        let id = store
-            .create_account(&a, &format!("{run}-{i}"), now)
-            .await
-            .unwrap();
+        let id = quiet_account(store, format!("p{run}{i}"), &format!("{run}-{i}"), now).await;
         let (variant, clock) = pools[i % 3];
         let pool = format!("{variant} {}", clock.unwrap_or("none"));
         let rating = 800 + (i as i64 * 7919) % 1600;
@@ -55,7 +58,7 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
         store
             .insert_ticket(
                 &format!("t{run}{i}"),
-                &id.0,
+                &id,
                 &pool,
                 variant,
                 clock,
@@ -91,7 +94,6 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
 /// and the owner's `seek_accepted`), and prints the figures beside the same with no socket.
 pub async fn measure_accept_with_sockets(url: &str, sockets: usize, n: usize) {
     let s = start_seeks(url, SeeksConfig::default(), Rates::NONE).await;
-    let b = &base(&s);
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
     let run = bao_server::util::random_code(6);
@@ -100,42 +102,15 @@ pub async fn measure_accept_with_sockets(url: &str, sockets: usize, n: usize) {
     for load in [0, sockets] {
         while open.len() < load {
             let i = open.len();
-            let name = format!("w{run}{i}");
             let token = bao_server::util::new_token();
-            let a = NewAccount {
-                username: name.clone(),
-                name_key: name,
-                password_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
-                recovery_hash: "$argon2id$v=19$m=19456,t=2,p=1$none$none".into(),
-            };
-            store
-                .create_account(&a, &bao_server::util::hash_token(&token), now)
-                .await
-                .unwrap();
+            let hash = bao_server::util::hash_token(&token);
+            quiet_account(store, format!("w{run}{i}"), &hash, now).await;
             let cookie = format!("bao_session={token}");
             open.push(play_ws(&s.addr.to_string(), Some(&cookie), &[]).await);
         }
-        let mut times = Vec::new();
-        for _ in 0..n {
-            let p = post_seek(b, casual("Timer"), None).await;
-            let (id, token) = id_and_token(&p);
-            let mut sock = play_ws(&s.addr.to_string(), None, &[&token]).await;
-            let path = format!("/api/seeks/{id}/accept");
-            let t0 = Instant::now();
-            let (acc, m) = tokio::join!(
-                post(b, &path, json!({}), None),
-                next_of(&mut sock, "seek_accepted", None)
-            );
-            times.push(t0.elapsed().as_secs_f64() * 1000.0);
-            assert_eq!(acc.status, 201, "{}", acc.text);
-            assert_eq!(m["game"], acc.json["game"]);
-        }
-        times.sort_by(f64::total_cmp);
         report.push(format!(
-            "{load} signed-in player sockets open: median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-            times[n / 2],
-            times[(n * 95 / 100).min(n - 1)],
-            times[n - 1]
+            "{load} signed-in player sockets open: {}",
+            time_accepts(&s, n).await
         ));
     }
     println!(

@@ -903,7 +903,18 @@ pub async fn hostile(url: &str) {
 /// median and 95th percentile over `n` accepts.
 pub async fn measure_accept(url: &str, n: usize) {
     let s = start_seeks(url, SeeksConfig::default(), Rates::NONE).await;
-    let b = &base(&s);
+    println!(
+        "seek accept to both players having the game, {n} accepts: {}",
+        time_accepts(&s, n).await
+    );
+    s.stop().await;
+}
+
+/// Times `n` seek accepts on `s` (each: a guest's seek posted, its owner's socket open, then
+/// the accept and the owner's `seek_accepted` awaited together) and says the median, the
+/// 95th percentile and the slowest.
+pub async fn time_accepts(s: &Running, n: usize) -> String {
+    let b = &base(s);
     let mut times = Vec::new();
     for _ in 0..n {
         let p = post_seek(b, casual("Timer"), None).await;
@@ -915,19 +926,17 @@ pub async fn measure_accept(url: &str, n: usize) {
             post(b, &path, json!({}), None),
             next_of(&mut sock, "seek_accepted", None)
         );
-        let t = t0.elapsed().as_secs_f64() * 1000.0;
-        assert_eq!(acc.status, 201);
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(acc.status, 201, "{}", acc.text);
         assert_eq!(m["game"], acc.json["game"]);
-        times.push(t);
     }
     times.sort_by(f64::total_cmp);
-    println!(
-        "seek accept to both players having the game, {n} accepts: median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+    format!(
+        "median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
         times[n / 2],
         times[(n * 95 / 100).min(n - 1)],
         times[n - 1]
-    );
-    s.stop().await;
+    )
 }
 
 /// A claim whose game never came (its instance died between the claim and the game) is
