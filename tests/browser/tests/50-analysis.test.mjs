@@ -25,7 +25,13 @@ async function phone() {
 
 /** Plays a move for the side to move: a legal pit (not `avoid`'s), then the chooser's first way. */
 async function playMove(page, avoid = null) {
-  const pits = await page.$$eval('#board g.pit.legal', (gs) => gs.map((g) => g.dataset.pit));
+  // Waited for: after a step through the tree the board is drawn again, and for a moment
+  // offers no pit (this read once came in that moment on a busy machine).
+  const offered = await page.waitForFunction(() => {
+    const pits = [...document.querySelectorAll('#board g.pit.legal')].map((g) => g.dataset.pit);
+    return pits.length > 0 && pits;
+  });
+  const pits = await offered.jsonValue();
   assert.ok(pits.length > 0, 'legal pits are offered');
   const pit = pits.find((p) => !avoid || !avoid.startsWith(p)) || pits[0];
   const before = await page.getAttribute('#board', 'data-node');
