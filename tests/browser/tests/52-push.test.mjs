@@ -64,11 +64,14 @@ test('the service worker shows a push in the language the server wrote it in', a
       url: `/g/game${lang}`,
       tag: `move-game${lang}`,
     };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE, registrationId: reg, data: JSON.stringify(payload) });
-    const note = await eventually(
-      async () => (await shown()).find((x) => x.tag === payload.tag),
-      `a notification tagged ${payload.tag}`,
-    );
+    // Delivered again if it has not shown after 20 s: on a busy machine a DevTools delivery
+    // was once lost (the same tag replaces, so a second delivery cannot add a notification).
+    let note = null;
+    for (let attempt = 0; attempt < 4 && !note; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE, registrationId: reg, data: JSON.stringify(payload) });
+      note = await eventually(async () => (await shown()).find((x) => x.tag === payload.tag), `a notification tagged ${payload.tag}`, 20000).catch(() => null);
+    }
+    assert.ok(note, `a notification tagged ${payload.tag}`);
     assert.equal((await shown()).length, n);
     assert.equal(note.title, payload.title);
     assert.equal(note.body, payload.body);
