@@ -107,9 +107,11 @@ pub async fn clock_requests_are_checked(url: &str) {
 pub async fn clock_runs_for_the_side_to_move(url: &str) {
     let s = start_with(url, no_sweep()).await;
     let c = Client::new(&s);
+    // 60 s and a 10 s increment: a clock that was charged and given its increment is above
+    // 60 s after a quick move; one that was neither stays at exactly 60 s.
     let a = create(
         &c,
-        json!({"clock": {"initial_ms": 60_000, "increment_ms": 2_000}}),
+        json!({"clock": {"initial_ms": 60_000, "increment_ms": 10_000}}),
     )
     .await;
     let id = a.json["id"].as_str().unwrap().to_string();
@@ -117,27 +119,148 @@ pub async fn clock_runs_for_the_side_to_move(url: &str) {
     let st = c.state(&id, None).await;
     assert!(st["clock"]["running"].is_null(), "seat open: {st}");
     assert_eq!(st["clock"]["S"], 60_000);
+    let joined = std::time::Instant::now();
     let north = c.join(&id, a.json["invite"].as_str().unwrap()).await;
     let st = c.state(&id, None).await;
     assert_eq!(st["clock"]["running"], "S", "{st}");
     assert!(st["clock"]["S"].as_i64().unwrap() <= 60_000);
     let mut ws_n = ws(&s.addr.to_string(), &id, Some(&north)).await;
     next_of(&mut ws_n, "state", None).await;
-    let before = std::time::Instant::now();
+    // North's clock starts when South's move arrives: not before this.
+    let north_starts = std::time::Instant::now();
     assert_eq!(c.play(&id, &south, &first_legal(&st), 0).await.status, 200);
-    let spent = before.elapsed().as_millis() as i64;
+    // South's clock started at the join and stopped when the move arrived: both inside this.
+    let window = joined.elapsed().as_millis() as i64 + 2;
     let frame = next_of(&mut ws_n, "move", Some(1)).await;
     let st = c.state(&id, None).await;
+    let mut south_left = None;
     for clock in [&frame["clock"], &st["clock"]] {
         assert_eq!(clock["running"], "N", "{clock}");
-        // South got its 2 s increment and spent less than the time the request took
-        // (since the join, at most a few seconds on a busy machine).
         let s_left = clock["S"].as_i64().unwrap();
-        assert!(s_left > 60_000 - 10_000 && s_left <= 62_000, "{clock}");
+        assert!(
+            (70_000 - window..=70_000).contains(&s_left),
+            "South: 60 s - the time spent (at most {window} ms) + the 10 s increment: {clock}"
+        );
+        // South's clock is stopped: the frame and the later state show the same figure.
+        assert_eq!(*south_left.get_or_insert(s_left), s_left, "{clock}");
         assert!(clock["N"].as_i64().unwrap() <= 60_000, "{clock}");
     }
-    assert!(spent >= 0);
+    // North thinks a second: charged at least that, then South's clock runs again.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(c.play(&id, &north, &first_legal(&st), 1).await.status, 200);
+    let spent = north_starts.elapsed().as_millis() as i64 + 2;
+    let st = c.state(&id, None).await;
+    assert_eq!(st["clock"]["running"], "S", "{st}");
+    let n_left = st["clock"]["N"].as_i64().unwrap();
+    assert!(
+        (70_000 - spent..=69_000).contains(&n_left),
+        "North: 60 s - a second or a little more (at most {spent} ms) + 10 s: {}",
+        st["clock"]
+    );
     s.stop().await;
+}
+
+/// The clocks of a whole 4 s game through `south_c` (South's moves) and `north_c` (North's),
+/// one instance or two: South thinks 700 ms a move, North answers at once, and South loses
+/// on time. After every move both clocks are read: the mover's has been charged the time the
+/// server saw (inside the window the test measured around the two requests) plus
+/// `increment`, the other's runs; at the end South's shows 0 and North's what it had.
+pub async fn clock_charges_every_move(south_c: &Client, north_c: &Client, increment: i64) {
+    const INITIAL: i64 = 4_000;
+    const THINK: u64 = 700;
+    let a = create(
+        south_c,
+        json!({"clock": {"initial_ms": INITIAL, "increment_ms": increment},
+               "match": "single_game"}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let south = a.json["token"].as_str().unwrap().to_string();
+    let t0 = std::time::Instant::now();
+    let ms = |t: std::time::Instant| t.duration_since(t0).as_millis() as i64;
+    // When the running clock started, as a window of test time: [earliest, latest].
+    let mut started = (ms(std::time::Instant::now()), 0);
+    let north = north_c.join(&id, a.json["invite"].as_str().unwrap()).await;
+    started.1 = ms(std::time::Instant::now());
+    let mut left = [INITIAL, INITIAL]; // South, North
+    let mut ply = 0u64;
+    let mut south_moves = 0;
+    loop {
+        let mover = (ply % 2) as usize; // South moves at even plies
+        let (c, token) = if mover == 0 {
+            (south_c, &south)
+        } else {
+            (north_c, &north)
+        };
+        let st = wait_state(c, &id, None, |st| st["ply"] == ply || st["result"] != "-").await;
+        if st["result"] != "-" {
+            break;
+        }
+        if mover == 0 {
+            tokio::time::sleep(Duration::from_millis(THINK)).await;
+        }
+        let sent = ms(std::time::Instant::now());
+        let r = c.play(&id, token, &first_legal(&st), ply).await;
+        let answered = ms(std::time::Instant::now());
+        if r.status == 409 && r.json["error"] == "game_over" {
+            assert_eq!(mover, 0, "only South runs out of time here: {}", r.text);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.text);
+        ply += 1;
+        if mover == 0 {
+            south_moves += 1;
+        }
+        // The server charged the time from the clock's start to the move's arrival.
+        let (least, most) = ((sent - started.1).max(0), answered - started.0 + 2);
+        let before = left[mover];
+        // Both players read the clocks, each through their own instance, and see one figure
+        // for the stopped clock.
+        let mut seen = None;
+        for reader in [south_c, north_c] {
+            let st = wait_state(reader, &id, None, |st| st["ply"] == ply).await;
+            let read = ms(std::time::Instant::now());
+            let clock = &st["clock"];
+            let (mine, theirs) = if mover == 0 { ("S", "N") } else { ("N", "S") };
+            let now_left = clock[mine].as_i64().unwrap();
+            if st["result"] == "-" {
+                assert_eq!(clock["running"], theirs, "ply {ply}: {clock}");
+            }
+            assert!(
+                (before - most + increment..=before - least + increment).contains(&now_left),
+                "ply {ply}: {mine} had {before} ms, spent {least} to {most} ms, gets {increment}: {clock}"
+            );
+            // The other clock runs from the move on: at most the time since it started.
+            let other = clock[theirs].as_i64().unwrap();
+            let prev = left[1 - mover];
+            assert!(
+                (prev - (read - sent) - 2..=prev).contains(&other),
+                "ply {ply}: {theirs} had {prev} ms: {clock}"
+            );
+            assert_eq!(
+                *seen.get_or_insert(now_left),
+                now_left,
+                "ply {ply}: {clock}"
+            );
+        }
+        left[mover] = seen.unwrap();
+        started = (sent, answered);
+    }
+    let st = wait_state(north_c, &id, None, |st| st["result"] != "-").await;
+    assert_eq!(st["result"], "N", "South loses on time: {st}");
+    assert_eq!(st["termination"], "time", "{st}");
+    assert_eq!(st["clock"]["S"], 0, "{st}");
+    assert_eq!(
+        st["clock"]["N"], left[1],
+        "North's clock stopped where it was: {st}"
+    );
+    assert!(st["clock"]["running"].is_null(), "{st}");
+    // South made moves and lost on time after using its 4 s (and its increments).
+    assert!(
+        (1..=12).contains(&south_moves),
+        "South made {south_moves} moves of {THINK} ms with 4 s"
+    );
 }
 
 /// A clock runs out while nobody is connected and nobody asks: the server's own timer ends
