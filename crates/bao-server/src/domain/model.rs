@@ -78,13 +78,53 @@ pub struct AccountView {
     pub provisional: bool,
 }
 
-/// A rematch offered or agreed (docs/api.md, "Play").
+/// A rematch asked for by one player of a finished match, which the other accepts or
+/// declines (docs/api.md, "Play: rematch"). Only an accepted offer makes a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RematchOffer {
+    /// The player who asked.
+    pub by: usize,
+    /// When it lapses (ms since the epoch).
+    pub until: i64,
+    /// The asker had the game open when asking: the offer lapses when they leave it.
+    pub watching: bool,
+    /// The other player declined it.
+    pub declined: bool,
+}
+
+impl RematchOffer {
+    /// Whether the offer still stands at `now`, given per player whether a browser of
+    /// theirs has the game open.
+    pub fn stands(&self, now: i64, connected: [bool; 2]) -> bool {
+        !self.declined && now < self.until && (!self.watching || connected[self.by])
+    }
+}
+
+/// Where a rematch stands, as GameState shows it.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RematchStatus {
+    /// Asked for, waiting for the other player's answer.
+    Offered,
+    /// The other player said no.
+    Declined,
+    /// Accepted: the new game exists.
+    Made,
+}
+
+/// A rematch offered, declined or made (docs/api.md, "Play: rematch").
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct RematchView {
-    /// The new game's id.
-    pub id: String,
-    /// The side (in this game) of the player who asked for it first.
+    /// Where it stands.
+    pub status: RematchStatus,
+    /// The side (in this game) of the player who asked for it.
     pub by: &'static str,
+    /// The new game's id, once made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// While offered: how long the offer still stands (ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_in_ms: Option<i64>,
 }
 
 /// One move as the clients see it (docs/api.md, MoveEvent).
@@ -428,6 +468,8 @@ pub struct Match {
     pub clock: Option<ClockState>,
     /// The rematch's id and the player who asked for it first.
     pub rematch: Option<(String, usize)>,
+    /// The rematch asked for and not (yet) made.
+    pub rematch_offer: Option<RematchOffer>,
     /// The stored version: one more with every change the database commits. A copy read
     /// from the database is newer than the one in memory only if its version is higher
     /// (docs/architecture.md, "One write path").
@@ -522,6 +564,7 @@ impl Match {
             updated: n.now,
             clock: n.clock.map(ClockState::new),
             rematch: None,
+            rematch_offer: None,
             version: 1,
             rated: n.rated,
             accounts: n.accounts,
@@ -643,12 +686,31 @@ impl Match {
         }
     }
 
-    /// The rematch as GameState shows it.
-    pub fn rematch_view(&self) -> Option<RematchView> {
-        self.rematch.as_ref().map(|(id, p)| RematchView {
-            id: id.clone(),
-            by: side_json(self.side_of(*p)),
-        })
+    /// The rematch as GameState shows it at `now`, given who has the game open: made,
+    /// declined, offered while the offer stands, else nothing.
+    pub fn rematch_view(&self, now: i64, connected: [bool; 2]) -> Option<RematchView> {
+        let view = |status, by: usize, id, expires_in_ms| RematchView {
+            status,
+            by: side_json(self.side_of(by)),
+            id,
+            expires_in_ms,
+        };
+        if let Some((id, p)) = &self.rematch {
+            return Some(view(RematchStatus::Made, *p, Some(id.clone()), None));
+        }
+        let o = self.rematch_offer?;
+        if o.declined {
+            Some(view(RematchStatus::Declined, o.by, None, None))
+        } else if o.stands(now, connected) {
+            Some(view(
+                RematchStatus::Offered,
+                o.by,
+                None,
+                Some(o.until - now),
+            ))
+        } else {
+            None
+        }
     }
 
     /// The current game is over.
@@ -918,7 +980,7 @@ impl Match {
             legal: self.legal_views(),
             clock: self.clock_view(now),
             local: self.local(),
-            rematch: self.rematch_view(),
+            rematch: self.rematch_view(now, connected),
             rated: self.rated,
             accounts: self.accounts_view(),
             rating_change: if self.game_over() {
