@@ -4,7 +4,7 @@
 
 mod common;
 use common::play::*;
-use common::{postgres_url, sqlite_url};
+use common::{postgres_url, sqlite_url, start_with, Client};
 
 #[tokio::test]
 async fn sqlite_clock_requests_are_checked() {
@@ -14,6 +14,27 @@ async fn sqlite_clock_requests_are_checked() {
 #[tokio::test]
 async fn sqlite_clock_runs_for_the_side_to_move() {
     clock_runs_for_the_side_to_move(&sqlite_url("clock-run")).await;
+}
+
+#[tokio::test]
+async fn sqlite_clock_charges_every_move() {
+    let s = start_with(&sqlite_url("clock-every"), no_sweep()).await;
+    let c = Client::new(&s);
+    clock_charges_every_move(&c, &c, 0).await;
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn postgres_clock_charges_every_move() {
+    let s = start_with(&postgres_url(), no_sweep()).await;
+    let c = Client::new(&s);
+    clock_charges_every_move(&c, &c, 0).await;
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn postgres_clock_runs_for_the_side_to_move() {
+    clock_runs_for_the_side_to_move(&postgres_url()).await;
 }
 
 #[tokio::test]

@@ -4,9 +4,20 @@
 
 mod common;
 use common::play::*;
-use common::postgres_url;
+use common::{postgres_url, start_with, Client};
 
 #[tokio::test]
 async fn postgres_clock_loss_recorded_once_over_two_instances() {
     clock_loss_recorded_once(&postgres_url()).await;
+}
+
+/// A whole game with South's moves and reads through one instance and North's through the
+/// other: every move's clock charged once, with the increment, as both instances show it.
+#[tokio::test]
+async fn postgres_clock_charged_across_two_instances() {
+    let a = start_with(&postgres_url(), no_sweep()).await;
+    let b = start_with(&postgres_url(), no_sweep()).await;
+    clock_charges_every_move(&Client::new(&a), &Client::new(&b), 250).await;
+    a.stop().await;
+    b.stop().await;
 }

@@ -206,12 +206,15 @@ const STATES = [
     },
   ],
   [
-    'two players with clocks, the game over (resigned), rematch offered',
+    'two players with clocks, the game over (resigned), a rematch offered by the opponent',
     async (page) => {
       const g = page.game;
       await api(`/api/games/${g.id}/resign`, { method: 'POST', token: g.seats.N, body: { game_no: 1, ply: 0 } });
       await page.waitForSelector('#result:not([hidden])');
       await page.waitForSelector('#play-rematch:not([hidden])');
+      await api(`/api/games/${g.id}/rematch`, { method: 'POST', token: g.seats.N, body: {} });
+      await page.waitForSelector('#play-rematch-box[data-status="offered-theirs"]');
+      await page.waitForSelector('#play-rematch-decline:not([hidden])');
     },
   ],
   [

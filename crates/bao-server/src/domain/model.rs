@@ -3,6 +3,10 @@
 //! Everything here is decided by the rules crate; this module only keeps the history and
 //! turns it into the contract's JSON (docs/api.md).
 
+pub use super::clock::{
+    ClockState, ClockView, TimeControl, DAY_MS, MAX_DAYS, MAX_INCREMENT_MS, MAX_INITIAL_MS,
+    MIN_INITIAL_MS,
+};
 use super::rating::Shown;
 use super::record::forced_text;
 use bao_rules::{
@@ -74,127 +78,53 @@ pub struct AccountView {
     pub provisional: bool,
 }
 
-/// Milliseconds in a day (correspondence clocks).
-pub const DAY_MS: i64 = 24 * 3600 * 1000;
-
-/// A game's time control (docs/api.md, "Clocks"), as `POST /api/games` takes it and GameState shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged, deny_unknown_fields)]
-pub enum TimeControl {
-    /// Real time: every player starts with `initial_ms` and gets `increment_ms` after each
-    /// of their moves.
-    Real {
-        /// Starting time per player.
-        initial_ms: i64,
-        /// Added after each move of the player.
-        increment_ms: i64,
-    },
-    /// Correspondence: `days_per_move` days for every move (the clock is set back to it
-    /// after each move).
-    Days {
-        /// Days per move.
-        days_per_move: i64,
-    },
-}
-
-impl TimeControl {
-    /// Time per player at the start of a game.
-    pub fn initial(&self) -> i64 {
-        match *self {
-            TimeControl::Real { initial_ms, .. } => initial_ms,
-            TimeControl::Days { days_per_move } => days_per_move * DAY_MS,
-        }
-    }
-
-    /// The mover's time after a move that left `left` on the clock.
-    pub fn after_move(&self, left: i64) -> i64 {
-        match *self {
-            TimeControl::Real { increment_ms, .. } => left + increment_ms,
-            TimeControl::Days { days_per_move } => days_per_move * DAY_MS,
-        }
-    }
-
-    /// The increment (zero for correspondence).
-    pub fn increment(&self) -> i64 {
-        match *self {
-            TimeControl::Real { increment_ms, .. } => increment_ms,
-            TimeControl::Days { .. } => 0,
-        }
-    }
-
-    /// Checks the bounds of docs/api.md, "Clocks": a real-time game gets 0.1 s (bullet tests
-    /// and drills; the page offers minutes) to 3 h and an increment of at most 10 min; a
-    /// correspondence game 1 to 14 days per move. The error is a sentence for people.
-    pub fn check(&self) -> Result<(), String> {
-        match *self {
-            TimeControl::Real {
-                initial_ms,
-                increment_ms,
-            } => {
-                if !(MIN_INITIAL_MS..=MAX_INITIAL_MS).contains(&initial_ms) {
-                    return Err(format!(
-                        "clock.initial_ms is the time per player in milliseconds, from {MIN_INITIAL_MS} to {MAX_INITIAL_MS} (3 hours)"
-                    ));
-                }
-                if !(0..=MAX_INCREMENT_MS).contains(&increment_ms) {
-                    return Err(format!(
-                        "clock.increment_ms is the time added after each move in milliseconds, from 0 to {MAX_INCREMENT_MS} (10 minutes)"
-                    ));
-                }
-            }
-            TimeControl::Days { days_per_move } => {
-                if !(1..=MAX_DAYS).contains(&days_per_move) {
-                    return Err(format!("clock.days_per_move is from 1 to {MAX_DAYS}"));
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The shortest real-time clock ([`TimeControl::check`]).
-pub const MIN_INITIAL_MS: i64 = 100;
-/// The longest real-time clock.
-pub const MAX_INITIAL_MS: i64 = 3 * 3600 * 1000;
-/// The largest increment.
-pub const MAX_INCREMENT_MS: i64 = 600_000;
-/// The most days per move.
-pub const MAX_DAYS: i64 = 14;
-
-/// The clocks of a match: per player (0 = creator), as of `since`.
+/// A rematch asked for by one player of a finished match, which the other accepts or
+/// declines (docs/api.md, "Play: rematch"). Only an accepted offer makes a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockState {
-    /// The time control.
-    pub control: TimeControl,
-    /// Time left per player (ms) when the running clock started.
-    pub left: [i64; 2],
-    /// When the player to move's clock started (ms since the epoch); `None` while no clock
-    /// runs (a seat still open, the game over).
-    pub since: Option<i64>,
+pub struct RematchOffer {
+    /// The player who asked.
+    pub by: usize,
+    /// When it lapses (ms since the epoch).
+    pub until: i64,
+    /// The asker had the game open when asking: the offer lapses when they leave it.
+    pub watching: bool,
+    /// The other player declined it.
+    pub declined: bool,
 }
 
-/// The clocks as GameState and move frames show them: time left now, by side.
+impl RematchOffer {
+    /// Whether the offer still stands at `now`, given per player whether a browser of
+    /// theirs has the game open.
+    pub fn stands(&self, now: i64, connected: [bool; 2]) -> bool {
+        !self.declined && now < self.until && (!self.watching || connected[self.by])
+    }
+}
+
+/// Where a rematch stands, as GameState shows it.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
-pub struct ClockView {
-    /// South's time left (ms).
-    #[serde(rename = "S")]
-    pub south: i64,
-    /// North's time left (ms).
-    #[serde(rename = "N")]
-    pub north: i64,
-    /// The side whose clock runs, if any.
-    pub running: Option<&'static str>,
-    /// The time control.
-    pub control: TimeControl,
+#[serde(rename_all = "snake_case")]
+pub enum RematchStatus {
+    /// Asked for, waiting for the other player's answer.
+    Offered,
+    /// The other player said no.
+    Declined,
+    /// Accepted: the new game exists.
+    Made,
 }
 
-/// A rematch offered or agreed (docs/api.md, "Play").
+/// A rematch offered, declined or made (docs/api.md, "Play: rematch").
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct RematchView {
-    /// The new game's id.
-    pub id: String,
-    /// The side (in this game) of the player who asked for it first.
+    /// Where it stands.
+    pub status: RematchStatus,
+    /// The side (in this game) of the player who asked for it.
     pub by: &'static str,
+    /// The new game's id, once made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// While offered: how long the offer still stands (ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_in_ms: Option<i64>,
 }
 
 /// One move as the clients see it (docs/api.md, MoveEvent).
@@ -538,6 +468,8 @@ pub struct Match {
     pub clock: Option<ClockState>,
     /// The rematch's id and the player who asked for it first.
     pub rematch: Option<(String, usize)>,
+    /// The rematch asked for and not (yet) made.
+    pub rematch_offer: Option<RematchOffer>,
     /// The stored version: one more with every change the database commits. A copy read
     /// from the database is newer than the one in memory only if its version is higher
     /// (docs/architecture.md, "One write path").
@@ -630,12 +562,9 @@ impl Match {
             forced: None,
             created: n.now,
             updated: n.now,
-            clock: n.clock.map(|control| ClockState {
-                control,
-                left: [control.initial(); 2],
-                since: None,
-            }),
+            clock: n.clock.map(ClockState::new),
             rematch: None,
+            rematch_offer: None,
             version: 1,
             rated: n.rated,
             accounts: n.accounts,
@@ -704,41 +633,34 @@ impl Match {
 
     /// Player `p`'s time left at `now` (ms; negative once it has run out).
     pub fn time_left(&self, p: usize, now: i64) -> Option<i64> {
-        let c = self.clock.as_ref()?;
-        Some(match (self.clock_running(), c.since) {
-            (Some(r), Some(since)) if r == p => c.left[p] - (now - since).max(0),
-            _ => c.left[p],
-        })
+        Some(self.clock?.left_at(p, self.clock_running(), now))
     }
 
     /// When the running clock runs out (ms since the epoch).
     pub fn clock_deadline(&self) -> Option<i64> {
-        let p = self.clock_running()?;
-        let c = self.clock.as_ref()?;
-        Some(c.since? + c.left[p])
+        self.clock?.deadline(self.clock_running()?)
     }
 
-    /// Charges `mover`'s clock for the move they made at `now` and adds the increment
-    /// (or sets a correspondence clock back to its days per move).
-    pub fn clock_moved(&mut self, mover: usize, now: i64) {
-        let running = self.clock_running();
-        if let Some(c) = self.clock.as_mut() {
-            if let (Some(since), Some(r)) = (c.since, running) {
-                if r == mover {
-                    let left = c.left[mover] - (now - since).max(0);
-                    c.left[mover] = c.control.after_move(left);
-                }
-            }
-        }
+    /// The clocks after `mover` plays at `now` in the match as it stands *before* the move
+    /// ([`ClockState::step`]): the mover is charged only if their clock is the one running.
+    /// Every move (HTTP, socket, the computer's, pass and play, any game of a match) takes
+    /// this one path, in [`crate::game::Games`]' move function.
+    pub fn clock_after_move(&self, mover: usize, now: i64) -> Option<ClockState> {
+        let c = self.clock?;
+        Some(if self.clock_running() == Some(mover) {
+            c.step(mover, now)
+        } else {
+            c
+        })
     }
 
     /// After a change at `now`: the clock of the player to move runs from `now`, or no clock
     /// runs (seat open, game or match over).
     pub fn clock_settle(&mut self, now: i64) {
         let runs = self.seats_taken() && self.to_move().is_some();
-        if let Some(c) = self.clock.as_mut() {
-            c.since = runs.then_some(now);
-        }
+        self.clock = self
+            .clock
+            .map(|c| if runs { c.run_from(now) } else { c.stopped() });
     }
 
     /// The clocks at `now`, by side of the current game.
@@ -764,12 +686,31 @@ impl Match {
         }
     }
 
-    /// The rematch as GameState shows it.
-    pub fn rematch_view(&self) -> Option<RematchView> {
-        self.rematch.as_ref().map(|(id, p)| RematchView {
-            id: id.clone(),
-            by: side_json(self.side_of(*p)),
-        })
+    /// The rematch as GameState shows it at `now`, given who has the game open: made,
+    /// declined, offered while the offer stands, else nothing.
+    pub fn rematch_view(&self, now: i64, connected: [bool; 2]) -> Option<RematchView> {
+        let view = |status, by: usize, id, expires_in_ms| RematchView {
+            status,
+            by: side_json(self.side_of(by)),
+            id,
+            expires_in_ms,
+        };
+        if let Some((id, p)) = &self.rematch {
+            return Some(view(RematchStatus::Made, *p, Some(id.clone()), None));
+        }
+        let o = self.rematch_offer?;
+        if o.declined {
+            Some(view(RematchStatus::Declined, o.by, None, None))
+        } else if o.stands(now, connected) {
+            Some(view(
+                RematchStatus::Offered,
+                o.by,
+                None,
+                Some(o.until - now),
+            ))
+        } else {
+            None
+        }
     }
 
     /// The current game is over.
@@ -862,9 +803,7 @@ impl Match {
         self.moves = Moves::default();
         self.forced = None;
         // Every game of a match starts with full clocks.
-        if let Some(c) = self.clock.as_mut() {
-            c.left = [c.control.initial(); 2];
-        }
+        self.clock = self.clock.map(|c| ClockState::new(c.control));
     }
 
     /// The match's result, keyed by the sides of the current game: `S`, `N`, `draw`, or `None`.
@@ -1041,7 +980,7 @@ impl Match {
             legal: self.legal_views(),
             clock: self.clock_view(now),
             local: self.local(),
-            rematch: self.rematch_view(),
+            rematch: self.rematch_view(now, connected),
             rated: self.rated,
             accounts: self.accounts_view(),
             rating_change: if self.game_over() {

@@ -93,10 +93,8 @@ async fn take_back(games: &Games, seat: &Seat, game_no: u32, ply: u32) -> ApiRes
     let now = util::now_ms();
     let mut after = m.clone();
     // The player's clock ran since the computer's reply: that time stays spent.
-    if let (Some(left), Some(c)) = (m.time_left(p, now), after.clock.as_mut()) {
-        if m.clock_running() == Some(p) {
-            c.left[p] = left;
-        }
+    if m.clock_running() == Some(p) {
+        after.clock = m.clock.map(|c| c.spend(p, now));
     }
     after.game = game;
     after.moves = events.into();

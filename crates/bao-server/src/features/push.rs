@@ -472,6 +472,13 @@ impl Push {
                 "/".to_string(),
                 format!("challenge-{challenge}"),
             ),
+            AlertKind::RematchOffer { game, from } => (
+                "push.rematch.title",
+                "push.rematch.body",
+                vec![("name", from.clone())],
+                format!("/g/{game}"),
+                format!("rematch-{game}"),
+            ),
             AlertKind::TournamentRound {
                 tournament,
                 name,

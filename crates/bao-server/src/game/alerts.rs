@@ -1,5 +1,5 @@
 //! Alerts for a player who may not be looking: "your move", a game made for them, a
-//! challenge, an accepted seek, a tournament round (docs/api.md, "Alerts"). The core and the
+//! challenge, an accepted seek, a rematch offer, a tournament round (docs/api.md, "Alerts"). The core and the
 //! features publish them here; whoever delivers them (the live sockets of a player's pages,
 //! Web Push) subscribes. Publishing never waits: an alert nobody listens to is dropped.
 //!
@@ -50,6 +50,14 @@ pub enum AlertKind {
         /// The challenge id.
         challenge: String,
         /// The challenger's name.
+        from: String,
+    },
+    /// The opponent of a finished game offers a rematch, and no page of the player's has
+    /// that game open.
+    RematchOffer {
+        /// The finished game's id (where the offer is answered).
+        game: String,
+        /// The asker's name.
         from: String,
     },
     /// A new round of a tournament the player plays in was paired.

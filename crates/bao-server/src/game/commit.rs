@@ -170,7 +170,8 @@ impl Games {
             || fresh.moves.len() != old_len
             || fresh.game_no != m.game_no
             || fresh.players[1].token_hash != m.players[1].token_hash
-            || fresh.rematch != m.rematch;
+            || fresh.rematch != m.rematch
+            || fresh.rematch_offer != m.rematch_offer;
         let added =
             (same_game && fresh.moves.len() > old_len && fresh.moves[..old_len] == m.moves[..])
                 .then(|| fresh.moves[old_len..].to_vec());
@@ -260,6 +261,12 @@ impl Games {
     pub(crate) fn broadcast_presence(&self, slot: &Slot, m: &Match) {
         if slot.tx.receiver_count() == 0 {
             return;
+        }
+        // A rematch offer lapses when its player leaves the game (docs/api.md, "Play:
+        // rematch"): while one waits, viewers get the whole state, which says whether it
+        // still stands.
+        if m.rematch.is_none() && m.rematch_offer.is_some_and(|o| o.watching && !o.declined) {
+            return self.broadcast_state(slot, m);
         }
         let v = slot.seq.fetch_add(1, Ordering::Relaxed) + 1;
         let text = Utf8Bytes::from(json_text(&ServerMsg::Presence {

@@ -60,6 +60,9 @@ pub struct Lifecycle {
     /// server was down are settled at once. Off only in tests where no sweep may decide a
     /// game (a database shared with other tests' clocks).
     pub sweep_at_start: bool,
+    /// How long a rematch offer stands unanswered (docs/api.md, "Play: rematch"). Default
+    /// 60 s; it lapses earlier when the asker leaves the game.
+    pub rematch_offer_for: Duration,
 }
 
 impl Default for Lifecycle {
@@ -70,6 +73,7 @@ impl Default for Lifecycle {
             idle_after: Duration::from_secs(60),
             sweep_every: Duration::from_secs(2),
             sweep_at_start: true,
+            rematch_offer_for: Duration::from_secs(60),
         }
     }
 }

@@ -579,13 +579,14 @@ impl Games {
         let before = *m.game.position();
         let mover = m.player_on(before.side());
         let mut after = m.clone();
+        // The mover's clock is charged before the turn passes (docs/api.md, "Clocks").
+        after.clock = m.clock_after_move(mover, at);
         after.game.play(&lm);
         let outcome = after.game.outcome();
         let ev = move_event(&before, &m.rules, &lm, outcome.token());
         let ended = outcome
             .is_over()
             .then(|| m.transition(outcome.into(), outcome.describe(), None));
-        after.clock_moved(mover, at);
         after.updated = util::now_ms();
         let next = ended.clone().and_then(|t| after.record_end(t));
         after.clock_settle(at);

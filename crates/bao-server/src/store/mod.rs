@@ -7,7 +7,8 @@
 //! `bao serve` instances on the database can push the change to their WebSocket clients.
 
 use crate::domain::model::{
-    ClockState, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl, Transition,
+    ClockState, Match, MoveEvent, NewMatch, Player, PlayerKind, RematchOffer, Round, TimeControl,
+    Transition,
 };
 use crate::domain::record::forced_of;
 use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination, Variant};
@@ -495,8 +496,47 @@ impl Store {
             )),
             None => None,
         };
+        m.rematch_offer = match row.try_get::<Option<i64>, _>("rematch_offer_by")? {
+            Some(by) => Some(RematchOffer {
+                by: by.clamp(0, 1) as usize,
+                until: row
+                    .try_get::<Option<i64>, _>("rematch_offer_until")?
+                    .unwrap_or(0),
+                watching: row.try_get::<i64, _>("rematch_offer_watching")? != 0,
+                declined: row.try_get::<i64, _>("rematch_offer_declined")? != 0,
+            }),
+            None => None,
+        };
         m.version = row.try_get("version")?;
         Ok(Some(m))
+    }
+
+    /// The rematch offers made to `account` that may still stand at `now` (not declined,
+    /// not lapsed by time; whether the asker is still there is the game's to say), newest
+    /// first, at most 10: (game id, the asker's name, when it lapses).
+    pub async fn rematch_offers_to(
+        &self,
+        account: &str,
+        now: i64,
+    ) -> Result<Vec<(String, String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, rematch_offer_by, rematch_offer_until, p0_name, p1_name FROM games
+             WHERE rematch_offer_until > $1 AND rematch IS NULL AND rematch_offer_declined = 0
+               AND ((p0_account = $2 AND rematch_offer_by = 1)
+                 OR (p1_account = $2 AND rematch_offer_by = 0))
+             ORDER BY rematch_offer_until DESC LIMIT 10",
+        )
+        .bind(now)
+        .bind(account)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let by: i64 = r.try_get("rematch_offer_by")?;
+                let name: String = r.try_get(if by == 0 { "p0_name" } else { "p1_name" })?;
+                Ok((r.try_get("id")?, name, r.try_get("rematch_offer_until")?))
+            })
+            .collect()
     }
 
     /// Ids of the live matches whose running clock ran out before `now` (ms), at most `limit`.
@@ -863,6 +903,15 @@ pub enum Write {
         /// When (ms since the epoch).
         at: i64,
     },
+    /// The rematch offer set (asked for, declined) or withdrawn (`None`): only while the
+    /// match is at `version` and has no rematch yet, so that two offers crossing on two
+    /// instances make one offer, which the second then accepts.
+    RematchOffer {
+        /// The match's version the offer was decided on.
+        version: i64,
+        /// The offer as it now stands.
+        offer: Option<RematchOffer>,
+    },
     /// `new` created as this match's rematch, asked for by player `by`: one per match.
     Rematch {
         /// Who asked first.
@@ -1115,10 +1164,31 @@ async fn change(
                 .await?;
             Ok(v)
         }
+        Write::RematchOffer { version, offer } => {
+            let r = sqlx::query(
+                "UPDATE games SET rematch_offer_by = $1, rematch_offer_until = $2,
+                   rematch_offer_watching = $3, rematch_offer_declined = $4,
+                   version = version + 1
+                 WHERE id = $5 AND rematch IS NULL AND version = $6 RETURNING version",
+            )
+            .bind(offer.map(|o| o.by as i64))
+            .bind(offer.map(|o| o.until))
+            .bind(offer.is_some_and(|o| o.watching) as i64)
+            .bind(offer.is_some_and(|o| o.declined) as i64)
+            .bind(id)
+            .bind(*version)
+            .fetch_optional(&mut **tx)
+            .await?;
+            version_of(r)?.ok_or_else(|| {
+                StoreError::Conflict("the rematch changed meanwhile; ask again".into())
+            })
+        }
         Write::Rematch { by, new } => {
             // Race-safe over all instances: one rematch per match.
             let r = sqlx::query(
-                "UPDATE games SET rematch = $1, rematch_by = $2, version = version + 1
+                "UPDATE games SET rematch = $1, rematch_by = $2, rematch_offer_by = NULL,
+                   rematch_offer_until = NULL, rematch_offer_watching = 0,
+                   rematch_offer_declined = 0, version = version + 1
                  WHERE id = $3 AND rematch IS NULL RETURNING version",
             )
             .bind(&new.id)

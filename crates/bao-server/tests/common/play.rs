@@ -107,9 +107,11 @@ pub async fn clock_requests_are_checked(url: &str) {
 pub async fn clock_runs_for_the_side_to_move(url: &str) {
     let s = start_with(url, no_sweep()).await;
     let c = Client::new(&s);
+    // 60 s and a 10 s increment: a clock that was charged and given its increment is above
+    // 60 s after a quick move; one that was neither stays at exactly 60 s.
     let a = create(
         &c,
-        json!({"clock": {"initial_ms": 60_000, "increment_ms": 2_000}}),
+        json!({"clock": {"initial_ms": 60_000, "increment_ms": 10_000}}),
     )
     .await;
     let id = a.json["id"].as_str().unwrap().to_string();
@@ -117,27 +119,148 @@ pub async fn clock_runs_for_the_side_to_move(url: &str) {
     let st = c.state(&id, None).await;
     assert!(st["clock"]["running"].is_null(), "seat open: {st}");
     assert_eq!(st["clock"]["S"], 60_000);
+    let joined = std::time::Instant::now();
     let north = c.join(&id, a.json["invite"].as_str().unwrap()).await;
     let st = c.state(&id, None).await;
     assert_eq!(st["clock"]["running"], "S", "{st}");
     assert!(st["clock"]["S"].as_i64().unwrap() <= 60_000);
     let mut ws_n = ws(&s.addr.to_string(), &id, Some(&north)).await;
     next_of(&mut ws_n, "state", None).await;
-    let before = std::time::Instant::now();
+    // North's clock starts when South's move arrives: not before this.
+    let north_starts = std::time::Instant::now();
     assert_eq!(c.play(&id, &south, &first_legal(&st), 0).await.status, 200);
-    let spent = before.elapsed().as_millis() as i64;
+    // South's clock started at the join and stopped when the move arrived: both inside this.
+    let window = joined.elapsed().as_millis() as i64 + 2;
     let frame = next_of(&mut ws_n, "move", Some(1)).await;
     let st = c.state(&id, None).await;
+    let mut south_left = None;
     for clock in [&frame["clock"], &st["clock"]] {
         assert_eq!(clock["running"], "N", "{clock}");
-        // South got its 2 s increment and spent less than the time the request took
-        // (since the join, at most a few seconds on a busy machine).
         let s_left = clock["S"].as_i64().unwrap();
-        assert!(s_left > 60_000 - 10_000 && s_left <= 62_000, "{clock}");
+        assert!(
+            (70_000 - window..=70_000).contains(&s_left),
+            "South: 60 s - the time spent (at most {window} ms) + the 10 s increment: {clock}"
+        );
+        // South's clock is stopped: the frame and the later state show the same figure.
+        assert_eq!(*south_left.get_or_insert(s_left), s_left, "{clock}");
         assert!(clock["N"].as_i64().unwrap() <= 60_000, "{clock}");
     }
-    assert!(spent >= 0);
+    // North thinks a second: charged at least that, then South's clock runs again.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(c.play(&id, &north, &first_legal(&st), 1).await.status, 200);
+    let spent = north_starts.elapsed().as_millis() as i64 + 2;
+    let st = c.state(&id, None).await;
+    assert_eq!(st["clock"]["running"], "S", "{st}");
+    let n_left = st["clock"]["N"].as_i64().unwrap();
+    assert!(
+        (70_000 - spent..=69_000).contains(&n_left),
+        "North: 60 s - a second or a little more (at most {spent} ms) + 10 s: {}",
+        st["clock"]
+    );
     s.stop().await;
+}
+
+/// The clocks of a whole 4 s game through `south_c` (South's moves) and `north_c` (North's),
+/// one instance or two: South thinks 700 ms a move, North answers at once, and South loses
+/// on time. After every move both clocks are read: the mover's has been charged the time the
+/// server saw (inside the window the test measured around the two requests) plus
+/// `increment`, the other's runs; at the end South's shows 0 and North's what it had.
+pub async fn clock_charges_every_move(south_c: &Client, north_c: &Client, increment: i64) {
+    const INITIAL: i64 = 4_000;
+    const THINK: u64 = 700;
+    let a = create(
+        south_c,
+        json!({"clock": {"initial_ms": INITIAL, "increment_ms": increment},
+               "match": "single_game"}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let id = a.json["id"].as_str().unwrap().to_string();
+    let south = a.json["token"].as_str().unwrap().to_string();
+    let t0 = std::time::Instant::now();
+    let ms = |t: std::time::Instant| t.duration_since(t0).as_millis() as i64;
+    // When the running clock started, as a window of test time: [earliest, latest].
+    let mut started = (ms(std::time::Instant::now()), 0);
+    let north = north_c.join(&id, a.json["invite"].as_str().unwrap()).await;
+    started.1 = ms(std::time::Instant::now());
+    let mut left = [INITIAL, INITIAL]; // South, North
+    let mut ply = 0u64;
+    let mut south_moves = 0;
+    loop {
+        let mover = (ply % 2) as usize; // South moves at even plies
+        let (c, token) = if mover == 0 {
+            (south_c, &south)
+        } else {
+            (north_c, &north)
+        };
+        let st = wait_state(c, &id, None, |st| st["ply"] == ply || st["result"] != "-").await;
+        if st["result"] != "-" {
+            break;
+        }
+        if mover == 0 {
+            tokio::time::sleep(Duration::from_millis(THINK)).await;
+        }
+        let sent = ms(std::time::Instant::now());
+        let r = c.play(&id, token, &first_legal(&st), ply).await;
+        let answered = ms(std::time::Instant::now());
+        if r.status == 409 && r.json["error"] == "game_over" {
+            assert_eq!(mover, 0, "only South runs out of time here: {}", r.text);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.text);
+        ply += 1;
+        if mover == 0 {
+            south_moves += 1;
+        }
+        // The server charged the time from the clock's start to the move's arrival.
+        let (least, most) = ((sent - started.1).max(0), answered - started.0 + 2);
+        let before = left[mover];
+        // Both players read the clocks, each through their own instance, and see one figure
+        // for the stopped clock.
+        let mut seen = None;
+        for reader in [south_c, north_c] {
+            let st = wait_state(reader, &id, None, |st| st["ply"] == ply).await;
+            let read = ms(std::time::Instant::now());
+            let clock = &st["clock"];
+            let (mine, theirs) = if mover == 0 { ("S", "N") } else { ("N", "S") };
+            let now_left = clock[mine].as_i64().unwrap();
+            if st["result"] == "-" {
+                assert_eq!(clock["running"], theirs, "ply {ply}: {clock}");
+            }
+            assert!(
+                (before - most + increment..=before - least + increment).contains(&now_left),
+                "ply {ply}: {mine} had {before} ms, spent {least} to {most} ms, gets {increment}: {clock}"
+            );
+            // The other clock runs from the move on: at most the time since it started.
+            let other = clock[theirs].as_i64().unwrap();
+            let prev = left[1 - mover];
+            assert!(
+                (prev - (read - sent) - 2..=prev).contains(&other),
+                "ply {ply}: {theirs} had {prev} ms: {clock}"
+            );
+            assert_eq!(
+                *seen.get_or_insert(now_left),
+                now_left,
+                "ply {ply}: {clock}"
+            );
+        }
+        left[mover] = seen.unwrap();
+        started = (sent, answered);
+    }
+    let st = wait_state(north_c, &id, None, |st| st["result"] != "-").await;
+    assert_eq!(st["result"], "N", "South loses on time: {st}");
+    assert_eq!(st["termination"], "time", "{st}");
+    assert_eq!(st["clock"]["S"], 0, "{st}");
+    assert_eq!(
+        st["clock"]["N"], left[1],
+        "North's clock stopped where it was: {st}"
+    );
+    assert!(st["clock"]["running"].is_null(), "{st}");
+    // South made moves and lost on time after using its 4 s (and its increments).
+    assert!(
+        (1..=12).contains(&south_moves),
+        "South made {south_moves} moves of {THINK} ms with 4 s"
+    );
 }
 
 /// A clock runs out while nobody is connected and nobody asks: the server's own timer ends
@@ -263,82 +386,238 @@ pub async fn clock_loss_recorded_once(url: &str) {
     b.stop().await;
 }
 
-/// The rematch is one game for both players however they ask, sides swapped,
-/// same rules and clock; the offer reaches the other player's socket.
-pub async fn rematch_is_one_game(url: &str) {
-    let s = start_with(url, no_sweep()).await;
-    let c = Client::new(&s);
+/// A finished clocked game between Asha (South) and Baraka: (id, South's token, North's).
+async fn finished_pair(c: &Client) -> (String, String, String) {
     let (id, south, north) = clocked_pair(
-        &c,
+        c,
         json!({"initial_ms": 60_000, "increment_ms": 1_000}),
         "single_game",
     )
     .await;
-    let early = c
-        .post(&format!("/api/games/{id}/rematch"), Some(&south), json!({}))
-        .await;
-    assert_eq!(early.status, 409, "{}", early.text);
     let r = c.resign(&id, &north, 1, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    let stranger = c
-        .post(
-            &format!("/api/games/{id}/rematch"),
-            Some("nobody"),
-            json!({}),
-        )
-        .await;
-    assert_eq!(stranger.status, 403, "{}", stranger.text);
+    (id, south, north)
+}
+
+/// `POST /api/games/{id}/rematch[/what]` for `token` with `body`.
+async fn rematch_call(c: &Client, id: &str, what: &str, token: &str, body: Value) -> Answer {
+    c.post(&format!("/api/games/{id}/rematch{what}"), Some(token), body)
+        .await
+}
+
+/// A rematch against a person is an offer: asking makes no game; the other player sees the
+/// offer live and declines it (no game, the asker cannot ask again), or accepts it (one
+/// game, sides swapped, same rules and clock, the clock running); asking again once made
+/// answers the same game.
+pub async fn rematch_is_an_offer(url: &str) {
+    let s = start_with(url, no_sweep()).await;
+    let c = Client::new(&s);
+    // Declined.
+    let (id, south, north) = finished_pair(&c).await;
     let mut ws_n = ws(&s.addr.to_string(), &id, Some(&north)).await;
     next_of(&mut ws_n, "state", None).await;
-    let path = format!("/api/games/{id}/rematch");
-    let (x, y, z) = tokio::join!(
-        c.post(&path, Some(&south), json!({})),
-        c.post(&path, Some(&north), json!({})),
-        c.post(&path, Some(&south), json!({}))
-    );
-    for a in [&x, &y, &z] {
-        assert_eq!(a.status, 200, "{}", a.text);
-    }
-    let new = x.json["id"].as_str().unwrap().to_string();
-    assert_eq!(y.json["id"], new);
-    assert_eq!(z.json["id"], new);
-    assert_ne!(new, id);
-    // The offer, as the other player's socket sees it.
+    let stranger = rematch_call(&c, &id, "", "nobody", json!({})).await;
+    assert_eq!(stranger.status, 403, "{}", stranger.text);
+    let asked = rematch_call(&c, &id, "", &south, json!({})).await;
+    assert_eq!(asked.status, 202, "an offer, not a game: {}", asked.text);
+    assert_eq!(asked.json["offered"], true, "{}", asked.text);
+    let ms = asked.json["expires_in_ms"].as_i64().unwrap();
+    assert!((1..=60_000).contains(&ms), "{}", asked.text);
+    // Asking again while it waits changes nothing.
+    let again = rematch_call(&c, &id, "", &south, json!({})).await;
+    assert_eq!(again.status, 202, "{}", again.text);
     let offer = next_of(&mut ws_n, "state", None).await;
-    assert_eq!(offer["state"]["rematch"]["id"], new, "{offer}");
+    let r = &offer["state"]["rematch"];
+    assert_eq!(r["status"], "offered", "{offer}");
+    assert_eq!(r["by"], "S", "{offer}");
+    assert!(r["id"].is_null(), "no game yet: {offer}");
+    // South cannot decline its own offer; North declines.
+    let own = rematch_call(&c, &id, "/decline", &south, json!({})).await;
+    assert_eq!(own.status, 409, "{}", own.text);
+    let no = rematch_call(&c, &id, "/decline", &north, json!({})).await;
+    assert_eq!(no.status, 200, "{}", no.text);
+    let st = c.state(&id, Some(&south)).await;
+    assert_eq!(st["rematch"]["status"], "declined", "{st}");
+    assert_eq!(st["rematch"]["by"], "S", "{st}");
+    let refused = rematch_call(&c, &id, "", &south, json!({})).await;
+    assert_eq!(refused.status, 409, "{}", refused.text);
+    assert_eq!(
+        refused.json["error"], "rematch_declined",
+        "{}",
+        refused.text
+    );
+    // No game was made: the match names none, in memory and in the database (the new game
+    // and the match's `rematch` are written in one transaction).
+    assert!(st["rematch"]["id"].is_null(), "{st}");
+    let stored = s.app.store.load(&id).await.unwrap().unwrap();
+    assert!(stored.rematch.is_none(), "a declined rematch makes no game");
+
+    // Accepted, through the other player's socket view.
+    let (id, south, north) = finished_pair(&c).await;
+    let mut ws_s = ws(&s.addr.to_string(), &id, Some(&south)).await;
+    next_of(&mut ws_s, "state", None).await;
+    let asked = rematch_call(&c, &id, "", &north, json!({})).await;
+    assert_eq!(asked.status, 202, "{}", asked.text);
+    let yes = rematch_call(&c, &id, "", &south, json!({"accept": true})).await;
+    assert_eq!(yes.status, 200, "{}", yes.text);
+    let new = yes.json["id"].as_str().unwrap().to_string();
+    assert_ne!(new, id);
+    assert!(
+        yes.headers.get("set-cookie").is_some(),
+        "the seat cookie of the new game"
+    );
+    // The asker's page learns that the game is made, and where.
+    let made = wait_state(&c, &id, Some(&north), |st| {
+        st["rematch"]["status"] == "made"
+    })
+    .await;
+    assert_eq!(made["rematch"]["id"], new, "{made}");
+    assert_eq!(made["rematch"]["by"], "N", "{made}");
+    let late = rematch_call(&c, &id, "", &north, json!({})).await;
+    assert_eq!(late.status, 200, "{}", late.text);
+    assert_eq!(late.json["id"], new);
     let old = c.state(&id, None).await;
-    assert_eq!(old["rematch"]["id"], new);
-    // Sides swapped, same rules and clock.
     let ns = c.state(&new, Some(&south)).await;
-    assert_eq!(ns["you"], "N", "{ns}");
+    assert_eq!(ns["you"], "N", "sides swapped: {ns}");
     assert_eq!(c.state(&new, Some(&north)).await["you"], "S");
     assert_eq!(ns["variant"], old["variant"]);
     assert_eq!(ns["rules"], old["rules"]);
+    assert_eq!(ns["rated"], old["rated"]);
     assert_eq!(ns["clock"]["control"], old["clock"]["control"]);
     assert_eq!(ns["clock"]["running"], "S", "both seats are taken: {ns}");
     assert_eq!(ns["players"]["S"]["name"], "Baraka");
-    // The former North now plays South and moves first.
     assert_eq!(c.play(&new, &north, &first_legal(&ns), 0).await.status, 200);
     s.stop().await;
 }
 
-/// Two instances asked at once: one rematch.
+/// Offers lapse: after the offer's time, and when the asker (who had the game open) leaves
+/// it. A lapsed offer cannot be accepted (409 `rematch_lapsed`); asking then makes one's own
+/// offer. Two offers crossing make one game. Against the computer, asking makes the game.
+pub async fn rematch_offers_lapse_and_cross(url: &str) {
+    let s = start_with(
+        url,
+        Lifecycle {
+            rematch_offer_for: Duration::from_millis(1_500),
+            ..no_sweep()
+        },
+    )
+    .await;
+    let c = Client::new(&s);
+    // By time.
+    let (id, south, north) = finished_pair(&c).await;
+    assert_eq!(
+        rematch_call(&c, &id, "", &south, json!({})).await.status,
+        202
+    );
+    wait_state(&c, &id, None, |st| st["rematch"].is_null()).await;
+    let lapsed = rematch_call(&c, &id, "", &north, json!({"accept": true})).await;
+    assert_eq!(lapsed.status, 409, "{}", lapsed.text);
+    assert_eq!(lapsed.json["error"], "rematch_lapsed", "{}", lapsed.text);
+    // Asking without "accept" is now North's own offer, which South accepts.
+    assert_eq!(
+        rematch_call(&c, &id, "", &north, json!({})).await.status,
+        202
+    );
+    let yes = rematch_call(&c, &id, "", &south, json!({})).await;
+    assert_eq!(yes.status, 200, "{}", yes.text);
+
+    // When the asker leaves the game.
+    let s2 = start_with(url, no_sweep()).await;
+    let c2 = Client::new(&s2);
+    let (id, south, north) = finished_pair(&c2).await;
+    let mut ws_n = ws(&s2.addr.to_string(), &id, Some(&north)).await;
+    next_of(&mut ws_n, "state", None).await;
+    let mut ws_s = ws(&s2.addr.to_string(), &id, Some(&south)).await;
+    next_of(&mut ws_s, "state", None).await;
+    assert_eq!(
+        rematch_call(&c2, &id, "", &south, json!({})).await.status,
+        202
+    );
+    loop {
+        let st = next_of(&mut ws_n, "state", None).await;
+        if st["state"]["rematch"]["status"] == "offered" {
+            break;
+        }
+    }
+    drop(ws_s);
+    loop {
+        let st = next_of(&mut ws_n, "state", None).await;
+        if st["state"]["rematch"].is_null() {
+            break;
+        }
+    }
+    let gone = rematch_call(&c2, &id, "", &north, json!({"accept": true})).await;
+    assert_eq!(gone.status, 409, "{}", gone.text);
+    assert_eq!(gone.json["error"], "rematch_lapsed", "{}", gone.text);
+
+    // Crossing: both ask at once; one game for both.
+    let (id, south, north) = finished_pair(&c2).await;
+    let (x, y) = tokio::join!(
+        rematch_call(&c2, &id, "", &south, json!({})),
+        rematch_call(&c2, &id, "", &north, json!({}))
+    );
+    let made: Vec<&Answer> = [&x, &y].into_iter().filter(|a| a.status == 200).collect();
+    assert_eq!(
+        made.len(),
+        1,
+        "one of the two accepts the other's offer: {} / {}",
+        x.text,
+        y.text
+    );
+    let other = if x.status == 200 { &y } else { &x };
+    assert_eq!(other.status, 202, "{}", other.text);
+    let new = made[0].json["id"].clone();
+    let st = c2.state(&id, None).await;
+    assert_eq!(st["rematch"]["id"], new, "{st}");
+
+    // Against the computer nobody has to agree.
+    let a = c2
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "kiswahili", "opponent": {"kind": "computer", "level": 1},
+                   "side": "S", "name": "Asha", "match": "single_game"}),
+        )
+        .await;
+    let (id, token) = (
+        a.json["id"].as_str().unwrap().to_string(),
+        a.json["token"].as_str().unwrap().to_string(),
+    );
+    assert_eq!(c2.resign(&id, &token, 1, 0).await.status, 200);
+    let r = rematch_call(&c2, &id, "", &token, json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.json["id"].is_string(), "{}", r.text);
+    s.stop().await;
+    s2.stop().await;
+}
+
+/// Two instances: both players ask at once, each through its own instance: one game.
 pub async fn rematch_across_instances(url: &str) {
     let a = start_with(url, no_sweep()).await;
     let b = start_with(url, no_sweep()).await;
     let (ca, cb) = (Client::new(&a), Client::new(&b));
-    let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
-    let r = ca.resign(&id, &south, 1, 0).await;
-    assert_eq!(r.status, 200, "{}", r.text);
-    wait_state(&cb, &id, None, |st| st["match"]["over"] == true).await;
-    let path = format!("/api/games/{id}/rematch");
-    let (x, y) = tokio::join!(
-        ca.post(&path, Some(&south), json!({})),
-        cb.post(&path, Some(&north), json!({}))
-    );
-    assert_eq!(x.status, 200, "{}", x.text);
-    assert_eq!(y.status, 200, "{}", y.text);
-    assert_eq!(x.json["id"], y.json["id"]);
+    for _ in 0..3 {
+        let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
+        let r = ca.resign(&id, &south, 1, 0).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        wait_state(&cb, &id, None, |st| st["match"]["over"] == true).await;
+        let (x, y) = tokio::join!(
+            rematch_call(&ca, &id, "", &south, json!({})),
+            rematch_call(&cb, &id, "", &north, json!({}))
+        );
+        // One made the game (it found the other's offer), or both offered at the same
+        // version and the loser of that race accepted the winner's: either way one game.
+        let ids: Vec<&Value> = [&x, &y]
+            .into_iter()
+            .filter(|r| r.status == 200)
+            .map(|r| &r.json["id"])
+            .collect();
+        assert_eq!(ids.len(), 1, "{} / {}", x.text, y.text);
+        for c in [&ca, &cb] {
+            let st = wait_state(c, &id, None, |st| st["rematch"]["status"] == "made").await;
+            assert_eq!(&st["rematch"]["id"], ids[0], "{st}");
+        }
+    }
     a.stop().await;
     b.stop().await;
 }
@@ -485,5 +764,56 @@ pub async fn computer_uses_its_clock(url: &str) {
     let used = 2_000 - st["clock"]["S"].as_i64().unwrap();
     assert!(used <= 1_000, "the computer used {used} ms of 2000");
     assert_eq!(st["clock"]["running"], "N");
+    s.stop().await;
+}
+
+/// A rated game's rematch offer reaches the other player's home page (the player socket) and
+/// their Accept there makes one rated game, seated for both accounts.
+pub async fn rematch_reaches_the_home_page(url: &str) {
+    use super::ratings::{account, join_seat, rated_game};
+    use super::seeks::{play_ws, quick, start_seeks};
+    let s = start_seeks(url, quick(), bao_server::edge::Rates::NONE).await;
+    let (b, c) = (super::accounts::base(&s), Client::new(&s));
+    let (asha, asha_cookie) = account(&b, "rm-a").await;
+    let (_, baraka_cookie) = account(&b, "rm-b").await;
+    let (id, south, invite) = rated_game(&b, &asha_cookie).await;
+    let north = join_seat(&b, &id, &invite, Some(&baraka_cookie)).await;
+    assert_eq!(c.resign(&id, &north, 1, 0).await.status, 200);
+    // Baraka is on the home page, not on the game.
+    let mut home = play_ws(&s.addr.to_string(), Some(&baraka_cookie), &[]).await;
+    let asked = super::accounts::post(
+        &b,
+        &format!("/api/games/{id}/rematch"),
+        json!({}),
+        Some(&asha_cookie),
+    )
+    .await;
+    assert_eq!(
+        asked.status, 202,
+        "Asha's session holds her seat: {}",
+        asked.text
+    );
+    let msg = loop {
+        let m = next_json(&mut home).await;
+        if m["type"] == "rematch" {
+            break m;
+        }
+    };
+    assert_eq!(msg["game"], id.as_str(), "{msg}");
+    assert_eq!(msg["from"], asha.as_str(), "{msg}");
+    assert_eq!(msg["url"], format!("/g/{id}"), "{msg}");
+    assert!(msg["expires_in_ms"].as_i64().unwrap() > 0, "{msg}");
+    let yes = super::accounts::post(
+        &b,
+        &format!("/api/games/{id}/rematch"),
+        json!({"accept": true}),
+        Some(&baraka_cookie),
+    )
+    .await;
+    assert_eq!(yes.status, 200, "{}", yes.text);
+    let new = yes.json["id"].as_str().unwrap().to_string();
+    let ns = c.state(&new, Some(&south)).await;
+    assert_eq!(ns["rated"], true, "a rated match's rematch is rated: {ns}");
+    assert!(ns["accounts"]["S"]["username"].is_string(), "{ns}");
     s.stop().await;
 }

@@ -118,6 +118,9 @@ export function errorText(err) {
     // Rated games (docs/api.md "Ratings"): both seats need an account, two different ones.
     rated_needs_account: () => t('players.err_rated_needs_account'),
     rated_same_account: () => t('players.err_rated_same_account'),
+    // Rematch offers (docs/api.md "Play: rematch").
+    rematch_declined: () => t('play.err_rematch_declined'),
+    rematch_lapsed: () => t('play.err_rematch_lapsed'),
   };
   const known = byCategory[cat];
   const detail = err && err.message && err.message !== cat ? err.message : '';

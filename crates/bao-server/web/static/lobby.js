@@ -387,8 +387,9 @@ function myChallengeItem(c, dir) {
 }
 
 function drawChallenges() {
-  $('incoming').hidden = incoming.length === 0;
-  $('incoming-list').replaceChildren(...incoming.map((c) => challengeItem(c, 'in')));
+  rematches = rematches.filter((r) => r.until > Date.now());
+  $('incoming').hidden = incoming.length === 0 && rematches.length === 0;
+  $('incoming-list').replaceChildren(...rematches.map(rematchItem), ...incoming.map((c) => challengeItem(c, 'in')));
   // Both directions are also rows of "My games", where a player looks for what waits on them.
   const mine = $('my-challenges');
   if (mine) {
@@ -444,6 +445,54 @@ function challengeGone(msg) {
   if (msg.why === 'accepted' && (msg.url || msg.game)) return go(msg.url, msg.game);
   if (msg.why === 'declined') say(lobbyStatus, t('lobby.challenge_declined', { name: out.to }));
   else if (msg.why === 'expired') say(lobbyStatus, t('lobby.challenge_expired', { name: out.to }));
+}
+
+// ---------- rematch offers (docs/api.md "Play: rematch") ----------
+
+let rematches = []; // {game, from, url, until}: offers made to this account in finished games
+let rematchTimer = null;
+
+function rematchItem(r) {
+  const name = r.from;
+  return el(
+    'li',
+    { 'data-rematch': r.game },
+    el('div', { class: 'who' }, t('lobby.rematch_from', { name })),
+    el(
+      'span',
+      { class: 'row' },
+      el('button', { type: 'button', class: 'primary', 'data-action': 'accept', 'aria-label': t('lobby.rematch_accept_label', { name }), onclick: (e) => answerRematch(r, 'accept', e.currentTarget) }, t('lobby.accept')),
+      el('button', { type: 'button', 'data-action': 'decline', 'aria-label': t('lobby.rematch_decline_label', { name }), onclick: (e) => answerRematch(r, 'decline', e.currentTarget) }, t('lobby.decline')),
+    ),
+  );
+}
+
+/** An offer from the player socket: shown until it lapses (its player may leave sooner: then Accept says so). */
+function rematchOffered(msg) {
+  if (!msg.game) return;
+  rematches = rematches.filter((r) => r.game !== msg.game);
+  rematches.unshift({ game: msg.game, from: msg.from, url: msg.url, until: Date.now() + (msg.expires_in_ms || 0) });
+  drawChallenges();
+  clearTimeout(rematchTimer);
+  const next = Math.min(...rematches.map((r) => r.until));
+  rematchTimer = setTimeout(drawChallenges, Math.max(0, next - Date.now()) + 50);
+}
+
+async function answerRematch(r, what, button) {
+  button.disabled = true;
+  const path = `/api/games/${encodeURIComponent(r.game)}/rematch`;
+  try {
+    if (what === 'accept') {
+      const made = await api(path, { method: 'POST', body: { accept: true } });
+      return go(made.url, made.id);
+    }
+    await api(`${path}/decline`, { method: 'POST', body: {} });
+    say(lobbyStatus, t('lobby.rematch_declined_you', { name: r.from }));
+  } catch (err) {
+    say(lobbyStatus, lobbyError(err), 'error');
+  }
+  rematches = rematches.filter((x) => x.game !== r.game);
+  drawChallenges();
 }
 
 // ---------- games made for this account elsewhere (a tournament round, another page) ----------
@@ -531,6 +580,9 @@ function connect() {
           break;
         case 'game':
           if (msg.game) gameReady(msg.game);
+          break;
+        case 'rematch':
+          rematchOffered(msg);
           break;
         default:
       }

@@ -45,8 +45,21 @@ function ensurePanel() {
       { class: 'row' },
       el('button', { type: 'button', id: 'play-takeback', hidden: true }, t('play.takeback')),
       el('button', { type: 'button', id: 'play-hint', hidden: true }, t('play.hint')),
-      el('button', { type: 'button', class: 'primary', id: 'play-rematch', hidden: true }, t('play.rematch')),
-      el('a', { class: 'button', id: 'play-rematch-open', hidden: true, href: '#' }, t('play.rematch_open')),
+    ),
+    // The rematch: an offer the other player accepts or declines (docs/api.md "Play: rematch").
+    el(
+      'div',
+      { class: 'rematch-box', id: 'play-rematch-box', hidden: true },
+      el('p', { id: 'play-rematch-text', 'aria-live': 'polite' }),
+      el('p', { class: 'small muted', id: 'play-rematch-time', hidden: true }),
+      el(
+        'p',
+        { class: 'row' },
+        el('button', { type: 'button', class: 'primary', id: 'play-rematch', hidden: true }, t('play.rematch')),
+        el('button', { type: 'button', id: 'play-rematch-decline', hidden: true }, t('play.rematch_decline')),
+        el('button', { type: 'button', id: 'play-rematch-cancel', hidden: true }, t('play.rematch_cancel')),
+        el('a', { class: 'button', id: 'play-rematch-open', hidden: true, href: '#' }, t('play.rematch_open')),
+      ),
     ),
     el('p', { class: 'small', id: 'play-note', 'aria-live': 'polite' }),
   );
@@ -58,6 +71,8 @@ function ensurePanel() {
   $('play-takeback').addEventListener('click', takeback);
   $('play-hint').addEventListener('click', hint);
   $('play-rematch').addEventListener('click', rematch);
+  $('play-rematch-decline').addEventListener('click', () => rematchAnswer('rematchDecline'));
+  $('play-rematch-cancel').addEventListener('click', () => rematchAnswer('rematchCancel'));
   return panel;
 }
 
@@ -89,17 +104,77 @@ export function renderPlay(s, c) {
   const can = c.source.can;
   $('play-takeback').hidden = !(can.takeback && vsComputer(s) && myMove && mine);
   $('play-hint').hidden = !(can.hint && (vsComputer(s) || s.local) && myMove);
-  // Rematch: offer, waiting, or the way to the new game.
-  const over = can.rematch && s.match?.over && !s.read_only && !!s.you;
-  const r = s.rematch;
-  $('play-rematch').hidden = !over || (r && (r.by === s.you || s.local));
-  $('play-rematch').textContent = r ? t('play.rematch_accept') : t('play.rematch');
-  $('play-rematch-open').hidden = !(over && r);
-  if (r) $('play-rematch-open').href = `/g/${encodeURIComponent(r.id)}`;
+  renderRematch(s, can);
   const note = $('play-note');
-  if (over && r && !s.local) note.textContent = r.by === s.you ? t('play.rematch_waiting') : t('play.rematch_offered');
-  else if (changedGame && note.dataset.kind === 'hint') note.textContent = '';
-  if (note.textContent === '' ) delete note.dataset.kind;
+  if (changedGame && note.dataset.kind === 'hint') note.textContent = '';
+  if (note.textContent === '') delete note.dataset.kind;
+}
+
+// ---------- the rematch: an offer, answered by the other player ----------
+
+let offerSeen = null; // {key, at}: when the page got the standing offer's expires_in_ms
+let offerTimer = null;
+let asked = false; // this page's player offered (or accepted) the rematch
+let lastStatus = null; // the rematch box's status at the last render
+let going = false; // on the way to the new game
+
+/** The rematch as it stands for this page: GameState's, with a lapsed offer dropped. */
+function rematchNow(s) {
+  const r = s.rematch;
+  if (!r || r.status !== 'offered') return r || null;
+  const key = `${s.id} ${r.by} ${r.expires_in_ms}`;
+  if (!offerSeen || offerSeen.key !== key) offerSeen = { key, at: performance.now() };
+  const left = r.expires_in_ms - (performance.now() - offerSeen.at);
+  return left > 0 ? { ...r, left } : null;
+}
+
+function renderRematch(s, can) {
+  const box = $('play-rematch-box');
+  const player = can.rematch && s.match?.over && !s.read_only && !!s.you;
+  const r = rematchNow(s);
+  clearTimeout(offerTimer);
+  const show = (id, on) => {
+    $(id).hidden = !on;
+  };
+  box.hidden = !(player || (r && r.status === 'made'));
+  const them = s.you ? s.players?.[otherSide(s.you)] : null;
+  const name = them?.name || t('play.rematch_opponent');
+  const mine = r && s.you && (r.by === s.you || s.local);
+  let text = '';
+  show('play-rematch-time', false);
+  if (r && r.status === 'made') {
+    // Accepted while this page's offer waited (or after it asked): the new game opens by
+    // itself. Asking once more answers the made game with this player's seat cookie for it.
+    if (player && !going && (asked || lastStatus === 'offered-mine')) {
+      going = true;
+      rematch();
+      return;
+    }
+    text = player ? t('play.rematch_made') : t('play.rematch_made_watch');
+  } else if (r && r.status === 'offered' && mine) {
+    text = t('play.rematch_waiting_for', { name });
+    $('play-rematch-time').textContent = t('play.rematch_time_left', { s: Math.ceil(r.left / 1000) });
+    show('play-rematch-time', true);
+  } else if (r && r.status === 'offered') {
+    text = t('play.rematch_offered_by', { name });
+  } else if (r && r.status === 'declined') {
+    text = mine ? t('play.rematch_declined_them', { name }) : t('play.rematch_declined_you');
+  }
+  $('play-rematch-text').textContent = text;
+  $('play-rematch-text').hidden = !text;
+  const offered = r && r.status === 'offered';
+  // Ask (or accept what the other offered); not while one's own offer waits or was declined.
+  show('play-rematch', player && !(r && (r.status === 'made' || (mine && (offered || r.status === 'declined')))));
+  $('play-rematch').textContent = offered && !mine ? t('play.rematch_accept') : t('play.rematch');
+  show('play-rematch-decline', player && offered && !mine);
+  show('play-rematch-cancel', player && offered && mine);
+  show('play-rematch-open', !!(r && r.status === 'made'));
+  if (r && r.status === 'made') $('play-rematch-open').href = `/g/${encodeURIComponent(r.id)}`;
+  box.dataset.status = r ? `${r.status}-${mine ? 'mine' : 'theirs'}` : 'none';
+  lastStatus = box.dataset.status;
+  // An offer lapses by time in the page too (its player leaving is told by the server); the
+  // count shown goes down every second meanwhile.
+  if (offered && current === s) offerTimer = setTimeout(() => renderRematch(s, can), Math.min(1000, r.left + 50));
 }
 
 async function takeback() {
@@ -141,8 +216,24 @@ async function rematch() {
   const s = current;
   if (!s) return;
   try {
+    asked = true;
     const r = await ctx.source.rematch(s);
-    location.assign(r.url || `/g/${r.id}`);
+    // Made (against the computer, an offer accepted): go; offered: the state says so.
+    if (r.id) location.assign(r.url || `/g/${r.id}`);
+    else ctx.onState(await ctx.source.state());
+  } catch (err) {
+    asked = false;
+    notify(ctx.pageStatus, errorText(err), 'error');
+  }
+}
+
+/** Declines the other player's offer, or withdraws one's own (`what`: the source's call). */
+async function rematchAnswer(what) {
+  if (!current) return;
+  try {
+    await ctx.source[what](current);
+    if (what === 'rematchCancel') asked = false;
+    ctx.onState(await ctx.source.state());
   } catch (err) {
     notify(ctx.pageStatus, errorText(err), 'error');
   }

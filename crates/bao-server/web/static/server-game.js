@@ -11,7 +11,8 @@
 //   state after resigning; `svg(s)` draws the board; `recordLink(a, s)` makes a link download
 //   the record;
 // * `can` lists the features only some sources have, each with its method: `join(invite,
-//   name)`, `takeback(s)`, `hint(s)`, `rematch(s)`, and `review` (the replay page's review).
+//   name)`, `takeback(s)`, `hint(s)`, `rematch(s)`, `rematchDecline()`, `rematchCancel()`, and
+//   `review` (the replay page's review).
 
 import { api, legalFromText } from './app.js';
 import { keepSocket } from './socket.js';
@@ -173,8 +174,15 @@ export function serverSource(id) {
     hint() {
       return api(`${path}/hint`);
     },
+    /** Offers a rematch, or accepts the other player's standing offer (docs/api.md "Play: rematch"). */
     rematch() {
       return api(`${path}/rematch`, { method: 'POST', body: {} });
+    },
+    rematchDecline() {
+      return api(`${path}/rematch/decline`, { method: 'POST', body: {} });
+    },
+    rematchCancel() {
+      return api(`${path}/rematch/cancel`, { method: 'POST', body: {} });
     },
   };
 }

@@ -283,6 +283,14 @@ impl Player {
             self.sent.insert(key, now);
             out.push(msg);
         }
+        // A rematch offered to this account in a finished game it has no page of open
+        // (docs/api.md, "Play: rematch"): told once per offer.
+        for (game, from, until) in store.rematch_offers_to(&me, now).await? {
+            if self.first(format!("r:{game}:{until}"), now) {
+                out.push(json!({"type": "rematch", "game": game, "from": from,
+                                "url": format!("/g/{game}"), "expires_in_ms": until - now}));
+            }
+        }
         // Any other game seated for this account since the socket opened (a tournament
         // round, a game made on another page): told once, after the events above.
         for game in store
