@@ -2,6 +2,7 @@
 //! messages (docs/api.md), records (NOT-6) and names. No axum, tokio or SQL here: everything
 //! is a function of its arguments, the time included (docs/architecture.md).
 
+pub mod ending;
 pub mod model;
 pub mod names;
 pub mod pairing;
