@@ -31,7 +31,10 @@ async fn a_rules_ending_is_typed_in_the_state_and_the_move_frame() {
     assert_eq!(st["ending"], won, "{st}");
     assert_eq!(st["result"], "S");
     assert!(st["termination"].is_null(), "{st}");
-    assert_eq!(st["result_text"], "South has won: North's front row is empty");
+    assert_eq!(
+        st["result_text"],
+        "South has won: North's front row is empty"
+    );
     assert_eq!(st["match"]["games"][0]["ending"], won, "{st}");
     let frame = next_of(&mut socket, "move", Some(2)).await;
     assert_eq!(frame["ending"], won, "{frame}");
@@ -59,7 +62,11 @@ async fn a_loss_on_time_is_typed() {
     .await;
     // South is to move and does nothing: the server ends the game on time.
     let st = wait_state(&c, &id, Some(&north), |st| st["result"] != "-").await;
-    assert_eq!(st["ending"], json!({"reason": "time", "winner": "N"}), "{st}");
+    assert_eq!(
+        st["ending"],
+        json!({"reason": "time", "winner": "N"}),
+        "{st}"
+    );
     assert_eq!(st["termination"], "time");
     assert_eq!(st["result_text"], "South ran out of time: North has won");
     assert_eq!(st["match"]["games"][0]["ending"], st["ending"]);

@@ -270,10 +270,22 @@ const IDEAS: &[(&str, &str, &str)] = &[
     ("start", r"(?i)start|begin|launch", r"(?i)anzish"),
     ("step", r"(?i)\bstep", r"(?i)\bhatua\b"),
     ("stage", r"(?i)\bstage|\bphase", r"(?i)\bawamu\b"),
-    ("move", r"(?i)\bmove|\bturn\b|\bpl(y|ies)\b", r"(?i)\bzamu\b"),
+    (
+        "move",
+        r"(?i)\bmove|\bturn\b|\bpl(y|ies)\b",
+        r"(?i)\bzamu\b",
+    ),
     ("challenge", r"(?i)challeng", r"(?i)changamoto"),
-    ("invitation", r"(?i)invit", r"(?i)\b(mwaliko|mialiko|mwalike|kumwalika|unayemwalika)\b"),
-    ("review", r"(?i)review", r"(?i)\b(mapitio|pitia|kupitia|kupitiwa)\b"),
+    (
+        "invitation",
+        r"(?i)invit",
+        r"(?i)\b(mwaliko|mialiko|mwalike|kumwalika|unayemwalika)\b",
+    ),
+    (
+        "review",
+        r"(?i)review",
+        r"(?i)\b(mapitio|pitia|kupitia|kupitiwa)\b",
+    ),
     ("analysis", r"(?i)analy", r"(?i)chambu"),
 ];
 
@@ -317,7 +329,12 @@ fn swahili_words_mean_one_thing() {
     for name in ["kiswahili", "kete", "kimasai"] {
         let path = web().join(format!("templates/_rules-{name}-sw.html"));
         let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
-        for wrong in ["mashindano", "hatua ya kwanza", "hatua ya pili", "hatua ya mtaji"] {
+        for wrong in [
+            "mashindano",
+            "hatua ya kwanza",
+            "hatua ya pili",
+            "hatua ya mtaji",
+        ] {
             if text.contains(wrong) {
                 problems.push(format!("{}: {wrong:?}", path.display()));
             }

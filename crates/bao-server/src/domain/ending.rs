@@ -118,9 +118,7 @@ impl Ending {
             | EndReason::MaxPlies => return None,
             EndReason::Resignation => Termination::Resignation,
             EndReason::Time => Termination::Time,
-            EndReason::Abandoned | EndReason::Forfeit | EndReason::Closed => {
-                Termination::Abandoned
-            }
+            EndReason::Abandoned | EndReason::Forfeit | EndReason::Closed => Termination::Abandoned,
             EndReason::Agreement => Termination::Agreement,
             EndReason::Adjudication => Termination::Adjudication,
         })

@@ -3,8 +3,8 @@
 //! Everything here is decided by the rules crate; this module only keeps the history and
 //! turns it into the contract's JSON (docs/api.md).
 
-use super::rating::Shown;
 use super::ending::Ending;
+use super::rating::Shown;
 use bao_rules::{
     legal_moves, trace, Game, LegalMove, MatchFormat, Position, RecordResult, Rules, Side,
     Termination, Variant,

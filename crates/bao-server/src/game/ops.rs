@@ -4,10 +4,10 @@
 //! [`Games::commit`].
 
 use super::{Change, Games, Slot};
+use crate::domain::ending::{EndReason, Ending};
 use crate::domain::model::{
     move_event, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl,
 };
-use crate::domain::ending::{EndReason, Ending};
 use crate::domain::record::{forced_of, write_record, ParsedRecord, RecordOut};
 use crate::domain::wire::{json_text, ServerMsg};
 use crate::error::{ApiError, ApiResult};

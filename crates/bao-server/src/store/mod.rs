@@ -705,11 +705,7 @@ fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
         south: r.try_get("south")?,
         north: r.try_get("north")?,
         result,
-        ending: crate::domain::ending::Ending::read(
-            result,
-            termination,
-            result_text.as_deref(),
-        ),
+        ending: crate::domain::ending::Ending::read(result, termination, result_text.as_deref()),
         result_text,
         termination,
         rating_change: match change {
