@@ -97,7 +97,7 @@ function renderOptions() {
       // option this page does not know yet.
       const text = optionHelp(o.name) || o.help || '';
       const help = range ? `${text} ${t('home.option_default_is', { value: valueWords(o.name, def) })}` : text;
-      const row = el('div', { class: 'option' }, el('label', { for: id }, optionName(o.name)), control, el('p', { class: 'help', id: `${id}-help` }, help));
+      const row = el('div', { class: 'option' }, el('label', { for: id, 'data-changed': t('home.option_changed') }, optionName(o.name)), control, el('p', { class: 'help', id: `${id}-help` }, help));
       const changed = () => {
         row.classList.toggle('changed', optionValue(control) !== def);
         updateSummary();
