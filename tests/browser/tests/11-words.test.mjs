@@ -76,6 +76,7 @@ function problems(text, english, rawValues) {
 
 let browser;
 let variants;
+let englishRendered; // [what, text] of every case in English
 let english; // every word the English rendering uses
 let rawValues; // every option value as the API sends it
 before(async () => {
@@ -84,7 +85,8 @@ before(async () => {
   rawValues = new Set(variants.flatMap((v) => v.options.flatMap((o) => o.values)).filter((x) => /^[a-z_]+$/.test(x)));
   const { page } = await openPage(browser);
   await page.goto('/?lang=en');
-  english = new Set((await renderAll(page, variants)).flatMap(([, text]) => wordsOf(text)));
+  englishRendered = await renderAll(page, variants);
+  english = new Set(englishRendered.flatMap(([, text]) => wordsOf(text)));
   // Words Swahili shares with English spelling: none of these is in the English rendering,
   // which this check relies on.
   for (const w of ['sare', 'mechi', 'zamu']) assert.ok(!english.has(w), w);
@@ -114,6 +116,18 @@ test('every ending, match line, rule option and match format is in Swahili words
   const time = rendered.find(([what]) => what === 'time/N/S sentence')[1];
   assert.match(time, /Muda wa Kusini umekwisha: Kaskazini ameshinda\./);
   assertClean(page);
+});
+
+test('every ending, match line, rule option and match format is in English words too, without codes', () => {
+  const bad = [];
+  for (const [what, text] of englishRendered) {
+    // English words may spell an option value ("none", "never"): only codes are looked for.
+    const p = text ? problems(text, new Set(), new Set()) : ['empty'];
+    if (p.length) bad.push(`${what}: ${JSON.stringify(text)}: ${p.join(', ')}`);
+  }
+  assert.deepEqual(bad, []);
+  const time = englishRendered.find(([what]) => what === 'time/N/null sentence')[1];
+  assert.equal(time, 'South ran out of time: North has won.');
 });
 
 test('a game lost on time reads in Swahili on the game page and the replay page', async () => {
