@@ -431,7 +431,7 @@ function draw(d) {
     ...tbs.flatMap((x) => {
       const [name, explain] = tiebreakText(x);
       const short = tiebreakAbbr(x, t);
-      return [el('dt', {}, name === short ? name : `${name} (${short})`), el('dd', {}, explain)];
+      return [el('dt', {}, name.includes(short) ? name : `${name} (${short})`), el('dd', {}, explain)];
     }),
   );
   $('csv-link').href = `${apiBase}/standings.csv`;
