@@ -255,6 +255,94 @@ fn the_rules_are_written_in_swahili() {
     assert!(home.contains("/api/render/svg?position=kiswahili&amp;lang=sw\""));
 }
 
+/// The ideas of docs/i18n.md's Swahili glossary: how the English names each, and its one
+/// Swahili word (with the forms the catalogs use).
+const IDEAS: &[(&str, &str, &str)] = &[
+    ("match", r"(?i)\bmatch", r"(?i)\bmechi\b"),
+    ("tournament", r"(?i)tournament", r"(?i)shindano"),
+    ("rating", r"(?i)\brat(ing|ed|e)", r"(?i)\b[kv]iwango\b"),
+    ("level", r"(?i)\blevel", r"(?i)\bngazi\b"),
+    (
+        "create",
+        r"(?i)creat|\bnew\b|\bmake\b",
+        r"(?i)\b(unda|kuunda|uliyeunda|aliyeunda|imeundwa|halikuundwa|umeunda|ameunda|uunde)\b",
+    ),
+    ("start", r"(?i)start|begin|launch", r"(?i)anzish"),
+    ("step", r"(?i)\bstep", r"(?i)\bhatua\b"),
+    ("stage", r"(?i)\bstage|\bphase", r"(?i)\bawamu\b"),
+    (
+        "move",
+        r"(?i)\bmove|\bturn\b|\bpl(y|ies)\b",
+        r"(?i)\bzamu\b",
+    ),
+    ("challenge", r"(?i)challeng", r"(?i)changamoto"),
+    (
+        "invitation",
+        r"(?i)invit",
+        r"(?i)\b(mwaliko|mialiko|mwalike|kumwalika|unayemwalika)\b",
+    ),
+    (
+        "review",
+        r"(?i)review",
+        r"(?i)\b(mapitio|pitia|kupitia|kupitiwa)\b",
+    ),
+    ("analysis", r"(?i)analy", r"(?i)chambu"),
+];
+
+/// The ideas that must never share a word (docs/i18n.md, "Swahili glossary").
+const APART: &[(&str, &str)] = &[
+    ("match", "tournament"),
+    ("rating", "level"),
+    ("create", "start"),
+    ("step", "stage"),
+    ("step", "move"),
+    ("stage", "move"),
+    ("challenge", "invitation"),
+    ("review", "analysis"),
+];
+
+#[test]
+fn swahili_words_mean_one_thing() {
+    let idea = |name: &str| {
+        let (_, en, sw) = IDEAS.iter().find(|i| i.0 == name).unwrap();
+        (Regex::new(en).unwrap(), Regex::new(sw).unwrap())
+    };
+    let en = catalog("en");
+    let mut problems = Vec::new();
+    for (file, texts) in catalog("sw") {
+        for (k, sw) in &texts {
+            let e = &en[&file][k];
+            for &(a, b) in APART {
+                for (x, y) in [(a, b), (b, a)] {
+                    // The Swahili says y's word where the English names x and not y.
+                    let ((x_en, _), (y_en, y_sw)) = (idea(x), idea(y));
+                    if y_sw.is_match(sw) && x_en.is_match(e) && !y_en.is_match(e) {
+                        problems.push(format!(
+                            "sw/{file} {k}: the word for {y} used for {x}: {sw:?} ({e:?})"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // The Swahili rules pages speak of games, matches and stages only.
+    for name in ["kiswahili", "kete", "kimasai"] {
+        let path = web().join(format!("templates/_rules-{name}-sw.html"));
+        let text = std::fs::read_to_string(&path).unwrap().to_lowercase();
+        for wrong in [
+            "mashindano",
+            "hatua ya kwanza",
+            "hatua ya pili",
+            "hatua ya mtaji",
+        ] {
+            if text.contains(wrong) {
+                problems.push(format!("{}: {wrong:?}", path.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[tokio::test]
 async fn board_pictures_speak_the_language_asked_for() {
     let s = start(&sqlite_url("i18n-svg")).await;

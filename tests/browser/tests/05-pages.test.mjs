@@ -51,7 +51,10 @@ test('home page: every variant lists its rule options with defaults and help; ch
   await page.locator('#variants input[value="kiswahili"]').check();
   await page.locator('#options-box summary').click();
   await page.selectOption('#opt-takasia', 'false');
-  assert.match(await page.textContent('#options-summary'), /takasia=false/);
+  // In words, not as the option string (docs/i18n.md, "Words, not codes").
+  assert.match(await page.textContent('#options-summary'), /Takasia \(a threatened pit is blocked\): not played/);
+  assert.match(await page.textContent('label[for="opt-takasia"]'), /^Takasia/);
+  assert.match(await page.textContent('#opt-takasia option:checked'), /^not played$/);
   await screenshot(page, '05-home-options');
   // The chosen options reach the game.
   await page.locator('input[name="opponent"][value="human"]').check();
@@ -60,6 +63,7 @@ test('home page: every variant lists its rule options with defaults and help; ch
   const s = await api(`/api/games/${id}`);
   assert.ok(s.rules.split(',').includes('takasia=false'), `rules ${s.rules}`);
   await page.waitForSelector('#rules-tag:not([hidden])');
+  assert.match(await page.textContent('#rules-tag'), /^Rules: Takasia \(a threatened pit is blocked\): not played$/);
   assertClean(page);
 });
 

@@ -69,7 +69,7 @@ test('the mistakes of a reviewed game are practised on a phone in Swahili', asyn
   await page.waitForSelector(`#review-practice[data-ready="${first.ply}"]`);
   // Only North's mistakes: the exercises count them.
   assert.equal(await page.locator('#review-practice h3').textContent(), `Zoezi 1 kati ya ${mistakes.length}`);
-  assert.match(await page.locator('#practice-task').textContent(), new RegExp(`Hatua ${first.ply}:.*${first.move.replace(/[*+]/g, '\\$&')}`));
+  assert.match(await page.locator('#practice-task').textContent(), new RegExp(`Zamu ${first.ply}:.*${first.move.replace(/[*+]/g, '\\$&')}`));
   // The board is at the position before the mistake, and the answer is not shown.
   await page.waitForFunction((step) => document.querySelector('#board').dataset.step === String(step), first.ply - 1);
   assert.equal(await page.locator('#board .review-best').count(), 0);

@@ -3,6 +3,7 @@
 //! is a function of its arguments, the time included (docs/architecture.md).
 
 pub mod clock;
+pub mod ending;
 pub mod model;
 pub mod names;
 pub mod pairing;

@@ -7,8 +7,8 @@ pub use super::clock::{
     ClockState, ClockView, TimeControl, DAY_MS, MAX_DAYS, MAX_INCREMENT_MS, MAX_INITIAL_MS,
     MIN_INITIAL_MS,
 };
+use super::ending::Ending;
 use super::rating::Shown;
-use super::record::forced_text;
 use bao_rules::{
     legal_moves, trace, Game, LegalMove, MatchFormat, Position, RecordResult, Rules, Side,
     Termination, Variant,
@@ -177,8 +177,10 @@ pub struct GameSummary {
     /// `S`, `N`, `draw` (or `-` for an unfinished uploaded record).
     #[serde(serialize_with = "token")]
     pub result: RecordResult,
-    /// How it ended, for people.
+    /// How it ended, in English for API clients (pages use `ending`).
     pub result_text: Option<String>,
+    /// How it ended, typed (docs/api.md, "Endings").
+    pub ending: Option<Ending>,
     /// South's name in that game.
     pub south: String,
     /// North's name in that game.
@@ -241,8 +243,10 @@ pub struct GameState {
     /// `-`, `S`, `N`, `draw`.
     #[serde(serialize_with = "token")]
     pub result: RecordResult,
-    /// How the game ended, for people.
+    /// How the game ended, in English for API clients (pages use `ending`).
     pub result_text: Option<String>,
+    /// How the game ended, typed (docs/api.md, "Endings"); `None` while it goes on.
+    pub ending: Option<Ending>,
     /// `resignation`, ...; `None` when the rules ended the game.
     #[serde(serialize_with = "termination_text")]
     pub termination: Option<Termination>,
@@ -309,9 +313,12 @@ pub struct MoveFrame {
     pub legal: Vec<String>,
     /// Last change (ms).
     pub updated: i64,
-    /// Only when the move ended the game: how, for people.
+    /// Only when the move ended the game: how, in English for API clients.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result_text: Option<String>,
+    /// Only when the move ended the game: how, typed (docs/api.md, "Endings").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
     /// Only in a game with a clock: the clocks after the move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
@@ -333,10 +340,12 @@ pub struct Round {
     pub north: String,
     /// Unfinished while going on.
     pub result: RecordResult,
-    /// How it ended, for people.
+    /// How it ended, in English for API clients.
     pub result_text: Option<String>,
     /// `rules` (or `None`), `resignation`, ...
     pub termination: Option<Termination>,
+    /// How it ended, typed.
+    pub ending: Option<Ending>,
     /// A rated game once rated: each player's rating change (0 = the creator).
     pub rating_change: Option<[i32; 2]>,
 }
@@ -352,6 +361,7 @@ impl Round {
             result: RecordResult::Unfinished,
             result_text: None,
             termination: None,
+            ending: None,
             rating_change: None,
         }
     }
@@ -362,7 +372,9 @@ impl Round {
 pub struct Transition {
     /// The finished game's result.
     pub result: RecordResult,
-    /// Sentence.
+    /// How it ended.
+    pub ending: Ending,
+    /// Its sentence in English (the API's `result_text`).
     pub result_text: String,
     /// `None` for `rules`.
     pub termination: Option<Termination>,
@@ -601,16 +613,26 @@ impl Match {
         }
     }
 
-    /// The current game's result and sentence.
+    /// The current game's result and its English sentence.
     pub fn result(&self) -> (RecordResult, Option<String>) {
-        if let Some((r, t)) = self.forced {
-            return (r, Some(forced_text(r, t)));
-        }
-        let o = self.game.outcome();
-        if o.is_over() {
-            (o.into(), Some(o.describe()))
-        } else {
-            (RecordResult::Unfinished, None)
+        let r = match self.forced {
+            Some((r, _)) => r,
+            None => self.game.outcome().into(),
+        };
+        (r, self.ending().map(Ending::text))
+    }
+
+    /// How the current game ended; `None` while it goes on. An ending other than by the
+    /// rules is the one recorded with the game (a forfeit and an abandoned game share their
+    /// Result and Termination).
+    pub fn ending(&self) -> Option<Ending> {
+        match self.forced {
+            Some((r, t)) => self
+                .current
+                .ending
+                .filter(|e| e.result() == r && e.termination() == Some(t))
+                .or_else(|| Ending::forced(r, t)),
+            None => Ending::of_outcome(self.game.outcome()),
         }
     }
 
@@ -746,13 +768,9 @@ impl Match {
         )
     }
 
-    /// What ending the current game with `result` changes (BRD-8.1, BRD-8.3).
-    pub fn transition(
-        &self,
-        result: RecordResult,
-        result_text: String,
-        termination: Option<Termination>,
-    ) -> Transition {
+    /// What ending the current game by `ending` changes (BRD-8.1, BRD-8.3).
+    pub fn transition(&self, ending: Ending) -> Transition {
+        let result = ending.result();
         let mut wins = self.wins;
         if let RecordResult::Win(side) = result {
             wins[self.player_on(side)] += 1;
@@ -767,8 +785,9 @@ impl Match {
         });
         Transition {
             result,
-            result_text,
-            termination,
+            ending,
+            result_text: ending.text(),
+            termination: ending.termination(),
             wins,
             match_over,
             next,
@@ -789,6 +808,7 @@ impl Match {
         self.current.result = t.result;
         self.current.result_text = Some(t.result_text);
         self.current.termination = t.termination;
+        self.current.ending = Some(t.ending);
         self.wins = t.wins;
         self.finished = t.match_over;
         t.next
@@ -851,6 +871,7 @@ impl Match {
                     game_no: r.game_no,
                     result: r.result,
                     result_text: r.result_text.clone(),
+                    ending: r.ending,
                     south: r.south.clone(),
                     north: r.north.clone(),
                     rating_change: self.rating_change_in(r),
@@ -960,6 +981,7 @@ impl Match {
             side_to_move: side_json(pos.side()),
             result,
             result_text,
+            ending: self.ending(),
             termination: self.forced.map(|f| f.1),
             read_only: self.read_only,
             players: BySide {
@@ -1009,6 +1031,7 @@ impl Match {
             legal: Vec::new(),
             updated: self.updated,
             result_text: if over { self.result().1 } else { None },
+            ending: if over { self.ending() } else { None },
             match_: over.then(|| self.match_view()),
             clock: self.clock_view(now),
         }

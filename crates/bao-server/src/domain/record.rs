@@ -149,32 +149,6 @@ pub fn forced_of(
     }
 }
 
-/// The sentence for a game that ended with `result` by `termination` (not by the rules).
-pub fn forced_text(result: RecordResult, termination: Termination) -> String {
-    match (result, termination) {
-        (RecordResult::Win(w), Termination::Resignation) => {
-            format!("{} resigned: {} has won", w.other().name(), w.name())
-        }
-        (RecordResult::Win(w), Termination::Abandoned) => {
-            format!(
-                "{} did not move for too long: {} has won (abandoned)",
-                w.other().name(),
-                w.name()
-            )
-        }
-        // The loss on time, decided by the server (NOT-6.2).
-        (RecordResult::Win(w), Termination::Time) => {
-            format!("{} ran out of time: {} has won", w.other().name(), w.name())
-        }
-        (RecordResult::Unfinished, Termination::Abandoned) => {
-            "closed: nobody moved for too long (abandoned)".to_string()
-        }
-        (RecordResult::Win(w), t) => format!("{} has won ({t})", w.name()),
-        (RecordResult::Draw, t) => format!("drawn ({t})"),
-        (RecordResult::Unfinished, t) => format!("unfinished ({t})"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,14 +207,6 @@ mod tests {
                 RecordResult::Win(Side::North),
                 Some(Termination::Resignation)
             )
-        );
-    }
-
-    #[test]
-    fn resignation_sentence() {
-        assert_eq!(
-            forced_text(RecordResult::Win(Side::North), Termination::Resignation),
-            "South resigned: North has won"
         );
     }
 }

@@ -4,10 +4,11 @@
 //! [`Games::commit`].
 
 use super::{Change, Games, Slot};
+use crate::domain::ending::{EndReason, Ending};
 use crate::domain::model::{
     move_event, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl,
 };
-use crate::domain::record::{forced_of, forced_text, write_record, ParsedRecord, RecordOut};
+use crate::domain::record::{forced_of, write_record, ParsedRecord, RecordOut};
 use crate::domain::wire::{json_text, ServerMsg};
 use crate::error::{ApiError, ApiResult};
 use crate::store::{StoreError, Write};
@@ -351,16 +352,18 @@ impl Games {
                 game.play(&lm);
                 events.push(move_event(&before, &r.rules, &lm, game.outcome().token()));
             }
-            let text = match r.termination {
+            // The record's Result and Termination tags say how it ended (NOT-6.2); under
+            // `rules`, the replayed moves say which rule ended it.
+            let ending = match r.termination {
                 Some(t) if t != Termination::Rules && r.result != RecordResult::Unfinished => {
-                    Some(forced_text(r.result, t))
+                    Ending::forced(r.result, t)
                 }
-                _ if game.outcome().is_over() => Some(game.outcome().describe()),
-                _ => None,
+                _ => Ending::of_outcome(game.outcome()),
             };
             let mut round = Round::new(i as u32 + 1, r.start, (r.south.clone(), r.north.clone()));
             round.result = r.result;
-            round.result_text = text;
+            round.result_text = ending.map(Ending::text);
+            round.ending = ending;
             round.termination = r.termination;
             rounds.push((round, events));
             last_game = Some(game);
@@ -584,9 +587,7 @@ impl Games {
         after.game.play(&lm);
         let outcome = after.game.outcome();
         let ev = move_event(&before, &m.rules, &lm, outcome.token());
-        let ended = outcome
-            .is_over()
-            .then(|| m.transition(outcome.into(), outcome.describe(), None));
+        let ended = Ending::of_outcome(outcome).map(|e| m.transition(e));
         after.updated = util::now_ms();
         let next = ended.clone().and_then(|t| after.record_end(t));
         after.clock_settle(at);
@@ -669,12 +670,12 @@ impl Games {
     /// Ends the match in `slot` by forfeit of `player`, who has not made their first move
     /// (a tournament round's forfeit time, docs/api.md "Tournaments"): the opponent wins the
     /// game and the match ends there. NOT-6.2 has no "forfeit": the record says
-    /// `Termination "abandoned"` (the nearest: the player did not play), and `why` is the
-    /// result text players see. Only while `player` is to move in game 1 without a move of
+    /// `Termination "abandoned"` (the nearest: the player did not play), and the GameState's
+    /// ending says `forfeit`. Only while `player` is to move in game 1 without a move of
     /// theirs, and only if the match is unchanged since `seen` (its `updated`): the store's
     /// condition makes it exactly once across instances, and a move that came first wins.
     /// Returns whether this call ended it.
-    pub async fn forfeit(&self, slot: &Arc<Slot>, player: usize, why: &str) -> ApiResult<bool> {
+    pub async fn forfeit(&self, slot: &Arc<Slot>, player: usize) -> ApiResult<bool> {
         let mut m = slot.m.lock().await;
         if m.read_only || m.finished || m.game_over() || m.game_no != 1 || m.local() {
             return Ok(false);
@@ -694,7 +695,7 @@ impl Games {
         let now = util::now_ms();
         let seen = m.updated;
         let game_no = m.game_no;
-        let mut t = m.transition(result, why.to_string(), Some(Termination::Abandoned));
+        let mut t = m.transition(Ending::forfeit(side.other()));
         t.match_over = true;
         t.next = None;
         let mut after = m.clone();
@@ -808,7 +809,12 @@ pub(crate) fn forced_end(
     ends_match: bool,
     write: impl FnOnce(crate::domain::model::Transition) -> Write,
 ) -> Change {
-    let mut t = m.transition(result, forced_text(result, termination), Some(termination));
+    // Callers end a game by resignation, time or abandonment, which always have an ending.
+    let ending = Ending::forced(result, termination).unwrap_or(Ending {
+        reason: EndReason::Closed,
+        winner: None,
+    });
+    let mut t = m.transition(ending);
     if ends_match {
         t.match_over = true;
         t.next = None;

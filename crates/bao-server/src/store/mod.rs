@@ -733,17 +733,21 @@ fn round_from_row(r: &AnyRow, rules: &Rules) -> Result<Round, StoreError> {
         r.try_get::<Option<i64>, _>("rating0")?,
         r.try_get::<Option<i64>, _>("rating1")?,
     );
+    let result = RecordResult::from_token(&result).ok_or_else(|| corrupt("result"))?;
+    let result_text: Option<String> = r.try_get("result_text")?;
+    let termination = match termination {
+        None => None,
+        Some(t) => Some(Termination::parse(&t).ok_or_else(|| corrupt("termination"))?),
+    };
     Ok(Round {
         game_no: r.try_get::<i64, _>("game_no")?.max(1) as u32,
         start,
         south: r.try_get("south")?,
         north: r.try_get("north")?,
-        result: RecordResult::from_token(&result).ok_or_else(|| corrupt("result"))?,
-        result_text: r.try_get("result_text")?,
-        termination: match termination {
-            None => None,
-            Some(t) => Some(Termination::parse(&t).ok_or_else(|| corrupt("termination"))?),
-        },
+        result,
+        ending: crate::domain::ending::Ending::read(result, termination, result_text.as_deref()),
+        result_text,
+        termination,
         rating_change: match change {
             (Some(a), Some(b)) => Some([a as i32, b as i32]),
             _ => None,

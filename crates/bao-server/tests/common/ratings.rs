@@ -6,6 +6,7 @@ use super::accounts::{account_id, base, delete_json, fresh_name, get, post, sess
 use super::*;
 use bao_rating::Outcome;
 use bao_rules::{RecordResult, Side, Termination, Variant};
+use bao_server::domain::ending::Ending;
 use bao_server::domain::rating::{rate, Stored};
 use bao_server::features::ratings::{leaderboard, rate_due};
 use bao_server::store::Write;
@@ -360,11 +361,7 @@ pub async fn catch_up_rates_what_was_left(url: &str) {
     let m = store.load(&id).await.unwrap().unwrap();
     let now = bao_server::util::now_ms();
     let result = RecordResult::Win(Side::South);
-    let t = m.transition(
-        result,
-        "North resigned".into(),
-        Some(Termination::Resignation),
-    );
+    let t = m.transition(Ending::forced(result, Termination::Resignation).unwrap());
     let mut after = m.clone();
     after.forced = Some((result, Termination::Resignation));
     after.updated = now;
@@ -632,7 +629,7 @@ pub async fn measure_rating(url: &str) {
         let m = store.load(&created.id).await.unwrap().unwrap();
         let now = bao_server::util::now_ms();
         let result = RecordResult::Win(Side::South);
-        let t = m.transition(result, "resigned".into(), Some(Termination::Resignation));
+        let t = m.transition(Ending::forced(result, Termination::Resignation).unwrap());
         let mut after = m.clone();
         after.forced = Some((result, Termination::Resignation));
         after.updated = now;

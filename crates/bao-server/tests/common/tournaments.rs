@@ -489,6 +489,10 @@ pub async fn forfeit_after_time(url: &str) {
     assert_eq!(st["moves"], json!([]));
     let text = st["match"]["games"][0]["result_text"].as_str().unwrap();
     assert!(text.contains("forfeit"), "{text}");
+    // Typed for the pages (docs/api.md, "Endings"), told apart from an abandoned game.
+    let forfeit = json!({"reason": "forfeit", "winner": "N"});
+    assert_eq!(st["ending"], forfeit, "{st}");
+    assert_eq!(st["match"]["games"][0]["ending"], forfeit, "{st}");
     // South moves, North never does: North forfeits. (4 s: South's move must come first,
     // even on a loaded machine.)
     let id = create_join_start(

@@ -132,31 +132,6 @@ export function errorText(err) {
   return withDetail.includes(cat) && detail && cat !== 'network' ? `${known()} (${detail})` : known();
 }
 
-/**
- * The server's result sentence (bao-rules Outcome::describe, record::forced_text) in the
- * page's language; a sentence it does not know stays as the server wrote it.
- */
-export function resultSentence(text) {
-  if (!text) return '';
-  const side = (w) => (w === 'South' ? SIDE_NAMES.S : SIDE_NAMES.N);
-  let m;
-  if ((m = /^(South|North) has won: (South|North)'s front row is empty/.exec(text)))
-    return t('game.result_front_row', { winner: side(m[1]), loser: side(m[2]) });
-  if ((m = /^(South|North) has won: (South|North) has no legal move/.exec(text)))
-    return t('game.result_no_moves', { winner: side(m[1]), loser: side(m[2]) });
-  if ((m = /^(South|North) has won: (South|North) played a never-ending move/.exec(text)))
-    return t('game.result_never_ending_loss', { winner: side(m[1]), loser: side(m[2]) });
-  if (/^drawn by a never-ending move/.test(text)) return t('game.result_draw_never_ending');
-  if (/^drawn: the ply limit was reached/.test(text)) return t('game.result_draw_max_plies');
-  if (/^drawn: the same position occurred three times/.test(text)) return t('game.result_draw_repetition');
-  if ((m = /^(South|North) resigned: (South|North) has won/.exec(text)))
-    return t('game.result_resigned', { loser: side(m[1]), winner: side(m[2]) });
-  if ((m = /^(South|North) did not move for too long: (South|North) has won/.exec(text)))
-    return t('game.result_abandoned', { loser: side(m[1]), winner: side(m[2]) });
-  if (/^closed: nobody moved for too long/.test(text)) return t('game.result_closed');
-  return text;
-}
-
 /** A player's name for lists: the chosen name, "Computer (level N)" or "Guest"; "—" for an empty seat. */
 export function playerName(p) {
   if (!p) return '—';

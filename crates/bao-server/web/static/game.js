@@ -18,7 +18,6 @@ import {
   setPref,
   copyText,
   errorText,
-  resultSentence,
   VARIANT_TITLES,
   SIDE_NAMES,
   STAGE_TEXT,
@@ -36,6 +35,7 @@ import { turnIs, alertSettings } from './alerts.js';
 import { shareButton } from './share.js';
 import { renderPlay } from './play.js';
 import { renderRated } from './rated.js';
+import { endingSentence, matchScore, resultHeadline, rulesInWords } from './words.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const pageStatus = $('page-status');
@@ -165,12 +165,6 @@ async function pump() {
   }
 }
 
-/** Text ending with a full stop, so that sentences can follow it. */
-const sentence = (x) => {
-  const y = resultSentence(x);
-  return y && !/[.!?]$/.test(y.trim()) ? `${y.trim()}.` : y;
-};
-
 /** The banner while a move is being animated. */
 function showPlaying(m) {
   $('turn').classList.remove('your-turn', 'over');
@@ -187,8 +181,8 @@ function render(s) {
   if (!first && newGame && s.match && shown.match && s.match.game_no > shown.match.game_no) {
     const prev = (s.match.games || []).find((g) => g.game_no === shown.match.game_no);
     const side = s.you ? ` ${t('game.you_now_play', { side: SIDE_NAMES[s.you] })}` : '';
-    const over = prev && prev.result_text
-      ? t('game.match_game_over_because', { n: shown.match.game_no, why: sentence(prev.result_text) })
+    const over = prev && prev.result !== '-'
+      ? t('game.match_game_over_because', { n: shown.match.game_no, why: endingSentence(prev.ending, prev.result) })
       : t('game.match_game_over', { n: shown.match.game_no });
     notify(pageStatus, `${over} ${t('game.match_game_begins', { n: s.match.game_no })}${side}`);
   }
@@ -200,9 +194,9 @@ function render(s) {
   $('rules-link').href = `/rules/${s.variant}`;
   const rulesTag = $('rules-tag');
   // The match format has its own tag; the rules tag lists the other options changed.
-  const opts = (s.rules || '-').split(',').filter((o) => o && o !== '-' && !o.startsWith('match='));
+  const opts = rulesInWords(s.rules, { skip: ['match'] });
   rulesTag.hidden = opts.length === 0;
-  rulesTag.textContent = t('game.rules_tag', { list: opts.join(', ') });
+  rulesTag.textContent = t('game.rules_tag', { list: opts.join('; ') });
   rulesTag.title = t('game.rules_tag_title');
   const m = s.match;
   const matchTag = $('match-tag');
@@ -297,7 +291,7 @@ function renderBanner(s) {
   if (s.result !== '-') {
     turn.classList.add('over');
     head.textContent = resultHeadline(s);
-    detail.textContent = sentence(s.result_text || '');
+    detail.textContent = endingSentence(s.ending, s.result);
     return;
   }
   const mover = SIDE_NAMES[s.side_to_move];
@@ -318,13 +312,6 @@ function renderBanner(s) {
     head.textContent = t('game.to_move', { side: mover });
     detail.textContent = t('game.watching');
   }
-}
-
-function resultHeadline(s) {
-  if (s.result === 'draw') return t('game.drawn');
-  const w = SIDE_NAMES[s.result];
-  if (s.you) return s.you === s.result ? t('game.you_win', { side: w }) : t('game.you_lose', { side: w });
-  return t('game.wins', { side: w });
 }
 
 function renderPlayers(s) {
@@ -428,13 +415,7 @@ function renderResult(s) {
     return;
   }
   $('result-headline').textContent = resultHeadline(s);
-  const m = s.match;
-  let text = sentence(s.result_text || '');
-  if (m && m.format === 'best_of_three') {
-    const score = { south: m.wins?.S ?? 0, north: m.wins?.N ?? 0 };
-    text += ` ${m.over ? t('game.match_score_over', score) : t('game.match_score', score)}`;
-  }
-  $('result-text').textContent = text.trim();
+  $('result-text').textContent = `${endingSentence(s.ending, s.result)} ${matchScore(s.match)}`.trim();
 }
 
 function renderMatch(s) {

@@ -9,33 +9,12 @@ import { t, tn } from './i18n.js';
 import { offlineStart } from './offline-home.js';
 import { addStartOptions, startOptions } from './play.js';
 import { addRatedOption, ratedOption } from './rated.js';
+import { optionHelp, optionName, optionValue as valueWords, rulesInWords } from './words.js';
 
 const BLURB = {
   kiswahili: () => t('home.blurb_kiswahili'),
   kete: () => t('home.blurb_kete'),
   kimasai: () => t('home.blurb_kimasai'),
-};
-
-/** One sentence per rule option (the server's English `help` is the fallback). */
-const OPTION_HELP = {
-  house_lost_at: () => t('home.opt_house_lost_at'),
-  house_functional_min: () => t('home.opt_house_functional_min'),
-  lone_house_tax: () => t('home.opt_lone_house_tax'),
-  namua_singletons: () => t('home.opt_namua_singletons'),
-  mtaji_house_stop: () => t('home.opt_mtaji_house_stop'),
-  takasia: () => t('home.opt_takasia'),
-  takasia_excludes_singletons: () => t('home.opt_takasia_excludes_singletons'),
-  takasia_house_protection: () => t('home.opt_takasia_house_protection'),
-  takasia_house_first_lap_exception: () => t('home.opt_takasia_house_first_lap_exception'),
-  blocker_must_capture: () => t('home.opt_blocker_must_capture'),
-  first_takasa_from_kuu: () => t('home.opt_first_takasa_from_kuu'),
-  front_row_empty: () => t('home.opt_front_row_empty'),
-  never_ending: () => t('home.opt_never_ending'),
-  repetition: () => t('home.opt_repetition'),
-  max_plies: () => t('home.opt_max_plies'),
-  intro_pits: () => t('home.opt_intro_pits'),
-  no_intro: () => t('home.opt_no_intro'),
-  capture_compulsory: () => t('home.opt_capture_compulsory'),
 };
 
 // `match` is chosen with its own control (single game or best of three), so it is not
@@ -111,12 +90,14 @@ function renderOptions() {
         control = el(
           'select',
           { id, name: o.name, 'data-option': o.name, 'data-default': def, 'aria-describedby': `${id}-help` },
-          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? t('home.option_default_value', { value: val }) : val)),
+          values.map((val) => el('option', { value: val, selected: val === def }, val === def ? t('home.option_default_value', { value: valueWords(o.name, val) }) : valueWords(o.name, val))),
         );
       }
-      const text = OPTION_HELP[o.name] ? OPTION_HELP[o.name]() : o.help || '';
-      const help = range ? `${text} ${t('home.option_default_is', { value: def })}` : text;
-      const row = el('div', { class: 'option' }, el('label', { for: id }, o.name), control, el('p', { class: 'help', id: `${id}-help` }, help));
+      // Words from the catalogs (static/words.js); the server's English help only for an
+      // option this page does not know yet.
+      const text = optionHelp(o.name) || o.help || '';
+      const help = range ? `${text} ${t('home.option_default_is', { value: valueWords(o.name, def) })}` : text;
+      const row = el('div', { class: 'option' }, el('label', { for: id, 'data-changed': t('home.option_changed') }, optionName(o.name)), control, el('p', { class: 'help', id: `${id}-help` }, help));
       const changed = () => {
         row.classList.toggle('changed', optionValue(control) !== def);
         updateSummary();
@@ -149,7 +130,7 @@ function rulesString() {
 
 function updateSummary() {
   const r = rulesString();
-  $('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: r });
+  $('options-summary').textContent = r === '-' ? t('home.options_all_default') : t('home.options_changed', { n: r.split(',').length, list: rulesInWords(r).join('; ') });
 }
 
 $('reset-options').addEventListener('click', renderOptions);

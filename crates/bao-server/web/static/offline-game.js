@@ -61,6 +61,23 @@ function forcedText(result, termination) {
   return names[result] ? `${names[result]} has won (${termination})` : `drawn (${termination})`;
 }
 
+/**
+ * GameState's `ending` (docs/api.md, "Endings") of a stored game: the result the player or the
+ * record set (`forced`, with its NOT-6.2 termination), else the engine's end event (CLI-5:
+ * `win S front_row`, `draw repetition`).
+ */
+function localEnding(g, v, forced) {
+  if (forced) {
+    const winner = g.result === 'S' || g.result === 'N' ? g.result : null;
+    if (!g.termination || g.termination === 'rules') return null;
+    return { reason: g.termination === 'abandoned' && g.result === '-' ? 'closed' : g.termination, winner };
+  }
+  const [kind, a, b] = (v.end || '').split(' ');
+  if (kind === 'win') return { reason: b, winner: a };
+  if (kind === 'draw') return { reason: a, winner: null };
+  return null;
+}
+
 /** The GameState (docs/api.md) of a stored game, from the engine's view of its moves. */
 export async function localState(g) {
   const v = await engine({ op: 'game', ...spec(g), start: g.start, moves: g.moves });
@@ -82,6 +99,7 @@ export async function localState(g) {
     side_to_move: v.side_to_move,
     result,
     result_text: forced ? forcedText(g.result, g.termination) : v.result_text,
+    ending: localEnding(g, v, forced),
     termination: forced ? g.termination : null,
     read_only: !!g.imported,
     players,
@@ -93,7 +111,7 @@ export async function localState(g) {
       wins: { S: result === 'S' ? 1 : 0, N: result === 'N' ? 1 : 0 },
       over,
       winner: over ? result : null,
-      games: over ? [{ game_no: 1, result, result_text: null, south: '', north: '' }] : [],
+      games: over ? [{ game_no: 1, result, result_text: null, ending: localEnding(g, v, forced), south: '', north: '' }] : [],
     },
     stage: v.stage,
     block: v.block,

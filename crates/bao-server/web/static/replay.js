@@ -1,8 +1,9 @@
 // Replay page: upload a game record (NOT-6) or open ?game={id}, then step through it.
 // Boards come from the shared renderer; stepping forward animates the move's events.
 
-import { $, api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, resultSentence, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
+import { $, api, el, errorText, notify, parsePosition, numberMoves, capturedBy, describeEvents, pref, playerName, setPref, renderUrl, VARIANT_TITLES, SIDE_NAMES } from './app.js';
 import { t } from './i18n.js';
+import { endingSentence, rulesInWords } from './words.js';
 import { BoardView } from './board.js';
 import { ReviewPanel } from './review.js';
 import { isLocal, localGameState, localSvg, downloadLocalRecord, importLocalRecord } from './offline-game.js';
@@ -122,7 +123,7 @@ function update() {
     const m = game.moves[step - 1];
     $('step-headline').textContent = t('replay.step_headline', { n: step, who: SIDE_NAMES[m.by], move: m.move });
     let detail = describeEvents(m.events, m.by);
-    if (step === n && game.result !== '-') detail += ` ${resultSentence(game.result_text || '')}`;
+    if (step === n && game.result !== '-') detail += ` ${endingSentence(game.ending, game.result)}`;
     $('step-detail').textContent = detail;
   }
   for (const b of document.querySelectorAll('#moves .mv')) {
@@ -148,12 +149,13 @@ function renderGame() {
   const facts = [
     [SIDE_NAMES.S, name(game.players?.S, 'S')],
     [SIDE_NAMES.N, name(game.players?.N, 'N')],
-    [t('replay.fact_rules'), game.rules && game.rules !== '-' ? game.rules : t('replay.rules_default')],
+    [t('replay.fact_rules'), rulesInWords(game.rules).join('; ') || t('replay.rules_default')],
     [t('replay.fact_moves'), String(game.moves.length)],
     [t('replay.fact_result'), result],
   ];
   $('facts').replaceChildren(...facts.flatMap(([k, val]) => [el('dt', {}, k), el('dd', {}, val)]));
-  if (game.result_text) $('facts').append(el('dt', {}, t('replay.fact_how')), el('dd', {}, resultSentence(game.result_text)));
+  const how = endingSentence(game.ending, game.result);
+  if (how) $('facts').append(el('dt', {}, t('replay.fact_how')), el('dd', {}, how));
   $('record-link').href = `/api/games/${encodeURIComponent(game.id)}/record`;
   $('record-link').onclick = isLocal(game.id) ? (e) => (e.preventDefault(), downloadLocalRecord(game.id)) : null;
   $('game-link').href = `/g/${encodeURIComponent(game.id)}`;

@@ -65,6 +65,7 @@ export function serverSource(id) {
       side_to_move: msg.side_to_move,
       result: ev.result,
       result_text: over ? (msg.result_text ?? null) : null,
+      ending: over ? (msg.ending ?? null) : null,
       termination: null,
       stage: msg.stage,
       block: msg.block ?? null,

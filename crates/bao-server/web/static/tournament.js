@@ -10,6 +10,7 @@ import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
 import { accountName, onAccount, profileUrl } from './account.js';
 import { clockText, formatText, statusText, tiebreakText, timeText, tournamentError } from './tournaments.js';
+import { tiebreakAbbr } from './tiebreaks.js';
 
 const box = $('tournament');
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -216,8 +217,11 @@ function tiebreakKeys(d) {
 }
 
 function tiebreakHead(d, key) {
-  const [name] = tiebreakText((d.tiebreaks || []).find((x) => x.key === key) || { key });
-  return el('th', { scope: 'col', class: 'num' }, name && name !== key ? el('abbr', { title: name }, key) : key);
+  const tb = (d.tiebreaks || []).find((x) => x.key === key) || { key };
+  const [name] = tiebreakText(tb);
+  const short = tiebreakAbbr(tb, t);
+  // The short header is secondary: the full name is its title and accessible name.
+  return el('th', { scope: 'col', class: 'num', 'aria-label': name || null }, name && name !== short ? el('abbr', { title: name }, short) : short);
 }
 
 /** The players in the order of the standings (then by seed), with their standing row. */
@@ -426,7 +430,8 @@ function draw(d) {
   $('legend-list').replaceChildren(
     ...tbs.flatMap((x) => {
       const [name, explain] = tiebreakText(x);
-      return [el('dt', {}, `${name} (${x.key})`), el('dd', {}, explain)];
+      const short = tiebreakAbbr(x, t);
+      return [el('dt', {}, name.includes(short) ? name : `${name} (${short})`), el('dd', {}, explain)];
     }),
   );
   $('csv-link').href = `${apiBase}/standings.csv`;

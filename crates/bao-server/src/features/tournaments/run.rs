@@ -13,9 +13,6 @@ use crate::util;
 use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination};
 use bao_tournament::{Pairing, PlayerId};
 
-/// The text of a forfeited game's result.
-pub const FORFEIT_TEXT: &str = "forfeit: no first move within the tournament's time";
-
 /// Reads everything stored about tournament `id`.
 pub async fn load(games: &Games, id: &str) -> ApiResult<Option<Loaded>> {
     let store = &games.store;
@@ -256,7 +253,7 @@ async fn forfeits(games: &Games, l: &Loaded) -> ApiResult<usize> {
             m.to_move()
         };
         if let Some(p) = player {
-            if games.forfeit(&slot, p, FORFEIT_TEXT).await? {
+            if games.forfeit(&slot, p).await? {
                 n += 1;
             }
         }
