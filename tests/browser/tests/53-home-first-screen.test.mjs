@@ -162,6 +162,9 @@ test('signed in (sw and en, 360x640): the lobby first, "Start playing" right und
     assert.ok(playNow.y < seeks.y, `Play now before the challenges (${where})`);
     assert.ok(start.y >= seeks.y + seeks.height && start.y - (seeks.y + seeks.height) < 30, `Start playing right under the lobby (${where}): ${JSON.stringify({ seeks, start })}`);
     assert.ok(form.y > start.y, `the full form below (${where})`);
+    // One column: each panel as wide as the others.
+    const widths = await Promise.all(['.lobby .play-now', '.lobby .seeks', '#start-here'].map(async (sel) => Math.round((await box(sel)).width)));
+    assert.ok(Math.max(...widths) - Math.min(...widths) <= 1, `the panels are as wide as each other (${where}): ${widths}`);
     await screenshot(page, `53-home-signed-in-${lang}-360`);
     // Still one tap away: the computer.
     await page.locator('#play-computer').scrollIntoViewIfNeeded();
