@@ -390,6 +390,13 @@ const STATES = [
     },
   ],
   [
+    'learn, the next step (from its top, the focus on its instruction)',
+    async (page) => {
+      await page.click('#next');
+      await page.waitForSelector('#lesson[data-step="1"][data-state="play"]');
+    },
+  ],
+  [
     'sign up',
     async (page) => {
       await page.goto('/account/signup');

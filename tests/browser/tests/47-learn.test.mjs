@@ -3,11 +3,13 @@
 // step's solution (read from GET /api/learn, never written here) earns stars counted over the
 // tries and "Next" advances; progress survives a reload. With the network off (service worker)
 // a lesson is opened and a step done by the browser engine alone. A Kimasai step, and the Kete
-// step whose first move gets the script's answer, are played too. Screenshots at 360 px in
-// Swahili and English; nothing scrolls sideways.
+// step whose first move gets the script's answer, are played too. On a 360x640 phone each step
+// starts with its instruction, goal and whole board on the screen, and Next shows the new step
+// from its top without the words of the step before. Screenshots at 360 px in Swahili and
+// English; nothing scrolls sideways.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, assertClean, api, bao, boardCounts, positionCounts, playLessonMove as play, screenshot } from '../lib/harness.mjs';
+import { launch, openPage, assertClean, api, bao, boardCounts, positionCounts, playLessonMove as play, screenshot, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
 
 const PHONE = { width: 360, height: 640 };
 let browser;
@@ -191,6 +193,86 @@ test('a Kete step of two moves: the script answers the first, the second complet
   assertClean(page);
   await context.close();
 });
+
+/** The box of `sel` on the screen, null when it is not shown. */
+const boxOf = (page, sel) => page.locator(sel).boundingBox();
+
+/** The instruction, the goal and the whole board are inside the screen's height. */
+async function stepOnScreen(page, height, where) {
+  for (const sel of ['#teach', '.goal', '#board svg']) {
+    const box = await boxOf(page, sel);
+    assert.ok(box, `${where}: ${sel} is shown`);
+    assert.ok(box.y >= 0 && box.y + box.height <= height, `${where}: ${sel} inside the screen: ${JSON.stringify(box)}`);
+  }
+}
+
+/** Plays the step's first solution: each learner move, the script's answers in between. */
+async function solve(page, step) {
+  const line = step.solutions[0].split(/\s+/);
+  for (const [j, move] of line.entries()) {
+    await play(page, move);
+    if (j + 1 < line.length) {
+      await page.waitForFunction((m) => document.querySelector('#board svg')?.getAttribute('data-last-move') === m, step.replies[j]);
+      await state(page, 'play');
+    }
+  }
+  await state(page, 'done');
+}
+
+for (const lang of ['sw', 'en']) {
+  test(`a lesson on a 360x640 phone (${lang}): each step starts with its instruction, goal and whole board on the screen; after Next the new step from its top, the last step's words gone`, async () => {
+    const course = await api(`/api/learn/kiswahili?lang=${lang}`);
+    const lesson = course.lessons.find((l) => l.steps.length > 3);
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
+    context.setDefaultTimeout(STATE_TIMEOUT_MS);
+    await context.addInitScript(() => localStorage.setItem('bao.learnSpeed', '0'));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`/learn/kiswahili/${lesson.id}`);
+    for (const [i, step] of lesson.steps.slice(0, 3).entries()) {
+      const where = `${lang} ${lesson.id} step ${i + 1}`;
+      await page.waitForSelector(`#lesson[data-step="${i}"][data-state="play"]`);
+      assert.equal((await page.textContent('#teach')).trim(), step.text.replace(/<[^>]*>/g, ''), where);
+      await stepOnScreen(page, PHONE.height, where);
+      if (i > 0) {
+        // Reached with Next: the step's count and instruction at the top of the screen, the
+        // words of the step before gone.
+        const teach = await boxOf(page, '#teach');
+        assert.ok(teach.y <= 40, `${where}: the instruction is at the top: ${JSON.stringify(teach)}`);
+        assert.equal((await page.textContent('#caption')).trim(), '', `${where}: no caption of the last step's move`);
+        assert.equal((await page.textContent('#feedback')).trim(), '', `${where}: no feedback of the last step`);
+        assert.equal(await page.isHidden('#hint-text'), true, `${where}: no hint of the last step`);
+        assert.equal(await page.isHidden('#next'), true);
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'teach', `${where}: the instruction has the focus`);
+      }
+      await screenshot(page, `47-learn-phone-${lang}-step${i + 1}`);
+      // A hint and the solution: the words of this step (caption, feedback, hint) are shown.
+      await page.tap('#hint');
+      await page.waitForSelector('#hint-text:not([hidden])');
+      await solve(page, step);
+      assert.notEqual((await page.textContent('#caption')).trim(), '', `${where}: the move's words under the board`);
+      assert.notEqual((await page.textContent('#feedback')).trim(), '', `${where}: the stars in words`);
+      if (i === 2) break;
+      await page.locator('#next').scrollIntoViewIfNeeded();
+      await screenshot(page, `47-learn-phone-${lang}-step${i + 1}-done`);
+      await page.tap('#next');
+    }
+    // The longest instruction of each course, opened by its address: it still fits with the goal and the board.
+    for (const variant of ['kiswahili', 'kete', 'kimasai']) {
+      const c = await api(`/api/learn/${variant}?lang=${lang}`);
+      const steps = c.lessons.flatMap((l) => l.steps.map((s, k) => ({ lesson: l.id, k, len: s.text.replace(/<[^>]*>/g, '').length })));
+      const longest = steps.reduce((a, b) => (b.len > a.len ? b : a));
+      await page.goto(`/learn/${variant}/${longest.lesson}?step=${longest.k + 1}`);
+      await page.waitForSelector(`#lesson[data-step="${longest.k}"][data-state="play"]`);
+      await stepOnScreen(page, PHONE.height, `${lang} ${variant} ${longest.lesson} step ${longest.k + 1} (the longest instruction, ${longest.len} characters)`);
+      await screenshot(page, `47-learn-phone-${lang}-${variant}-longest`);
+    }
+    await assertNoSideways(page, PHONE.width, `lesson ${lang}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
 
 test('a beginner finishes the first three Kiswahili lessons on a phone in Swahili; stars and progress survive a reload', async () => {
   const course = await api('/api/learn/kiswahili?lang=sw');

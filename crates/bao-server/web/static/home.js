@@ -1,7 +1,8 @@
-// Home page: start a game (variant, rule options, opponent, seats, match) and list games to
-// watch: one small page of each list, then kept up to date from the lobby socket.
+// Home page: start a game in one tap ("Start playing": the computer, a friend) or with every
+// choice (variant, rule options, opponent, seats, match), and list games to watch: one small
+// page of each list, then kept up to date from the lobby socket.
 
-import { $, otherSide, api, el, errorText, notify, playerName, setPref, VARIANT_TITLES } from './app.js';
+import { $, otherSide, api, el, errorText, notify, playerName, pref, setPref, VARIANT_TITLES } from './app.js';
 import { keepSocket, showConnection } from './socket.js';
 import { seats, seatOf, saveSeat, forgetSeat, fetchMine, turnOf } from './seats.js';
 import { turnIs, alertSettings } from './alerts.js';
@@ -10,6 +11,7 @@ import { offlineStart } from './offline-home.js';
 import { addStartOptions, startOptions } from './play.js';
 import { addRatedOption, ratedOption } from './rated.js';
 import { optionHelp, optionName, optionValue as valueWords, rulesInWords } from './words.js';
+import { onAccount } from './account.js';
 
 const BLURB = {
   kiswahili: () => t('home.blurb_kiswahili'),
@@ -34,12 +36,13 @@ function currentVariant() {
 
 function renderVariants() {
   const box = $('variants');
+  const wanted = variants.some((v) => v.id === rememberedVariant()) ? rememberedVariant() : variants[0]?.id;
   box.replaceChildren(
-    ...variants.map((v, i) =>
+    ...variants.map((v) =>
       el(
         'label',
         { class: 'choice-card' },
-        el('input', { type: 'radio', name: 'variant', value: v.id, checked: i === 0, onchange: renderOptions }),
+        el('input', { type: 'radio', name: 'variant', value: v.id, checked: v.id === wanted, onchange: renderOptions }),
         el(
           'span',
           { class: 'card' },
@@ -147,6 +150,35 @@ for (const r of form.querySelectorAll('input[name="opponent"]')) {
   });
 }
 
+/**
+ * Starts the game of the create request `body` and goes to it: in this browser when asked for
+ * (the form's "play in this browser", `choice`) or when the network is gone, else on the
+ * server. `status` says what happens; `button` is disabled meanwhile; `name` is the name the
+ * player typed (kept with the seat). Returns the server's refusal (the button usable again),
+ * or null when the page is on its way to the game.
+ */
+async function startGame(body, { status, button, choice, name }) {
+  button.disabled = true;
+  if (await offlineStart(body, status, false, { choice, button })) return null; // played in this browser (chosen, or offline)
+  notify(status, t('home.starting'));
+  try {
+    const game = await api('/api/games', { method: 'POST', body });
+    saveSeat({ id: game.id, token: game.token, side: game.seat, name: name || null, variant: body.variant });
+    location.assign(game.url || `/g/${game.id}`);
+    return null;
+  } catch (err) {
+    if (err.status === 0 && (await offlineStart(body, status, true, { choice, button }))) return null; // the server is out of reach
+    notify(status, errorText(err), 'error');
+    button.disabled = false;
+    return err;
+  }
+}
+
+/** The player's name as typed in the form (or last used); without one "Player" is sent. */
+function playerNameOf() {
+  return $('name').value.trim() || pref('name', '') || '';
+}
+
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
   const v = currentVariant();
@@ -166,21 +198,61 @@ form.addEventListener('submit', async (e) => {
   // Without a name the player is called "Player" in the page's language (kept in the record).
   body.name = name || t('home.default_name');
   setPref('name', name);
-  const button = $('start-button');
-  button.disabled = true;
-  if (await offlineStart(body, status)) return; // played in this browser (chosen, or offline)
-  notify(status, t('home.starting'));
-  try {
-    const game = await api('/api/games', { method: 'POST', body });
-    saveSeat({ id: game.id, token: game.token, side: game.seat, name: name || null, variant: v.id });
-    location.assign(game.url || `/g/${game.id}`);
-  } catch (err) {
-    if (err.status === 0 && (await offlineStart(body, status, true))) return; // the server is out of reach
-    notify(status, errorText(err), 'error');
-    if (err.category === 'bad_position') $('start-box').open = true;
-    if (err.category === 'bad_rules') $('options-box').open = true;
-    button.disabled = false;
-  }
+  // "Start playing" offers the same game and level next time.
+  setPref('variant', v.id);
+  if (opponentKind === 'computer') setPref('level', Number(level.value));
+  drawQuickStart();
+  const err = await startGame(body, { status, button: $('start-button'), choice: true, name });
+  if (err?.category === 'bad_position') $('start-box').open = true;
+  if (err?.category === 'bad_rules') $('options-box').open = true;
+});
+
+// ---------- Start playing: one tap ----------
+
+/** The computer's level of "Play the computer": the last one chosen, else an easy one. */
+const QUICK_LEVEL = 2;
+function rememberedVariant() {
+  const v = pref('variant', 'kiswahili');
+  return VARIANT_TITLES[v] ? v : 'kiswahili';
+}
+function quickLevel() {
+  const n = Number(pref('level', QUICK_LEVEL));
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : QUICK_LEVEL;
+}
+
+function drawQuickStart() {
+  $('play-computer-what').textContent = t('home.quick_computer_what', { game: VARIANT_TITLES[rememberedVariant()], level: quickLevel() });
+}
+
+/**
+ * Starts a one-tap game against `opponent`: the remembered game with its default rules, one
+ * game, no clock (the form has the rest); against the computer the player moves first (South).
+ */
+function quickStart(opponent, button) {
+  const name = playerNameOf();
+  const body = {
+    variant: rememberedVariant(),
+    rules: '-',
+    opponent,
+    side: opponent.kind === 'computer' ? 'S' : 'random',
+    match: 'single_game',
+    name: name || t('home.default_name'),
+  };
+  return startGame(body, { status: $('quick-status'), button, choice: false, name });
+}
+
+$('play-computer').addEventListener('click', (e) => quickStart({ kind: 'computer', level: quickLevel() }, e.currentTarget));
+$('invite-friend').addEventListener('click', (e) => quickStart({ kind: 'human' }, e.currentTarget));
+drawQuickStart();
+
+/**
+ * A guest's first screen starts with "Start playing"; a signed-in player's with the lobby
+ * ("Play now", challenges), "Start playing" right under it.
+ */
+onAccount((name) => {
+  const top = $('home-top');
+  if (name) top.append($('start-here'));
+  else top.prepend($('start-here'));
 });
 
 function gameItem(g, live) {
@@ -307,10 +379,10 @@ const mineBox = el(
   el('p', { class: 'small muted', id: 'mine-connection' }),
   el('details', { class: 'small' }, el('summary', {}, t('mine.alerts_title')), alertSettings()),
 );
-// Right after the lobby (static/lobby.js): a returning player comes back for these (on a
-// phone the start form and the hero would push them far down).
+// Right after the lobby (static/lobby.js) and "Start playing": a returning player comes back
+// for these (on a phone the start form and the hero would push them far down).
 mineBox.classList.add('my-games');
-if ($('lobby')) $('lobby').after(mineBox);
+if ($('home-top')) $('home-top').after(mineBox);
 else $('main')?.prepend(mineBox);
 
 function opponentOf(g) {

@@ -252,8 +252,11 @@ function renderStepMarks() {
   );
 }
 
-/** Opens step `i` of the lesson; `retry`: a new try of the same step (its moves still count). */
-async function openStep(i, { retry = false } = {}) {
+/**
+ * Opens step `i` of the lesson; `retry`: a new try of the same step (its moves still count);
+ * `next`: reached with "Next step" (the page then shows the new step from its top).
+ */
+async function openStep(i, { retry = false, next = false } = {}) {
   const gen = ++here.opened;
   board.skip(); // a move still being sown finishes at once; its answer is dropped (gen)
   const step = here.lesson.steps[i];
@@ -281,9 +284,12 @@ async function openStep(i, { retry = false } = {}) {
   $('hint').hidden = false;
   if (!retry) {
     $('hint-text').hidden = true;
+    $('hint-text').textContent = '';
     $('hint').textContent = step.hints.length ? t('lessons.hint') : t('lessons.show_me');
   }
   feedback('');
+  // The last move's words belong to the board as it was.
+  board.say('');
   renderStepMarks();
   let svg;
   let legal;
@@ -306,6 +312,25 @@ async function openStep(i, { retry = false } = {}) {
   lessonBox.dataset.step = String(i);
   setPhase('play');
   renderChooser();
+  showStepTop(next);
+}
+
+/**
+ * A step must be seen whole when it starts: its instruction, its goal and the board. After
+ * "Next step" (whose button was under the board) the page goes up to the new step: its count
+ * and instruction at the top, or the instruction alone where the count would push the board
+ * off the screen. When a step opens otherwise, the page moves only if the board would end
+ * below the screen. Focus goes to the instruction after "Next step", so that it is read first.
+ */
+function showStepTop(next) {
+  const count = $('step-count').getBoundingClientRect().top;
+  const teach = $('teach').getBoundingClientRect().top;
+  const bottom = $('board').getBoundingClientRect().bottom;
+  if (next || count < 0 || bottom > window.innerHeight) {
+    const top = bottom - count + 4 <= window.innerHeight ? count - 4 : teach - 4;
+    window.scrollTo({ top: Math.max(0, window.scrollY + top), behavior: 'instant' });
+  }
+  if (next) $('teach').focus({ preventScroll: true });
 }
 
 /** The pit the step teaches, ringed; after "Show me", the pit to play. */
@@ -471,7 +496,7 @@ speed.addEventListener('change', () => {
 $('skip').addEventListener('click', () => board.skip());
 $('hint').addEventListener('click', showHint);
 $('retry').addEventListener('click', () => openStep(here.index, { retry: true }));
-$('next').addEventListener('click', () => openStep(here.index + 1));
+$('next').addEventListener('click', () => openStep(here.index + 1, { next: true }));
 $('restart').addEventListener('click', () => {
   if (!here.lesson) return;
   resetLesson(here.course.variant, here.lesson.id);

@@ -610,6 +610,11 @@ function init() {
     $('quick-buttons').hidden = !signedIn;
     $('lobby-variants').hidden = !signedIn;
     $('quick-guest').hidden = signedIn;
+    // A guest can accept and post challenges, not pair (accounts only): the challenges come
+    // first, the short note about signing in after them.
+    const playNow = $('play-now-title').closest('section');
+    if (signedIn) $('seeks-title').closest('section').before(playNow);
+    else $('seeks-title').closest('section').after(playNow);
     post.rated(signedIn);
     if (!signedIn && pool) setPoolTicket(null);
     drawPool();

@@ -33,13 +33,14 @@ function showNetwork() {
 }
 
 /**
- * Starts the game of the home form's request `body` in this browser when that is asked for
- * (the box is ticked), or when `failed` (the server could not be reached) or the browser
- * knows it is offline, for a game against the computer. Returns true when it took the game.
+ * Starts the game of the home page's request `body` in this browser when that is asked for
+ * (`choice`: the form's box, when ticked), or when `failed` (the server could not be reached)
+ * or the browser knows it is offline, for a game against the computer. Returns true when it
+ * took the game; on a refusal `button` can be pressed again.
  */
-export async function offlineStart(body, status, failed = false) {
+export async function offlineStart(body, status, failed = false, { choice = true, button = $('start-button') } = {}) {
   if (!body.opponent || body.opponent.kind !== 'computer') return false;
-  const chosen = $('play-here')?.checked;
+  const chosen = choice && !!$('play-here')?.checked;
   if (!chosen && !failed && navigator.onLine !== false) return false;
   notify(status, chosen ? t('offline.starting') : t('offline.no_network_start'));
   try {
@@ -54,7 +55,6 @@ export async function offlineStart(body, status, failed = false) {
     location.assign(`/g/${id}`);
   } catch (err) {
     notify(status, t('offline.start_failed', { error: err.message }), 'error');
-    const button = $('start-button');
     if (button) button.disabled = false;
   }
   return true;
