@@ -349,7 +349,6 @@ function renderPlayers(s) {
     const p = s.players?.[side];
     const toMove = s.result === '-' && s.side_to_move === side;
     bar.classList.toggle('to-move', toMove);
-    bar.classList.toggle('mine', s.you === side);
     const person = p && p.kind !== 'computer';
     bar.querySelector('.who-box').replaceChildren(
       el(
@@ -358,6 +357,9 @@ function renderPlayers(s) {
         person ? el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }) : null,
         el('span', { class: 'who' }, playerLabel(p, side)),
         s.you === side ? [' ', el('span', { class: 'you' }, t('game.you'))] : null,
+        // Offline is said in words beside the name; online is the green dot (and words for
+        // screen readers), so that the bar keeps to two lines on a phone.
+        person && !p.connected ? [' ', el('span', { class: 'away' }, t('game.offline'))] : null,
       ),
       el(
         'div',
@@ -365,9 +367,6 @@ function renderPlayers(s) {
         el('span', { class: `side ${side}` }, SIDE_NAMES[side]),
         ' · ',
         el('span', { class: 'hand', 'data-hand': side }, pos ? handText(s.variant, pos.hands[side]) : ''),
-        // Offline is said in words; online is the green dot (and words for screen readers),
-        // so that the bar keeps to two lines on a phone.
-        person && !p.connected ? ` · ${t('game.offline')}` : '',
         person && p.connected ? el('span', { class: 'visually-hidden' }, ` · ${t('game.online')}`) : null,
         toMove ? el('span', { class: 'visually-hidden' }, ` · ${t('game.to_move_badge')}`) : null,
       ),
@@ -389,15 +388,19 @@ function placeBars() {
   if (b.nextElementSibling !== below) b.after(below);
 }
 
-/** The event the game belongs to (GameState `event`): its name and round, a link back. */
+/**
+ * The event the game belongs to (GameState `event`): its name and round, a link back. A
+ * phone cuts a long name short, never the round.
+ */
 function renderEvent(s) {
   const e = s.event;
   const a = $('event-link');
   a.hidden = !e;
   if (!e) return;
-  let text = e.name;
-  if (e.kind === 'tournament') text = e.round != null ? t('game.event_tournament', { name: e.name, round: e.round }) : t('game.event_tournament_name', { name: e.name });
-  a.textContent = text;
+  a.replaceChildren(
+    el('span', { class: 'event-name' }, e.kind === 'tournament' ? t('game.event_tournament_name', { name: e.name }) : e.name),
+    e.round != null ? el('span', { class: 'event-round' }, `\u00a0· ${t('game.event_round', { round: e.round })}`) : '',
+  );
   a.href = e.url;
 }
 
