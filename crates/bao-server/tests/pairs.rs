@@ -162,6 +162,7 @@ async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
                     clock: None,
                     rated: false,
                     id: None,
+                    event: None,
                 })
                 .await
                 .unwrap()

@@ -23,6 +23,11 @@ async fn postgres_forfeit_and_withdrawal() {
 }
 
 #[tokio::test]
+async fn postgres_games_name_their_tournament() {
+    games_name_their_tournament(&postgres_url()).await;
+}
+
+#[tokio::test]
 async fn postgres_refusals() {
     hostile(&postgres_url()).await;
 }

@@ -22,6 +22,11 @@ async fn sqlite_forfeit_and_withdrawal() {
 }
 
 #[tokio::test]
+async fn sqlite_games_name_their_tournament() {
+    games_name_their_tournament(&sqlite_url("t-event")).await;
+}
+
+#[tokio::test]
 async fn sqlite_refusals() {
     hostile(&sqlite_url("t-hostile")).await;
 }

@@ -34,12 +34,20 @@ test('a namua capture asks for the entry kichwa, then stop or safari at the hous
   const pits = await page.$$eval('#board g.pit.legal', (gs) => gs.map((g) => g.dataset.pit).sort());
   assert.deepEqual(pits, ['A2', 'A3', 'A7', 'A8']);
   await page.click('#board g.pit.legal[data-pit="A3"]');
-  const letters = await page.$$eval('#chooser button[data-letter]', (bs) => bs.map((b) => b.textContent));
-  assert.equal(letters.length, 2);
-  assert.ok(letters.every((t) => /enter at A[18]/.test(t)), `kichwa buttons: ${letters}`);
+  // The kichwa buttons say in words what each does, the left kichwa's on the left (South
+  // sees his left kichwa A1 at the left of the screen), never the move's notation.
+  const letters = await page.$$eval('#chooser button[data-letter]', (bs) => bs.map((b) => [b.dataset.letter, b.textContent.trim()]));
+  assert.deepEqual(letters, [
+    ['L', '← Capture and sow from the left kichwa'],
+    ['R', '→ Capture and sow from the right kichwa'],
+  ]);
+  assert.equal((await page.textContent('#chooser .prompt')).trim(), 'You capture: from which kichwa are the captured seeds sown?');
   await page.click('#chooser button[data-letter="R"]');
-  const choices = await page.$$eval('#chooser button[data-choice]', (bs) => bs.map((b) => b.dataset.choice).sort());
-  assert.deepEqual(choices, ['safari', 'stop']);
+  const choices = await page.$$eval('#chooser button[data-choice]', (bs) => bs.map((b) => [b.dataset.choice, b.textContent.trim()]));
+  assert.deepEqual(choices, [
+    ['stop', 'Stop in the nyumba: your move ends there'],
+    ['safari', "Safari: sow the nyumba's seeds and go on"],
+  ]);
   await screenshot(page, '06-safari-choice');
   await page.click('#chooser button[data-choice="safari"]');
   await waitForPly(page, 1);
@@ -65,6 +73,8 @@ test('with "confirm forced choices" on, a pit with a single move waits for confi
   await page.click('#board g.pit.legal[data-pit="A2"]');
   const confirm = page.locator('#chooser button[data-confirm="A2L"]');
   await confirm.waitFor();
+  // The one way to play it, in words: the kimbi's capture enters at the left kichwa.
+  assert.equal((await confirm.textContent()).trim(), '← Capture and sow from the left kichwa');
   await page.waitForTimeout(300);
   assert.equal((await api(`/api/games/${id}`)).ply, 0, 'nothing is played before confirming');
   await screenshot(page, '06-confirm-forced');

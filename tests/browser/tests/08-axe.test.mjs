@@ -206,11 +206,19 @@ const STATES = [
     },
   ],
   [
-    'two players with clocks, the game over (resigned), a rematch offered by the opponent',
+    'two players with clocks, the chooser open (the bars and clocks around the board)',
+    async (page) => {
+      await page.click('#board g.pit.legal[data-pit="A6"]');
+      await page.waitForSelector('#chooser button[data-letter]');
+    },
+  ],
+  [
+    'two players with clocks, the game over (resigned): the engine review and the analysis board, a rematch offered by the opponent',
     async (page) => {
       const g = page.game;
       await api(`/api/games/${g.id}/resign`, { method: 'POST', token: g.seats.N, body: { game_no: 1, ply: 0 } });
       await page.waitForSelector('#result:not([hidden])');
+      await page.waitForSelector('#review-link:not([hidden])');
       await page.waitForSelector('#play-rematch:not([hidden])');
       await api(`/api/games/${g.id}/rematch`, { method: 'POST', token: g.seats.N, body: {} });
       await page.waitForSelector('#play-rematch-box[data-status="offered-theirs"]');
@@ -579,6 +587,14 @@ const STATES = [
       await page.goto(`/t/${tournaments.roundRobin}`);
       await page.waitForSelector('#crosstable');
       await page.waitForSelector('#your-game:not([hidden])');
+    },
+  ],
+  [
+    'a tournament game (its tournament and round named, a link back)',
+    async (page) => {
+      await Promise.all([page.waitForURL(/\/g\//), page.click('#your-game')]);
+      await page.waitForSelector('#event-link:not([hidden])');
+      await page.waitForSelector('#board svg g.pit');
     },
   ],
   [

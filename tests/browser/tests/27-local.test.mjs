@@ -31,6 +31,12 @@ test('pass and play: one page plays both sides', async () => {
     const side = ply % 2 === 1 ? 'North' : 'South';
     await page.waitForFunction((w) => document.querySelector('#play-local').textContent.includes(w), side);
     assert.equal(await page.isChecked('#flip'), ply % 2 === 1, 'the board turns to the player to move');
+    // The bars turn with it: the player to move has their own bar (and clock) below the board.
+    const mover = ply % 2 === 1 ? 'N' : 'S';
+    assert.deepEqual(
+      await page.evaluate(() => [document.querySelector('#board').previousElementSibling.id, document.querySelector('#board').nextElementSibling.id]),
+      [`player-${mover === 'N' ? 'S' : 'N'}`, `player-${mover}`],
+    );
   }
   await screenshot(page, '27-local-phone');
   assertClean(page);

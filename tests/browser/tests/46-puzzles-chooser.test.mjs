@@ -42,15 +42,17 @@ test('the puzzles page in Swahili: the shared chooser asks the way to play a pit
   const { context, page } = await openPage(browser, { viewport: { width: 360, height: 640 } });
   await page.goto(`/puzzles?lang=sw&id=${found.id}`);
   await page.waitForFunction((pos) => document.querySelector('#board svg')?.getAttribute('data-position') === pos, found.position);
-  // The prompt of the chooser, with the pits to play.
+  // The prompt of the chooser: how many pits to choose from, in words.
+  const pits = new Set(found.legal.map((m) => m.slice(0, 2))).size;
+  const pickPrompt = (pits === 1 ? sw['choose.click_one_of.one'] : sw['choose.click_one_of.other']).replace('{n}', pits);
   await page.waitForSelector('#chooser .prompt');
-  assert.equal((await page.textContent('#chooser .prompt')).trim(), sw['choose.click_pit']);
+  assert.equal((await page.textContent('#chooser .prompt')).trim(), pickPrompt);
 
   // The pit: a question in Swahili, with buttons for the letters or for stop / safari.
   await page.click(`#board g.pit.legal[data-pit="${pit}"]`);
   await page.waitForSelector('#chooser button[data-letter], #chooser button[data-choice]');
   const prompt = (await page.textContent('#chooser .prompt')).trim();
-  const questions = ['choose.which_way', 'choose.which_kichwa', 'choose.reach_house'];
+  const questions = ['choose.q_way_capture', 'choose.q_way_takasa', 'choose.q_kichwa', 'choose.q_house'];
   assert.ok(questions.some((k) => prompt.startsWith(head(sw[k]))), `a Swahili question: ${prompt}`);
   assert.ok(!questions.some((k) => prompt.startsWith(head(en[k]))), `no English question: ${prompt}`);
   await screenshot(page, '46-puzzle-chooser-sw-360');
@@ -58,7 +60,7 @@ test('the puzzles page in Swahili: the shared chooser asks the way to play a pit
   // Cancel ("Ghairi"): back to choosing a pit.
   await page.click(`#chooser button:has-text("${sw['choose.cancel']}")`);
   await page.waitForFunction(() => !document.querySelector('#chooser button'));
-  assert.equal((await page.textContent('#chooser .prompt')).trim(), sw['choose.click_pit']);
+  assert.equal((await page.textContent('#chooser .prompt')).trim(), pickPrompt);
 
   // The puzzle's move, through the chooser's steps: the letter if asked, then stop or safari.
   await page.click(`#board g.pit.legal[data-pit="${pit}"]`);

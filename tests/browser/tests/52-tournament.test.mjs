@@ -2,8 +2,9 @@
 // tournament-new.html, tournament.html; static/tournaments.js, tournament.js). On a 360 px
 // phone in Swahili a player signs up, finds a round robin made by another account (through the
 // API) in the list, joins it, sees it start and the pairing, opens the game from "Your game",
-// plays a move and resigns, and sees the crosstable and standings change on the tournament page
-// (the page follows the tournament by itself). The create form refuses bad input in words and
+// plays a move (the game names its tournament and round) and resigns, goes back to the
+// tournament from the game, and sees the crosstable and standings change (the page follows the
+// tournament by itself). The create form refuses bad input in words and
 // makes a tournament. Every wait is for a state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -156,6 +157,16 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   // South's first move through the API when South is not this player.
   await Promise.all([page.waitForURL(new RegExp(`/g/${gameId}$`)), page.click('#your-game')]);
   await page.waitForSelector('#board svg g.pit');
+  // The game names its tournament and round, and links back to it.
+  const event = page.locator('#event-link');
+  await event.waitFor();
+  const named = (await event.textContent()).replace(/\u00a0/g, ' ').trim();
+  assert.equal(named, `${text('sw', 'game', 'game.event_tournament_name', { name })} · ${text('sw', 'game', 'game.event_round', { round: 1 })}`);
+  // On the phone the round stays in view however long the name is.
+  const [link, round] = await Promise.all([event.boundingBox(), event.locator('.event-round').boundingBox()]);
+  assert.ok(round.x + round.width <= Math.min(link.x + link.width, 360) + 0.5, `the round is in view: ${JSON.stringify({ link, round })}`);
+  assert.equal(await event.getAttribute('href'), `/t/${id}`);
+  await screenshot(page, '52-tournament-game-sw-360');
   const state = await page.evaluate(async (g) => (await fetch(`/api/games/${g}`, { credentials: 'same-origin' })).json(), gameId);
   assert.ok(state.you === 'S' || state.you === 'N', `the session holds a seat: ${JSON.stringify(state.you)}`);
   if (state.side_to_move !== state.you) {
@@ -168,8 +179,9 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   await page.click('#resign');
   await page.waitForSelector('#result:not([hidden])');
 
-  // Back on the tournament page: the result is in, the organiser won, the tournament is over.
-  await page.goto(`/t/${id}`);
+  // Back on the tournament page through the game's link: the result is in, the organiser
+  // won, the tournament is over.
+  await Promise.all([page.waitForURL(new RegExp(`/t/${id}$`)), page.click('#event-link')]);
   await page.waitForSelector('#tournament[data-state="ready"][data-status="finished"]');
   assert.equal((await page.textContent(`#crosstable tr[data-player="${organiser}"] td.pts`)).trim(), '1');
   assert.equal((await page.textContent(`#crosstable tr[data-player="${me}"] td.pts`)).trim(), '0');

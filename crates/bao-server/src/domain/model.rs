@@ -127,6 +127,81 @@ pub struct RematchView {
     pub expires_in_ms: Option<i64>,
 }
 
+/// What kind of event a game belongs to (docs/api.md, GameState `event`). Arenas and team
+/// matches will come as further kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A game of a tournament's round (docs/api.md, "Tournaments").
+    Tournament,
+}
+
+impl EventKind {
+    /// The kind as GameState and the database write it: `tournament`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Tournament => "tournament",
+        }
+    }
+
+    /// Inverse of [`EventKind::as_str`].
+    pub fn parse(s: &str) -> Option<EventKind> {
+        match s {
+            "tournament" => Some(EventKind::Tournament),
+            _ => None,
+        }
+    }
+
+    /// The event's page.
+    pub fn url(self, id: &str) -> String {
+        match self {
+            EventKind::Tournament => format!("/t/{id}"),
+        }
+    }
+}
+
+/// The event a game was made for (a tournament's round), as the feature that made it named
+/// it: kept with the game from its creation, so that its page can name the event and link
+/// back to it without the game core knowing the feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEvent {
+    /// Which kind of event.
+    pub kind: EventKind,
+    /// The event's id (a tournament id).
+    pub id: String,
+    /// Its name when the game was made.
+    pub name: String,
+    /// The round of the event the game belongs to, if the event has rounds.
+    pub round: Option<u32>,
+}
+
+/// A game's event as GameState shows it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct EventView {
+    /// `tournament`.
+    pub kind: &'static str,
+    /// The event's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// The round, if any.
+    pub round: Option<u32>,
+    /// The event's page.
+    pub url: String,
+}
+
+impl GameEvent {
+    /// The GameState view.
+    pub fn view(&self) -> EventView {
+        EventView {
+            kind: self.kind.as_str(),
+            id: self.id.clone(),
+            name: self.name.clone(),
+            round: self.round,
+            url: self.kind.url(&self.id),
+        }
+    }
+}
+
 /// One move as the clients see it (docs/api.md, MoveEvent).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct MoveEvent {
@@ -283,6 +358,8 @@ pub struct GameState {
     pub accounts: Option<BySide<Option<AccountView>>>,
     /// A rated game once rated: each side's rating change (rounded after minus before).
     pub rating_change: Option<BySide<i32>>,
+    /// The event the game belongs to (a tournament's round), `None` for a game on its own.
+    pub event: Option<EventView>,
     /// The board picture (bao-render), last move marked; `None` on the WebSocket, where the
     /// page keeps its board from positions (a big first message would also stay allocated
     /// in the socket's write buffer for as long as the socket lives).
@@ -490,6 +567,8 @@ pub struct Match {
     pub rated: bool,
     /// The account holding each seat (0 = the creator), if any.
     pub accounts: [Option<SeatAccount>; 2],
+    /// The event the match was made for (set by its maker after [`Match::new`]).
+    pub event: Option<GameEvent>,
 }
 
 /// The stage names of the contract, from the variant and the position (KIS-2, KET names, KIM-4).
@@ -580,6 +659,7 @@ impl Match {
             version: 1,
             rated: n.rated,
             accounts: n.accounts,
+            event: None,
         };
         m.clock_settle(n.now);
         m
@@ -1010,6 +1090,7 @@ impl Match {
             } else {
                 None
             },
+            event: self.event.as_ref().map(GameEvent::view),
             svg,
             updated: self.updated,
         }

@@ -6,7 +6,7 @@
 use super::{Change, Games, Slot};
 use crate::domain::ending::{EndReason, Ending};
 use crate::domain::model::{
-    move_event, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl,
+    move_event, GameEvent, Match, MoveEvent, NewMatch, Player, PlayerKind, Round, TimeControl,
 };
 use crate::domain::record::{forced_of, write_record, ParsedRecord, RecordOut};
 use crate::domain::wire::{json_text, ServerMsg};
@@ -85,6 +85,9 @@ pub struct NewPair {
     /// The game's id, when the caller chose it beforehand (to claim a pairing under it
     /// first); `None`: a new one. A chosen id that is taken is an error, not redrawn.
     pub id: Option<String>,
+    /// The event the game is made for (a tournament's round), shown on its page; `None` for
+    /// a game on its own.
+    pub event: Option<GameEvent>,
 }
 
 /// What making a game between two players answers: the game and each player's seat token,
@@ -285,6 +288,7 @@ impl Games {
             rated: p.rated,
             accounts: accounts.clone(),
         });
+        m.event = p.event;
         if m.game.outcome().is_over() {
             return Err(ApiError::new(
                 axum::http::StatusCode::BAD_REQUEST,

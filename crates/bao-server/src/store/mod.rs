@@ -7,8 +7,8 @@
 //! `bao serve` instances on the database can push the change to their WebSocket clients.
 
 use crate::domain::model::{
-    ClockState, Match, MoveEvent, NewMatch, Player, PlayerKind, RematchOffer, Round, TimeControl,
-    Transition,
+    ClockState, EventKind, GameEvent, Match, MoveEvent, NewMatch, Player, PlayerKind, RematchOffer,
+    Round, TimeControl, Transition,
 };
 use crate::domain::record::forced_of;
 use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination, Variant};
@@ -508,6 +508,7 @@ impl Store {
             None => None,
         };
         m.version = row.try_get("version")?;
+        m.event = event_from_row(&row)?;
         Ok(Some(m))
     }
 
@@ -1092,6 +1093,9 @@ async fn insert_match(
     .await
     .map_err(|e| conflict_or(e, "a game with this id exists"))?;
     set_clock(tx, &m.id, &s.clock).await?;
+    if let Some(e) = &m.event {
+        set_event(tx, &m.id, e).await?;
+    }
     for (a, p) in m.accounts.iter().zip(&m.players) {
         if let (Some(a), Some(h)) = (a, &p.token_hash) {
             ratings::claim_seat(tx, &a.id, &m.id, h, m.created).await?;
@@ -1375,6 +1379,49 @@ async fn set_clock(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// Writes the event columns of new game `id` (migration 0013).
+async fn set_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    e: &GameEvent,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE games SET event_kind = $1, event_id = $2, event_name = $3, event_round = $4
+         WHERE id = $5",
+    )
+    .bind(e.kind.as_str())
+    .bind(&e.id)
+    .bind(&e.name)
+    .bind(e.round.map(i64::from))
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The event columns of a `games` row (migration 0013); `None` for a game on its own (or a
+/// kind this build does not know).
+fn event_from_row(row: &AnyRow) -> Result<Option<GameEvent>, StoreError> {
+    let Some(kind) = row.try_get::<Option<String>, _>("event_kind")? else {
+        return Ok(None);
+    };
+    let Some(kind) = EventKind::parse(&kind) else {
+        return Ok(None);
+    };
+    Ok(Some(GameEvent {
+        kind,
+        id: row
+            .try_get::<Option<String>, _>("event_id")?
+            .unwrap_or_default(),
+        name: row
+            .try_get::<Option<String>, _>("event_name")?
+            .unwrap_or_default(),
+        round: row
+            .try_get::<Option<i64>, _>("event_round")?
+            .and_then(|r| u32::try_from(r).ok()),
+    }))
 }
 
 async fn notify(

@@ -236,6 +236,7 @@ pub fn new_pair(
         clock: None,
         rated,
         id: None,
+        event: None,
     }
 }
 

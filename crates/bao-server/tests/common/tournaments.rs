@@ -399,6 +399,56 @@ pub async fn whole_knockout(url: &str) {
     s.stop().await;
 }
 
+/// A round's game names its tournament and round (GameState `event`, docs/api.md) for its
+/// players and for spectators, as the server keeps it and as the store reads it back; a game
+/// on its own names none. A double round robin of two: the same players in rounds 1 and 2.
+pub async fn games_name_their_tournament(url: &str) {
+    let s = start_with(url, quick()).await;
+    let b = base(&s);
+    let p = players(&b, 2).await;
+    let name = "Kombe la Pwani";
+    let id = create_join_start(
+        &b,
+        &p,
+        json!({"name": name, "format": {"kind": "round_robin", "double": true}, "max_players": 2}),
+    )
+    .await;
+    for r in 1..=2usize {
+        let t = wait_round(&b, &id, r).await;
+        let g = &t["rounds"][r - 1]["pairings"][0];
+        let gid = g["game"].as_str().unwrap();
+        let want = json!({"kind": "tournament", "id": id, "name": name, "round": r,
+                          "url": format!("/t/{id}")});
+        for who in [Some(p.cookie[&p.names[0]].as_str()), None] {
+            let st = game_json(&b, gid, who).await;
+            assert_eq!(st["event"], want, "round {r}, {who:?}: {st}");
+        }
+        // What another instance (or this one after a restart) reads from the database.
+        let m = s.app.games.store.load(gid).await.unwrap().unwrap();
+        let view = m.state(None, [false, false], None, 0).event.unwrap();
+        assert_eq!(
+            (view.kind, view.id.as_str(), view.name.as_str(), view.round),
+            ("tournament", id.as_str(), name, Some(r as u32))
+        );
+        assert_eq!(view.url, format!("/t/{id}"));
+        let (sn, nn) = (g["S"].as_str().unwrap(), g["N"].as_str().unwrap());
+        decide(std::slice::from_ref(&b), gid, &p, nn, sn, 1).await;
+    }
+    // A game on its own has no event.
+    let a = post(
+        &b,
+        "/api/games",
+        json!({"variant": "kete", "rules": "-", "opponent": {"kind": "human"}, "side": "S",
+               "match": "single_game", "name": "Asha"}),
+        None,
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let st = game_json(&b, a.json["id"].as_str().unwrap(), None).await;
+    assert!(st["event"].is_null(), "{st}");
+    s.stop().await;
+}
+
 /// A round robin of 8 (and its exports) and a Swiss of 8 on one server.
 pub async fn whole_round_robin_and_swiss(url: &str) {
     let s = start_with(url, quick()).await;

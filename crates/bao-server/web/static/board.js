@@ -20,14 +20,17 @@ export class BoardView {
   /**
    * @param {HTMLElement} container element that receives the inline SVG
    * @param {{caption?: HTMLElement, onPick?: (pit: string) => void}} opts
+   * `rowsOnly`: the picture is cut to the board's frame (no hands, no caption under it), for
+   * a page that shows the hands and the turn beside the board (the game page's bars).
    */
-  constructor(container, { caption = null, onPick = null, onHandCount = null } = {}) {
+  constructor(container, { caption = null, onPick = null, onHandCount = null, rowsOnly = false } = {}) {
     this.container = container;
     this.caption = caption;
     this.onPick = onPick;
     // Called with (side, seeds) whenever a hand's count changes, animation steps included,
     // so that text beside the board shows the same count as the board.
     this.onHandCount = onHandCount;
+    this.rowsOnly = rowsOnly;
     // A finished game: no side is to move (no turn dot, no "to move" in the caption).
     this.over = false;
     this.delay = 250;
@@ -69,6 +72,14 @@ export class BoardView {
     if (typeof matchMedia === 'function' && matchMedia('(max-width: 520px)').matches) {
       const vb = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
       if (vb.length === 4 && vb[2] > 490) svg.setAttribute('viewBox', `${(vb[2] - 490) / 2} ${vb[1]} 490 ${vb[3]}`);
+    }
+    if (this.rowsOnly) {
+      // The frame with its border; the hands and caption above and below fall outside.
+      const frame = svg.querySelector('rect.board');
+      const vb = (svg.getAttribute('viewBox') || '').split(/\s+/).map(Number);
+      const y = Number(frame?.getAttribute('y'));
+      const h = Number(frame?.getAttribute('height'));
+      if (vb.length === 4 && h > 0) svg.setAttribute('viewBox', `${vb[0]} ${y - 3} ${vb[2]} ${h + 6}`);
     }
     const pos = svg.getAttribute('data-position') || '';
     const p = parsePosition(pos);

@@ -29,6 +29,11 @@ export function formatClock(ms) {
   return days > 0 ? t('play.clock_days', { n: days, time: text }) : text;
 }
 
+/**
+ * The two clock faces: in the game page's clock slots (`#clock-slot-S`, `#clock-slot-N`, in
+ * the players' bars, so that each clock sits with its player and follows the board when it
+ * is turned), or else together in a box after `anchor`.
+ */
 function ensureBox(anchor) {
   if (box) return box;
   const face = (side) =>
@@ -38,8 +43,16 @@ function ensureBox(anchor) {
       el('span', { class: 'clock-side' }, sideName(side)),
       el('span', { class: 'clock-time' }, ''),
     );
-  box = el('div', { class: 'clocks', id: 'clocks' }, face('N'), face('S'));
-  anchor.after(box);
+  const faces = [face('N'), face('S')];
+  const slots = faces.map((f) => document.getElementById(`clock-slot-${f.dataset.side}`));
+  if (slots.every(Boolean)) {
+    faces.forEach((f, i) => slots[i].append(f));
+    box = { faces, set hidden(h) { for (const f of faces) f.hidden = h; } };
+  } else {
+    box = el('div', { class: 'clocks', id: 'clocks' }, ...faces);
+    box.faces = faces;
+    anchor.after(box);
+  }
   return box;
 }
 
@@ -50,7 +63,7 @@ function tick() {
   for (const side of ['S', 'N']) {
     const running = !over && clock.running === side;
     const left = clock[side] - (running ? elapsed : 0);
-    const face = box.querySelector(`#clock-${side}`);
+    const face = box.faces.find((f) => f.dataset.side === side);
     face.querySelector('.clock-time').textContent = formatClock(left);
     face.classList.toggle('running', running);
     face.classList.toggle('low', running && left < 10000);

@@ -53,6 +53,7 @@ const handText = (variant, n) => (variant === 'kimasai' ? tn('game.reserve_count
 
 const board = new BoardView($('board'), {
   caption: $('caption'),
+  rowsOnly: true, // the bars show the hands, the banner the turn
   onPick: pickPit,
   // The players' panel counts along with the board during an animation (one count).
   onHandCount: (side, n) => {
@@ -82,6 +83,7 @@ confirmForced.addEventListener('change', () => {
 $('flip').addEventListener('change', () => {
   flipChoice = $('flip').checked;
   board.setFlipped(flipChoice);
+  placeBars();
   chooser.render(); // the arrows of the direction buttons
 });
 
@@ -220,6 +222,7 @@ function render(s) {
   board.container.dataset.position = s.position;
   if (first) board.container.dataset.animCheck = 'none';
 
+  renderEvent(s);
   renderBanner(s);
   renderPlayers(s);
   renderFlags(s);
@@ -238,6 +241,8 @@ function render(s) {
   $('analyse-link').href = analysisUrl({ variant: s.variant, rules: s.rules, position: s.start, moves: (s.moves || []).map((m) => m.move) });
   renderPlay(s, { board, onState, pageStatus, source });
   renderRated(s);
+  // Last: pass and play may have turned the board (play.js), and the clocks are made there.
+  placeBars();
 }
 
 // ---------- turn alerts, share (static/alerts.js, static/share.js) ----------
@@ -280,8 +285,11 @@ function renderBanner(s) {
   const head = $('turn-headline');
   const detail = $('turn-detail');
   turn.classList.remove('your-turn', 'over');
-  const st = STAGE_TEXT[s.stage];
-  $('stage').textContent = st ? `${st[0]}: ${st[1]}` : '';
+  detail.classList.remove('hint');
+  // The stage is the game's while it goes on; a finished game has none left to tell.
+  const st = s.result === '-' ? STAGE_TEXT[s.stage] : null;
+  // The name, then its explanation (which a phone leaves out for room: the rules explain it).
+  $('stage').replaceChildren(...(st ? [el('span', { class: 'stage-name' }, st[0]), el('span', { class: 'stage-help' }, `: ${st[1]}`)] : []));
   $('stage').title = st ? st[1] : '';
   if (s.read_only && s.result === '-') {
     head.textContent = t('game.uploaded_title');
@@ -302,6 +310,8 @@ function renderBanner(s) {
     detail.textContent = s.invite
       ? t('game.your_move_no_opponent')
       : touch ? t('game.tap_pit') : t('game.click_pit');
+    // The chooser under the board says the same; a phone keeps the room for the board.
+    detail.classList.toggle('hint', !s.invite);
   } else if (s.you && s.invite) {
     head.textContent = t('game.waiting_join');
     detail.textContent = t('game.send_invite');
@@ -314,26 +324,71 @@ function renderBanner(s) {
   }
 }
 
+/**
+ * The players' bars around the board (templates/game.html): each with the name, the side,
+ * the seeds in hand and whether the player is connected; the clock (static/clock.js) sits in
+ * the bar's clock slot. Which bar is above the board is [placeBars]'s business.
+ */
 function renderPlayers(s) {
   const pos = parsePosition(s.position);
-  const card = (side) => {
+  for (const side of ['N', 'S']) {
+    const bar = $(`player-${side}`);
     const p = s.players?.[side];
     const toMove = s.result === '-' && s.side_to_move === side;
-    return el(
-      'div',
-      { class: `player${toMove ? ' to-move' : ''}`, 'data-side': side },
-      el('span', { class: `side ${side}` }, SIDE_NAMES[side]),
-      el('span', { class: 'who' }, playerLabel(p, side), ' ', s.you === side ? el('span', { class: 'you' }, t('game.you')) : null),
-      el('span', { class: 'hand', 'data-hand': side }, pos ? handText(s.variant, pos.hands[side]) : ''),
+    bar.classList.toggle('to-move', toMove);
+    const person = p && p.kind !== 'computer';
+    bar.querySelector('.who-box').replaceChildren(
       el(
-        'span',
-        { class: 'badges' },
-        p && p.kind !== 'computer' ? [el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }), p.connected ? t('game.online') : t('game.offline')] : null,
-        toMove ? ` · ${t('game.to_move_badge')}` : '',
+        'div',
+        { class: 'who-line' },
+        person ? el('span', { class: `dot${p.connected ? ' on' : ''}`, 'aria-hidden': 'true' }) : null,
+        el('span', { class: 'who' }, playerLabel(p, side)),
+        s.you === side ? [' ', el('span', { class: 'you' }, t('game.you'))] : null,
+        // Offline is said in words beside the name; online is the green dot (and words for
+        // screen readers), so that the bar keeps to two lines on a phone.
+        person && !p.connected ? [' ', el('span', { class: 'away' }, t('game.offline'))] : null,
+      ),
+      el(
+        'div',
+        { class: 'meta' },
+        el('span', { class: `side ${side}` }, SIDE_NAMES[side]),
+        ' · ',
+        el('span', { class: 'hand', 'data-hand': side }, pos ? handText(s.variant, pos.hands[side]) : ''),
+        person && p.connected ? el('span', { class: 'visually-hidden' }, ` · ${t('game.online')}`) : null,
+        toMove ? el('span', { class: 'visually-hidden' }, ` · ${t('game.to_move_badge')}`) : null,
       ),
     );
-  };
-  $('players').replaceChildren(card('N'), card('S'));
+  }
+}
+
+/**
+ * The opponent's bar above the board and the player's own below it, as the board is turned:
+ * South's below unless the board shows North's side at the bottom (flip, playing North, pass
+ * and play turning the board). The clocks live in the bars, so they follow too.
+ */
+function placeBars() {
+  const bottom = board.flipped ? 'N' : 'S';
+  const top = $(`player-${otherSide(bottom)}`);
+  const below = $(`player-${bottom}`);
+  const b = $('board');
+  if (b.previousElementSibling !== top) b.before(top);
+  if (b.nextElementSibling !== below) b.after(below);
+}
+
+/**
+ * The event the game belongs to (GameState `event`): its name and round, a link back. A
+ * phone cuts a long name short, never the round.
+ */
+function renderEvent(s) {
+  const e = s.event;
+  const a = $('event-link');
+  a.hidden = !e;
+  if (!e) return;
+  a.replaceChildren(
+    el('span', { class: 'event-name' }, e.kind === 'tournament' ? t('game.event_tournament_name', { name: e.name }) : e.name),
+    e.round != null ? el('span', { class: 'event-round' }, `\u00a0· ${t('game.event_round', { round: e.round })}`) : '',
+  );
+  a.href = e.url;
 }
 
 function renderFlags(s) {
@@ -453,7 +508,7 @@ function renderChooser(s) {
   const legal = myTurn(s) && !board.animating && !sending ? s.legal || [] : [];
   $('all-moves').hidden = legal.length === 0;
   $('all-moves-list').replaceChildren(...legal.map((c) => el('button', { type: 'button', 'data-move': c.move, onclick: () => send(c.move) }, c.move)));
-  chooser.offer(legal, { side: s.side_to_move, namua: s.stage === 'namua' || s.stage === 'nemo' });
+  chooser.offer(legal, { side: s.side_to_move, namua: s.stage === 'namua' || s.stage === 'nemo', house: s.variant === 'kete' ? 'kuu' : 'nyumba' });
 }
 
 async function send(move) {

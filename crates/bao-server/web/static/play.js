@@ -63,7 +63,10 @@ function ensurePanel() {
     ),
     el('p', { class: 'small', id: 'play-note', 'aria-live': 'polite' }),
   );
-  if (actions) actions.before(panel);
+  // Right after the result box: a rematch offer is read with the game's end.
+  const result = $('result');
+  if (result) result.after(panel);
+  else if (actions) actions.before(panel);
   else document.querySelector('main')?.append(panel);
   // Whose move it is in pass and play belongs next to the turn banner, where the eye is.
   const turn = $('turn');

@@ -224,6 +224,7 @@ pub(super) async fn accept(
             clock: terms.clock,
             rated: c.rated,
             id: Some(game.clone()),
+            event: None,
         })
         .await;
     let made = match made {

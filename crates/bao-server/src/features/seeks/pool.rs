@@ -228,6 +228,7 @@ async fn make_game(
             clock,
             rated: true,
             id: Some(game.to_string()),
+            event: None,
         })
         .await?;
     Ok(())

@@ -340,6 +340,7 @@ pub(super) async fn accept(
             clock: terms.clock,
             rated: seek.rated,
             id: Some(game.clone()),
+            event: None,
         })
         .await;
     let made = match made {

@@ -5,7 +5,7 @@
 //! the sweep and a request can all call it.
 
 use super::state::{Built, Loaded};
-use crate::domain::model::{Match, TimeControl};
+use crate::domain::model::{EventKind, GameEvent, Match, TimeControl};
 use crate::error::ApiResult;
 use crate::game::{Alert, AlertKind, Games, NewPair, PairSeat, Recipient};
 use crate::store::{RoundRow, StoreError, TGameRow};
@@ -204,6 +204,13 @@ async fn make_game(games: &Games, l: &Loaded, g: &TGameRow) -> ApiResult<bool> {
             clock: Some(l.clock),
             rated: l.t.rated,
             id: Some(id.clone()),
+            // The game's page names the tournament and round and links back.
+            event: Some(GameEvent {
+                kind: EventKind::Tournament,
+                id: l.t.id.clone(),
+                name: l.t.name.clone(),
+                round: u32::try_from(g.round_no).ok(),
+            }),
         })
         .await;
     match made {
