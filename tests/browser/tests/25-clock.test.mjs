@@ -25,8 +25,10 @@ test('a clock runs out: the page shows the loss on time', async () => {
   const first = Number(await page.getAttribute('#clock-S', 'data-ms'));
   await page.waitForFunction((ms) => Number(document.querySelector('#clock-S').dataset.ms) < ms, first);
   await screenshot(page, '25-clock-running-phone');
-  await page.waitForSelector('#play-clock-out:not([hidden])');
-  assert.match(await page.textContent('#play-clock-out'), /South/);
+  // The loss on time in words, in the banner and the result box (static/words.js).
+  await page.waitForSelector('#result:not([hidden])');
+  assert.match(await page.textContent('#result-text'), /South ran out of time/);
+  assert.match(await page.textContent('#turn'), /South ran out of time/);
   await page.waitForSelector('#clock-S.out');
   assert.equal(await page.locator('#clock-S.running').count(), 0, 'no clock runs after the game');
   const s = await api(`/api/games/${g.id}`);

@@ -78,11 +78,8 @@ function stop() {
   timer = null;
 }
 
-/**
- * Shows the clocks of GameState `s` after `anchor` (hidden when the game has none), and the
- * loss on time in `note` when the game ended so.
- */
-export function renderClock(s, anchor, note) {
+/** Shows the clocks of GameState `s` after `anchor` (hidden when the game has none). */
+export function renderClock(s, anchor) {
   if (!s.clock) {
     if (box) box.hidden = true;
     stop();
@@ -97,9 +94,4 @@ export function renderClock(s, anchor, note) {
   }
   tick();
   if (!over && s.clock.running && !timer) timer = setInterval(tick, 100);
-  if (note) {
-    const loser = s.termination === 'time' && (s.result === 'S' ? 'N' : s.result === 'N' ? 'S' : null);
-    note.hidden = !loser;
-    note.textContent = loser ? t('play.clock_out', { side: sideName(loser) }) : '';
-  }
 }

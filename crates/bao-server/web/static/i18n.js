@@ -2,7 +2,7 @@
 //
 // How to use it:
 //   import { t, tHtml, tn, lang } from './i18n.js';
-//   el.textContent = t('play.clock_out', { name: 'Asha' });  // plain text, {name} filled in
+//   el.textContent = t('play.rematch_offered_by', { name: 'Asha' });  // plain text, {name} filled in
 //   el.innerHTML = tHtml('game.house_standing');              // keeps <span lang="sw">…</span>
 //   t.textContent = tn('game.seeds', 5, { n: 5 });            // key "game.seeds.one" / ".other"
 //   if (lang === 'sw') …                                      // 'en' or 'sw'

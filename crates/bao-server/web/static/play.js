@@ -37,7 +37,6 @@ function ensurePanel() {
   panel = el(
     'section',
     { class: 'panel play-panel', id: 'play-panel', 'aria-label': t('play.rematch') },
-    el('p', { class: 'small status', id: 'play-clock-out', hidden: true }),
     el('p', { class: 'headline', id: 'play-local', hidden: true }),
     el('label', { class: 'small', id: 'play-turn-board-row', hidden: true }, turnBoard, ' ', t('play.local_turn_board')),
     el(
@@ -68,9 +67,11 @@ function ensurePanel() {
   if (result) result.after(panel);
   else if (actions) actions.before(panel);
   else document.querySelector('main')?.append(panel);
-  // Whose move it is in pass and play belongs next to the turn banner, where the eye is.
+  // Whose move it is in pass and play belongs next to the turn banner, where the eye is; so
+  // does the rematch once the game is over: under the banner that tells the result, inside
+  // a phone's first screen (the result box below the board has the longer story).
   const turn = $('turn');
-  if (turn) turn.after($('play-local'));
+  if (turn) turn.after($('play-local'), $('play-rematch-box'));
   $('play-takeback').addEventListener('click', takeback);
   $('play-hint').addEventListener('click', hint);
   $('play-rematch').addEventListener('click', rematch);
@@ -90,7 +91,8 @@ export function renderPlay(s, c) {
   const changedGame = current && (current.id !== s.id || current.match?.game_no !== s.match?.game_no || current.ply !== s.ply);
   current = s;
   ensurePanel();
-  renderClock(s, $('turn'), $('play-clock-out'));
+  // The loss on time is told by the banner and the result box (static/words.js): no note here.
+  renderClock(s, $('turn'));
   const live = s.result === '-' && !s.read_only;
   const myMove = live && s.you && s.side_to_move === s.you;
   // Pass and play: say whose move it is, turn the board if asked.
