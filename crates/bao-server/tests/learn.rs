@@ -294,7 +294,10 @@ async fn the_page_has_an_address_per_lesson() {
     // The home page and every page's navigation lead here.
     let home = c.get("/?lang=sw", None).await;
     // The guest's first screen offers the lessons among its three ways to start.
-    let start = &home.text[home.text.find("id=\"learn-link\"").expect("learn link on home")..];
+    let start = &home.text[home
+        .text
+        .find("id=\"learn-link\"")
+        .expect("learn link on home")..];
     let start = &start[..start.find("</a>").unwrap()];
     assert!(start.contains("Jifunze kucheza"), "{start}");
     assert!(home.text.contains("href=\"/learn\" id=\"learn-link\""));
