@@ -84,7 +84,18 @@ enum Command {
     Learn(learn_cmd::LearnArgs),
     /// Serve the web app: play in the browser against the computer or other people.
     Serve(serve_cmd::ServeArgs),
-    /// Play many concurrent games against a server over WebSockets and report move round-trips.
+    /// Load a server and measure it: many concurrent games over WebSockets (move round-trips),
+    /// or with --players, idle signed-in players (CPU and memory per socket) and events sent
+    /// through one instance to sockets on another (their latency).
+    ///
+    /// Examples:
+    ///   bao loadtest --games 500
+    ///   bao loadtest --players 2000
+    ///   bao loadtest --players 20000 --addr 127.0.0.1:8080 --server-pid 4242 \
+    ///       --database sqlite:///srv/bao/bao.db
+    ///   bao loadtest --players 2000 --instances 2 --database postgres://bao@localhost/bao \
+    ///       --events 200
+    #[command(verbatim_doc_comment)]
     Loadtest(serve_cmd::LoadtestArgs),
     /// Mine puzzles from self-play games (the server's data files), or check a puzzle file.
     Puzzles(puzzles_cmd::PuzzlesArgs),

@@ -100,9 +100,38 @@ pub struct LoadtestArgs {
     #[arg(long, default_value_t = 1000)]
     games: usize,
     /// A running `bao serve` (HOST:PORT); without it a server is started in this process on
-    /// a temporary SQLite file.
-    #[arg(long)]
-    addr: Option<String>,
+    /// a temporary SQLite file. With --players, repeat it for several instances on one
+    /// database: the sockets go to them in turn.
+    #[arg(long, value_name = "HOST:PORT")]
+    addr: Vec<String>,
+    /// Idle signed-in players instead of games: make this many accounts, each with a
+    /// session, open a player socket for each (from several loopback source addresses) and
+    /// measure the server's CPU per socket while nothing happens, and its memory per socket.
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
+    /// With --players and no --addr: servers to start in this process on one database
+    /// (more than one needs --database postgres://...).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16))]
+    instances: u16,
+    /// With --players: the servers' database (sqlite://FILE or postgres://...), where the
+    /// accounts are made. Needed with --addr; without --addr the default is a temporary
+    /// SQLite file.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// With --players and --addr: a server's process id, whose CPU time and memory are read
+    /// from /proc (repeat for several). Without it a server elsewhere is not measured.
+    #[arg(long, value_name = "PID")]
+    server_pid: Vec<u32>,
+    /// With --players: seconds to hold the sockets idle while the CPU is measured.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    idle_secs: u64,
+    /// With --players: challenges per second sent through one instance to a player whose
+    /// socket is on the next instance, each timed until that socket hears it (0: none).
+    #[arg(long, value_name = "PER_SECOND", default_value_t = 0)]
+    events: u32,
+    /// With --events: for how many seconds to send them.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+    events_secs: u64,
     /// Moves per game at most.
     #[arg(long, default_value_t = 40)]
     plies: usize,
@@ -202,9 +231,36 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
 
 /// Runs the load test and prints its report.
 pub fn loadtest(a: LoadtestArgs) -> Result<(), CliError> {
+    if let Some(players) = a.players {
+        if a.addr.is_empty() && !a.server_pid.is_empty() {
+            return Err(CliError::usage(
+                "--server-pid measures a server elsewhere: give its --addr too",
+            ));
+        }
+        let report =
+            bao_server::loadtest_players_blocking(bao_server::loadtest::players::PlayersOptions {
+                players,
+                addrs: a.addr,
+                instances: a.instances.into(),
+                database: a.database,
+                durability: durability(&a.sync),
+                server_pids: a.server_pid,
+                idle_secs: a.idle_secs,
+                events_per_sec: a.events,
+                events_secs: a.events_secs,
+            })
+            .map_err(CliError::internal)?;
+        println!("{report}");
+        return Ok(());
+    }
+    if a.addr.len() > 1 {
+        return Err(CliError::usage(
+            "games run against one server: give --addr once (several are for --players)",
+        ));
+    }
     let report = bao_server::loadtest_blocking(bao_server::loadtest::LoadOptions {
         games: a.games,
-        addr: a.addr,
+        addr: a.addr.into_iter().next(),
         plies: a.plies,
         think_ms: a.think_ms,
         variant: a.variant,

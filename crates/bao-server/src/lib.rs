@@ -122,3 +122,16 @@ pub fn loadtest_blocking(opts: loadtest::LoadOptions) -> Result<loadtest::LoadRe
         .map_err(|e| e.to_string())?;
     rt.block_on(loadtest::run(opts))
 }
+
+/// Runs `bao loadtest --players` (idle signed-in players, events between instances) on its
+/// own runtime.
+#[cfg(feature = "loadtest")]
+pub fn loadtest_players_blocking(
+    opts: loadtest::players::PlayersOptions,
+) -> Result<loadtest::players::PlayersReport, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(loadtest::players::run(opts))
+}

@@ -8,6 +8,8 @@
 //! It speaks both the lean protocol (a move frame carries only what changed) and the older
 //! one (a move frame carries the whole state), so it can measure a server of either kind.
 
+pub mod players;
+
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
