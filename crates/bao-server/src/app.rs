@@ -4,7 +4,7 @@
 
 use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
-use crate::error::ApiError;
+use crate::error::{ApiError, Category};
 use crate::features::{
     abandon, accounts, analysis, assist, learn, lobby, mine, push, puzzles, ratings, rematch,
     review, seeks, tournaments, variants,
@@ -138,9 +138,8 @@ impl App {
 }
 
 async fn method_not_allowed() -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+    ApiError::of(
+        Category::MethodNotAllowed,
         "this address does not take this method",
     )
 }
@@ -178,9 +177,8 @@ async fn health(State(app): State<Arc<App>>) -> Response {
                 _ => "no answer within 5 s".into(),
             };
             tracing::warn!("health check: the database does not answer: {why}");
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
+            ApiError::of(
+                Category::Unavailable,
                 "the database does not answer; try again in a moment",
             )
             .into_response()
@@ -275,7 +273,7 @@ pub async fn start(mut config: Config) -> Result<Running, StartError> {
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");
     }
-    let mut background = app.spawn_background().await?;
+    let background = app.spawn_background().await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| StartError::Bind {
@@ -307,14 +305,6 @@ pub async fn start(mut config: Config) -> Result<Running, StartError> {
         config.edge.header_timeout,
         stop_rx,
     ));
-    let limits = edge.clone();
-    background.push(tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            limits.limits.forget_idle();
-        }
-    }));
     Ok(Running {
         addr,
         app,

@@ -100,7 +100,7 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
         ))
         .await
         .unwrap_err();
-    assert_eq!(err.category, "rated_needs_account");
+    assert_eq!(err.category, "not_signed_in");
     // A guest's own token (a seek token) can be their seat token: nothing new to hand over.
     let guest = bao_server::util::new_token();
     let casual = s

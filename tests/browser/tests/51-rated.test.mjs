@@ -170,3 +170,29 @@ test('the profile: ratings, results, a graph drawn as an SVG path, recent games;
   assertClean(page);
   await context.close();
 });
+
+test('a guest opening the invite of a rated game is told in words that it needs an account', async () => {
+  // The host: an account made through the API, which creates a rated game with an invite.
+  const host = unique('Mwenyeji');
+  const res = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: host, password: PASSWORD }) });
+  assert.equal(res.status, 201, await res.text());
+  const session = /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
+  const made = await fetch(`${BASE}/api/games`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: `bao_session=${session}` },
+    body: JSON.stringify({ variant: 'kete', opponent: { kind: 'human' }, rated: true }),
+  });
+  assert.equal(made.status, 201);
+  const g = await made.json();
+  // The guest's join is refused with the one answer for "signed out" (401 not_signed_in): the
+  // page says that a rated game needs an account, in Swahili, not a generic refusal.
+  const { context, page } = await openIn('sw', PHONE);
+  await page.goto(`/g/${g.id}?invite=${g.invite}`);
+  const words = text('sw', 'players', 'players.err_rated_needs_account');
+  await page.waitForFunction((w) => document.querySelector('#page-status')?.textContent === w, words);
+  assert.equal(await page.isVisible('#page-status'), true);
+  await screenshot(page, '51-rated-guest-invite-sw-360');
+  // The refused join is the page's only console error (browsers log every 401).
+  assertClean(page, { allowConsole: [/401/] });
+  await context.close();
+});

@@ -3,25 +3,33 @@
 //!
 //! * [`guard`]: the client's address (X-Forwarded-For only from a trusted proxy), the
 //!   cross-site rule (a request that changes something with the seat cookie must come from
-//!   our own pages), `Content-Type: application/json` on JSON calls, per-address rate limits,
+//!   our own pages), `Content-Type: application/json` and the 64 KiB limit on JSON calls,
 //!   the request timeout, and `Secure` on the seat and session cookies behind https;
 //! * [`errors`]: every error answered as the documented JSON, and a page for browsers that
 //!   ask for an unknown address;
 //! * [`log`]: one line per request at info level (method, path, status, time).
+//!
+//! And the vocabulary every feature's handlers speak (docs/architecture.md, "One edge
+//! vocabulary"): who the caller is ([`account`]), its JSON body ([`body`]), the terms of a
+//! game ([`terms`]), the rate limits a route declares ([`limit`]); the error categories are
+//! [`crate::error::Category`].
 
 pub mod accept;
+pub mod account;
 pub mod body;
+pub mod limit;
 pub mod socket;
+pub mod terms;
 
-use crate::error::ApiError;
+pub use limit::{Action, Limits, RateLimited, Rates};
+
+use crate::error::{ApiError, Category};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use governor::{DefaultKeyedRateLimiter, Quota};
 use std::net::{IpAddr, SocketAddr};
-use std::num::NonZeroU32;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -83,53 +91,6 @@ fn normal_authority(https: bool, authority: &str) -> String {
     }
 }
 
-/// Requests per minute allowed from one client address; 0 means no limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rates {
-    /// `POST /api/games`.
-    pub create: u32,
-    /// `POST /api/games/{id}/join`.
-    pub join: u32,
-    /// `POST /api/records`.
-    pub upload: u32,
-    /// Moves, over HTTP and WebSocket together.
-    pub moves: u32,
-    /// Sign-ups, logins and recoveries (`POST /api/account/signup|login|recover`) together.
-    pub account: u32,
-    /// Sign-ups, logins and recoveries naming one account name (counted per name, from
-    /// every address together: guessing one account's password from many addresses).
-    pub account_name: u32,
-}
-
-impl Rates {
-    /// No limit at all (the load tool's own server).
-    pub const NONE: Rates = Rates {
-        create: 0,
-        join: 0,
-        upload: 0,
-        moves: 0,
-        account: 0,
-        account_name: 0,
-    };
-}
-
-impl Default for Rates {
-    /// Generous for people (a class behind one address can still start its games), small
-    /// enough that one address cannot fill the database or the CPU.
-    fn default() -> Self {
-        Rates {
-            create: 60,
-            join: 60,
-            upload: 30,
-            moves: 600,
-            // A class behind one address can still all sign in within a minute or two; one
-            // name allows a person's typos, not a guessing run (docs/api.md, "Accounts").
-            account: 20,
-            account_name: 6,
-        }
-    }
-}
-
 /// How the server meets the outside world; every field has a `bao serve` flag.
 #[derive(Clone, Debug)]
 pub struct EdgeConfig {
@@ -162,162 +123,6 @@ impl Default for EdgeConfig {
             rates: Rates::default(),
             shutdown_grace: Duration::from_secs(5),
         }
-    }
-}
-
-/// What is rate limited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Creating a game.
-    Create,
-    /// Joining a game.
-    Join,
-    /// Uploading a record file.
-    Upload,
-    /// Making a move.
-    Move,
-    /// Signing up, logging in or recovering an account, from one address.
-    Account,
-    /// Signing up, logging in or recovering an account, naming one account name.
-    AccountName,
-}
-
-impl Action {
-    fn words(self) -> &'static str {
-        match self {
-            Action::Create => "new games",
-            Action::Join => "joins",
-            Action::Upload => "record uploads",
-            Action::Move => "moves",
-            Action::Account | Action::AccountName => "sign-in attempts",
-        }
-    }
-}
-
-/// The per-address rate limiters (GCRA, the `governor` crate).
-pub struct Limits {
-    create: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    join: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    upload: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    moves: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    account: Option<DefaultKeyedRateLimiter<IpAddr>>,
-    account_name: Option<DefaultKeyedRateLimiter<String>>,
-}
-
-impl Limits {
-    /// Limiters for these rates.
-    pub fn new(r: Rates) -> Limits {
-        let make =
-            |n: u32| NonZeroU32::new(n).map(|n| governor::RateLimiter::keyed(Quota::per_minute(n)));
-        Limits {
-            create: make(r.create),
-            join: make(r.join),
-            upload: make(r.upload),
-            moves: make(r.moves),
-            account: make(r.account),
-            account_name: NonZeroU32::new(r.account_name)
-                .map(|n| governor::RateLimiter::keyed(Quota::per_minute(n))),
-        }
-    }
-
-    /// Counts one `action` from `ip`; refused with 429 `rate_limited` over the limit.
-    pub fn check(&self, action: Action, ip: IpAddr) -> Result<(), RateLimited> {
-        let l = match action {
-            Action::Create => &self.create,
-            Action::Join => &self.join,
-            Action::Upload => &self.upload,
-            Action::Move => &self.moves,
-            Action::Account => &self.account,
-            // Counted by name, not by address: [`Limits::check_name`].
-            Action::AccountName => return Ok(()),
-        };
-        let Some(l) = l else { return Ok(()) };
-        l.check_key(&ip).map_err(|n| refusal(action, n))
-    }
-
-    /// Counts one sign-up, login or recovery naming the account `name_key` (lower case,
-    /// already checked to be a possible name, so the keys stay short).
-    pub fn check_name(&self, name_key: &str) -> Result<(), RateLimited> {
-        let Some(l) = &self.account_name else {
-            return Ok(());
-        };
-        l.check_key(&name_key.to_string())
-            .map_err(|n| refusal(Action::AccountName, n))
-    }
-
-    /// Forgets addresses whose limits are full again (keeps memory flat).
-    pub fn forget_idle(&self) {
-        for l in [
-            &self.create,
-            &self.join,
-            &self.upload,
-            &self.moves,
-            &self.account,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            l.retain_recent();
-            l.shrink_to_fit();
-        }
-        if let Some(l) = &self.account_name {
-            l.retain_recent();
-            l.shrink_to_fit();
-        }
-    }
-}
-
-/// The refusal of `action` by a limiter that allows one more at `not_until`.
-fn refusal(
-    action: Action,
-    not_until: governor::NotUntil<
-        <governor::clock::DefaultClock as governor::clock::Clock>::Instant,
-    >,
-) -> RateLimited {
-    use governor::clock::Clock;
-    let wait = not_until.wait_time_from(governor::clock::DefaultClock::default().now());
-    RateLimited {
-        action,
-        retry_after: wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
-    }
-}
-
-/// A refusal by a rate limit.
-#[derive(Clone, Copy, Debug)]
-pub struct RateLimited {
-    /// What was refused.
-    pub action: Action,
-    /// Whole seconds until one more is allowed (at least 1).
-    pub retry_after: u64,
-}
-
-impl RateLimited {
-    /// 429 `rate_limited`.
-    pub fn error(&self) -> ApiError {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!(
-                "too many {} {}; try again in {} s",
-                self.action.words(),
-                match self.action {
-                    Action::AccountName => "for this account name",
-                    _ => "from your address",
-                },
-                self.retry_after.max(1)
-            ),
-        )
-    }
-}
-
-impl IntoResponse for RateLimited {
-    fn into_response(self) -> Response {
-        let mut r = self.error().into_response();
-        r.headers_mut().insert(
-            header::RETRY_AFTER,
-            HeaderValue::from(self.retry_after.max(1)),
-        );
-        r
     }
 }
 
@@ -397,11 +202,11 @@ impl Edge {
     }
 }
 
-/// What a WebSocket needs from the edge: its client's move
-/// limit and the shutdown signal. Put in every request's extensions by [`guard`].
+/// What a handler or a socket may need from the edge: its client's address, the limits and
+/// the shutdown signal. Put in every request's extensions by [`guard`].
 #[derive(Clone)]
 pub struct Guard {
-    edge: Arc<Edge>,
+    pub(crate) edge: Arc<Edge>,
     /// The client's address.
     pub ip: IpAddr,
 }
@@ -421,7 +226,7 @@ impl Guard {
     }
 
     /// Counts one sign-up, login or recovery naming the account `name_key` (its address was
-    /// counted by [`guard`]); the refusal to answer over the limit.
+    /// counted by the route's limit); the refusal to answer over the limit.
     pub fn check_account_name(&self, name_key: &str) -> Result<(), RateLimited> {
         self.edge.limits.check_name(name_key)
     }
@@ -433,40 +238,6 @@ pub fn going_away() -> axum::extract::ws::Message {
         code: 1001,
         reason: "the server is restarting; reconnect in a moment".into(),
     }))
-}
-
-/// The rate-limited action of a request, if any.
-fn action_of(method: &Method, path: &str) -> Option<Action> {
-    if method != Method::POST {
-        return None;
-    }
-    let segs: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    match segs.as_slice() {
-        // Making a tournament is limited as making a game is; joining one as joining a game.
-        ["", "api", "games"] | ["", "api", "tournaments"] => Some(Action::Create),
-        ["", "api", "games", _, "join"] | ["", "api", "tournaments", _, "join"] => {
-            Some(Action::Join)
-        }
-        // A practice try at a mistake costs two short searches: limited as moves are.
-        ["", "api", "games", _, "moves"] | ["", "api", "games", _, "review", "try"] => {
-            Some(Action::Move)
-        }
-        ["", "api", "records"] => Some(Action::Upload),
-        ["", "api", "account", "signup" | "login" | "recover"] => Some(Action::Account),
-        // Posting a seek, a challenge or a place in the pool makes a game soon after:
-        // counted as new games; accepting one as a join (docs/api.md, "Finding an opponent").
-        ["", "api", "seeks" | "challenges" | "pool"] => Some(Action::Create),
-        ["", "api", "seeks" | "challenges", _, "accept"] => Some(Action::Join),
-        _ => None,
-    }
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
 }
 
 fn is_websocket(headers: &HeaderMap) -> bool {
@@ -495,17 +266,16 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut req: Request, next: Next) 
         )
         .into_response();
     }
-    if changes && path.starts_with("/api/") && path != "/api/records" && !is_json(headers) {
-        return ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "send the request body as JSON with Content-Type: application/json",
-        )
-        .into_response();
-    }
-    if let Some(a) = action_of(&method, &path) {
-        if let Err(r) = edge.limits.check(a, ip) {
-            return r.into_response();
+    // The JSON calls (docs/api.md, "Cross-site requests", "Limits"): every change under
+    // /api/ but the record upload, which takes a file as it is.
+    if changes && path.starts_with("/api/") && path != "/api/records" {
+        if !body::is_json(headers) {
+            return body::not_json().into_response();
+        }
+        // Refused before a byte of it is read, whether the route reads a body or not; a body
+        // that does not say its length is cut at the same size by the `Json` extractor.
+        if body::announced_length(headers).is_some_and(|n| n > body::MAX_JSON as u64) {
+            return body::json_too_large().into_response();
         }
     }
     req.extensions_mut().insert(Guard {
@@ -514,9 +284,8 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut req: Request, next: Next) 
     });
     let mut resp = match tokio::time::timeout(edge.config.request_timeout, next.run(req)).await {
         Ok(r) => r,
-        Err(_) => ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "timeout",
+        Err(_) => ApiError::of(
+            Category::Timeout,
             format!(
                 "the request was not complete within {} s; please try again",
                 edge.config.request_timeout.as_secs()
@@ -533,42 +302,6 @@ pub async fn guard(State(edge): State<Arc<Edge>>, mut req: Request, next: Next) 
         secure_cookies(resp.headers_mut());
     }
     resp
-}
-
-/// The account session cookie (docs/api.md, "Accounts"): a random 256-bit token, whose
-/// SHA-256 the database keeps.
-pub const SESSION_COOKIE: &str = "bao_session";
-
-/// The value of the cookie `name` in a request, if it has one.
-pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    for v in headers.get_all(header::COOKIE) {
-        let Ok(s) = v.to_str() else { continue };
-        for part in s.split(';') {
-            if let Some((k, val)) = part.trim().split_once('=') {
-                if k == name && !val.trim().is_empty() {
-                    return Some(val.trim().to_string());
-                }
-            }
-        }
-    }
-    None
-}
-
-/// The account of the request's live session (`bao_session`, docs/api.md "Accounts"), read
-/// through the store, so that the core and every feature find a signed-in player the same way
-/// without importing the accounts feature. A cookie too long to be a session is no session.
-pub async fn session_account(
-    store: &crate::store::Store,
-    headers: &HeaderMap,
-) -> Result<Option<crate::store::AccountRow>, crate::store::StoreError> {
-    match cookie_value(headers, SESSION_COOKIE) {
-        Some(token) if token.len() <= 200 => {
-            store
-                .session_account(&crate::util::hash_token(&token), crate::util::now_ms())
-                .await
-        }
-        _ => Ok(None),
-    }
 }
 
 /// Adds `Secure` to every cookie set (the public URL is https): the seat cookies and the
@@ -594,21 +327,34 @@ fn secure_cookies(headers: &mut HeaderMap) {
 }
 
 /// The category and a default sentence for an error status without a JSON body.
-fn category_of(status: StatusCode) -> (&'static str, &'static str) {
+fn category_of(status: StatusCode) -> (Category, &'static str) {
     match status.as_u16() {
-        400 | 422 => ("bad_request", "the request is malformed"),
-        401 | 403 => ("forbidden", "this is not allowed"),
-        404 => ("not_found", "there is nothing at this address"),
+        400 | 422 => (Category::BadRequest, "the request is malformed"),
+        401 => (
+            Category::NotSignedIn,
+            "you are not signed in: this needs an account",
+        ),
+        403 => (Category::Forbidden, "this is not allowed"),
+        404 => (Category::NotFound, "there is nothing at this address"),
         405 => (
-            "method_not_allowed",
+            Category::MethodNotAllowed,
             "this address does not take this method",
         ),
-        408 => ("timeout", "the request took too long; please try again"),
-        413 => ("too_large", "the request is too large"),
-        415 => ("unsupported_media_type", "send the request body as JSON"),
-        429 => ("rate_limited", "too many requests; try again in a moment"),
-        s if s >= 500 => ("internal", "the server failed; please try again"),
-        _ => ("bad_request", "the request cannot be answered"),
+        408 => (
+            Category::Timeout,
+            "the request took too long; please try again",
+        ),
+        413 => (Category::TooLarge, "the request is too large"),
+        415 => (
+            Category::UnsupportedMediaType,
+            "send the request body as JSON",
+        ),
+        429 => (
+            Category::RateLimited,
+            "too many requests; try again in a moment",
+        ),
+        s if s >= 500 => (Category::Internal, "the server failed; please try again"),
+        _ => (Category::BadRequest, "the request cannot be answered"),
     }
 }
 
@@ -763,50 +509,5 @@ mod tests {
         );
         let other: IpAddr = "192.0.2.9".parse().unwrap();
         assert_eq!(e.client_ip(other, &h), other);
-    }
-
-    #[test]
-    fn limits_refuse_over_the_rate_and_say_when() {
-        let l = Limits::new(Rates {
-            create: 2,
-            ..Rates::NONE
-        });
-        let ip: IpAddr = "192.0.2.1".parse().unwrap();
-        assert!(l.check(Action::Create, ip).is_ok());
-        assert!(l.check(Action::Create, ip).is_ok());
-        let r = l.check(Action::Create, ip).unwrap_err();
-        assert!((1..=30).contains(&r.retry_after), "{}", r.retry_after);
-        assert!(l
-            .check(Action::Create, "192.0.2.2".parse().unwrap())
-            .is_ok());
-        for _ in 0..1000 {
-            assert!(l.check(Action::Move, ip).is_ok());
-        }
-    }
-
-    #[test]
-    fn rate_limited_actions() {
-        assert_eq!(action_of(&Method::POST, "/api/games"), Some(Action::Create));
-        assert_eq!(
-            action_of(&Method::POST, "/api/games/abc/moves"),
-            Some(Action::Move)
-        );
-        assert_eq!(
-            action_of(&Method::POST, "/api/games/abc/join"),
-            Some(Action::Join)
-        );
-        assert_eq!(
-            action_of(&Method::POST, "/api/records"),
-            Some(Action::Upload)
-        );
-        for p in ["signup", "login", "recover"] {
-            assert_eq!(
-                action_of(&Method::POST, &format!("/api/account/{p}")),
-                Some(Action::Account)
-            );
-        }
-        assert_eq!(action_of(&Method::POST, "/api/account/logout"), None);
-        assert_eq!(action_of(&Method::GET, "/api/games"), None);
-        assert_eq!(action_of(&Method::POST, "/api/games/abc/resign"), None);
     }
 }

@@ -4,31 +4,27 @@
 //! when the request goes away. The page's own engine (the browser's, crates/bao-wasm) is the
 //! one it uses first; this is the stronger, optional second opinion.
 
-use crate::edge::body::{json, json_body, MAX_JSON};
+use crate::edge::body::{json, Json};
+use crate::edge::terms::{parse_rules, parse_variant};
 use crate::engine_pool::EnginePool;
-use crate::error::{ApiError, ApiResult};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use crate::error::{ApiError, ApiResult, Category};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
-use bao_rules::{Position, Rules, Variant};
+use bao_rules::{Position, Rules};
 use std::time::Duration;
 
 /// The longest one analysis searches (a hint's time).
 pub const ANALYSIS_TIME: Duration = Duration::from_millis(700);
 /// The longest position text read: a canonical position is under 100 bytes.
 const MAX_POSITION: usize = 200;
-/// The longest option string read (every option changed is under 400 bytes).
-const MAX_RULES: usize = 600;
 
 /// The routes: `POST /api/analysis`.
 pub fn routes(engine: EnginePool) -> Router {
     Router::new()
         .route("/api/analysis", post(analyse))
-        .layer(DefaultBodyLimit::max(MAX_JSON))
         .with_state(engine)
 }
 
@@ -66,49 +62,20 @@ fn read(req: &AnalysisRequest) -> ApiResult<(Rules, Position)> {
             "a position is at most {MAX_POSITION} characters"
         )));
     }
+    // The variant and its options pass the same gate as every game's terms.
+    let variant = parse_variant(req.variant.trim())?;
     let rules_text = req.rules.as_deref().map(str::trim).unwrap_or("-");
-    if rules_text.len() > MAX_RULES {
-        return Err(ApiError::too_large(format!(
-            "the rule options are at most {MAX_RULES} characters"
-        )));
-    }
-    let variant = Variant::from_id(req.variant.trim()).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "there is no variant '{}': kiswahili, kete and kimasai are played",
-            bao_rules::printable(&req.variant)
-        ))
-    })?;
-    let rules = Rules::parse(
-        variant,
-        if rules_text.is_empty() {
-            "-"
-        } else {
-            rules_text
-        },
-    )
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_rules",
-            format!("the rule options are wrong: {e}"),
-        )
-    })?;
-    let pos = Position::parse(&req.position, &rules).map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_position",
-            format!("the position is wrong: {e}"),
-        )
-    })?;
+    let rules = parse_rules(variant, rules_text)?;
+    let pos = Position::parse(&req.position, &rules)
+        .map_err(|e| ApiError::of(Category::BadPosition, format!("the position is wrong: {e}")))?;
     Ok((rules, pos))
 }
 
 /// `POST /api/analysis` `{"variant","rules","position"}` -> `{"best","score","line","depth"}`.
 async fn analyse(
     State(engine): State<EnginePool>,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<AnalysisRequest>,
 ) -> ApiResult<Response> {
-    let req: AnalysisRequest = json_body(body)?;
     let (rules, pos) = read(&req)?;
     if bao_rules::status(&pos, &rules).is_over() {
         return Err(ApiError::game_over(

@@ -3,15 +3,13 @@
 //! against another: games against the computer (and, for hints, pass and play).
 
 use crate::domain::model::{Match, PlayerKind};
-use crate::edge::body::{json, json_body, json_text, MAX_JSON};
+use crate::edge::body::{json, json_text, Json};
 use crate::error::{ApiError, ApiResult};
 use crate::game::routes::GamePly;
 use crate::game::{Change, Games, Seat};
 use crate::store::Write;
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -27,7 +25,6 @@ pub fn routes(games: Arc<Games>) -> Router {
     Router::new()
         .route("/api/games/{id}/takeback", post(takeback))
         .route("/api/games/{id}/hint", get(hint))
-        .layer(DefaultBodyLimit::max(MAX_JSON))
         .with_state(games)
 }
 
@@ -35,9 +32,9 @@ pub fn routes(games: Arc<Games>) -> Router {
 async fn takeback(
     State(games): State<Arc<Games>>,
     seat: Seat,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<GamePly>,
 ) -> ApiResult<Response> {
-    let (game_no, ply) = json_body::<GamePly>(body)?.required("a takeback")?;
+    let (game_no, ply) = req.required("a takeback")?;
     let text = take_back(&games, &seat, game_no, ply).await?;
     Ok(json_text(StatusCode::OK, text))
 }

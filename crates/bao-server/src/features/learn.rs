@@ -7,13 +7,11 @@
 //! message catalogs (`web/i18n/{en,sw}/learn.json`), looked up here so that a client needs no
 //! catalog of its own (the pages' inline catalogs leave that area out, src/web/pages.rs).
 
-use crate::edge::body::MAX_JSON;
-use crate::error::{ApiError, ApiResult};
+use crate::edge::body::Json as JsonBody;
+use crate::error::{ApiError, ApiResult, Category};
 use crate::web::i18n::{self, Catalogs, Lang};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -50,7 +48,6 @@ pub fn routes() -> Router {
         .route("/api/learn/{variant}", get(lessons))
         .route("/api/learn/{variant}/check", post(check))
         .layer(Extension(Arc::new(learn)))
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_JSON))
 }
 
 type State = Extension<Arc<Learn>>;
@@ -190,10 +187,9 @@ struct CheckResp {
 async fn check(
     Extension(learn): State,
     Path(name): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<CheckReq>,
 ) -> ApiResult<Json<CheckResp>> {
     let v = variant(&name)?;
-    let req: CheckReq = crate::edge::body::json_body(body)?;
     let c = &learn.courses[v.index()];
     let lesson = c
         .lessons
@@ -259,9 +255,8 @@ fn refusal(e: LearnError) -> ApiError {
         LearnError::OffScript { .. } => ApiError::bad_request(format!(
             "{e}; the lesson plays that reply, so start the step again"
         )),
-        LearnError::GameOver { ply } => ApiError::new(
-            StatusCode::CONFLICT,
-            "game_over",
+        LearnError::GameOver { ply } => ApiError::of(
+            Category::GameOver,
             format!("move {}: the game is already over", ply + 1),
         ),
         LearnError::Position { .. } => ApiError::internal(e),

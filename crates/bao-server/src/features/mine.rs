@@ -8,14 +8,13 @@
 //! still answered.
 
 use crate::domain::model::{side_json, BySide};
-use crate::edge::body::{json, json_body, MAX_JSON};
+use crate::edge::account::session_hash;
+use crate::edge::body::{json, Json};
 use crate::error::{ApiError, ApiResult};
 use crate::game::Games;
 use crate::store::{SeatPlayer, SeatRow};
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::post;
@@ -29,7 +28,6 @@ use std::sync::Arc;
 pub fn routes(games: Arc<Games>) -> Router {
     Router::new()
         .route("/api/games/mine", post(handle))
-        .layer(DefaultBodyLimit::max(MAX_JSON))
         .with_state(games)
 }
 
@@ -37,15 +35,13 @@ pub fn routes(games: Arc<Games>) -> Router {
 async fn handle(
     State(games): State<Arc<Games>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<MineRequest>,
 ) -> ApiResult<Response> {
-    let req: MineRequest = json_body(body)?;
     let cookies = seat_cookies(&headers);
     // A signed-in browser also has the seats its account claimed (docs/api.md, "Accounts"),
     // read through the store: this feature knows nothing else of accounts.
-    let claimed = match crate::edge::cookie_value(&headers, crate::edge::SESSION_COOKIE) {
-        Some(session) => {
-            let hash = util::hash_token(&session);
+    let claimed = match session_hash(&headers) {
+        Some(hash) => {
             games
                 .store
                 .session_seats(&hash, util::now_ms(), MAX_SEATS as i64)

@@ -16,30 +16,25 @@
 //!   push service's 404 or 410 forgets the
 //!   subscription; other failures are logged and not retried.
 
-use crate::edge::body::json_body;
-use crate::edge::Guard;
-use crate::error::{ApiError, ApiResult};
+use crate::edge::account::MaybeAccount;
+use crate::edge::body::Json as JsonBody;
+use crate::edge::limit::{limit_by, Limiter};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::{Alert, AlertKind, Games, Recipient};
 use crate::store::{PushBounds, PushTarget, Store, StoreError};
 use crate::util;
 use crate::web::i18n::{self, Catalogs, Lang};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
-use governor::{DefaultKeyedRateLimiter, Quota};
 use p256::ecdsa::signature::Signer as _;
 use serde::Deserialize;
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -193,10 +188,12 @@ pub struct Push {
     catalogs: Catalogs,
     keys: OnceLock<Keys>,
     http: reqwest::Client,
-    /// Per subscription: the minute (since the epoch) and the pushes sent in it.
-    recent: Mutex<HashMap<String, (i64, u32)>>,
+    /// Pushes per subscription (its endpoint): [`PushConfig::per_minute`].
+    pushes: Limiter<String>,
     in_flight: Arc<Semaphore>,
-    subscribes: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Subscribe calls per address: [`PushConfig::subscribe_per_minute`], declared on the
+    /// route.
+    subscribes: Arc<Limiter>,
     counters: Counters,
 }
 
@@ -227,8 +224,12 @@ impl Push {
             .connect_timeout(config.timeout)
             .build()
             .unwrap_or_default();
-        let subscribes = NonZeroU32::new(config.subscribe_per_minute)
-            .map(|n| governor::RateLimiter::keyed(Quota::per_minute(n)));
+        let subscribes = Arc::new(Limiter::new(
+            config.subscribe_per_minute,
+            "notification requests",
+            "from your address",
+        ));
+        let pushes = Limiter::new(config.per_minute, "pushes", "to this browser");
         Arc::new(Push {
             store: games.store.clone(),
             games,
@@ -236,7 +237,7 @@ impl Push {
             catalogs,
             keys: OnceLock::new(),
             http,
-            recent: Mutex::new(HashMap::new()),
+            pushes,
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
             subscribes,
             counters: Counters::default(),
@@ -350,24 +351,7 @@ impl Push {
 
     /// Counts one push to `endpoint` against [`PushConfig::per_minute`]; false over it.
     fn take_turn(&self, endpoint: &str) -> bool {
-        let limit = self.config.per_minute;
-        if limit == 0 {
-            return true;
-        }
-        let minute = util::now_ms() / 60_000;
-        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
-        if recent.len() > 100_000 {
-            recent.retain(|_, (m, _)| *m == minute);
-        }
-        let e = recent.entry(endpoint.to_string()).or_insert((minute, 0));
-        if e.0 != minute {
-            *e = (minute, 0);
-        }
-        if e.1 >= limit {
-            return false;
-        }
-        e.1 += 1;
-        true
+        self.pushes.check(&endpoint.to_string()).is_ok()
     }
 
     /// Encrypts and POSTs one push; forgets the subscription on 404 or 410.
@@ -603,13 +587,23 @@ fn parse_auth(s: &str) -> Option<Vec<u8>> {
     b64url(s, 30).filter(|b| b.len() == 16)
 }
 
-/// The routes: `GET /api/push/key`, `POST` and `DELETE /api/push/subscribe`.
+impl FromRef<Arc<Push>> for Store {
+    fn from_ref(p: &Arc<Push>) -> Store {
+        p.store.clone()
+    }
+}
+
+/// The routes: `GET /api/push/key`, `POST` and `DELETE /api/push/subscribe`; subscribing
+/// counts against its own limit per address.
 pub fn routes(push: Arc<Push>) -> Router {
+    let subscribes = limit_by(push.subscribes.clone());
     Router::new()
         .route("/api/push/key", get(key))
         .route(
             "/api/push/subscribe",
-            axum::routing::post(subscribe).delete(unsubscribe),
+            axum::routing::post(subscribe)
+                .layer(subscribes)
+                .delete(unsubscribe),
         )
         .with_state(push)
 }
@@ -618,9 +612,8 @@ pub fn routes(push: Arc<Push>) -> Router {
 /// `pushManager.subscribe`.
 async fn key(State(push): State<Arc<Push>>) -> ApiResult<Response> {
     let key = push.public_key().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+        ApiError::of(
+            Category::Unavailable,
             "notifications are not ready yet; try again in a moment",
         )
     })?;
@@ -663,20 +656,10 @@ struct UnsubscribeIn {
 /// session and for the seats it proves -> 201 `{"account": bool, "seats": N}`.
 async fn subscribe(
     State(push): State<Arc<Push>>,
-    guard: Option<Extension<Guard>>,
+    account: MaybeAccount,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<SubscribeIn>,
 ) -> ApiResult<Response> {
-    if let (Some(l), Some(Extension(g))) = (&push.subscribes, &guard) {
-        if l.check_key(&g.ip).is_err() {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                "too many notification requests from your address; wait a minute",
-            ));
-        }
-    }
-    let req: SubscribeIn = json_body(body)?;
     let s = req.subscription;
     if s.endpoint.len() > MAX_ENDPOINT {
         return Err(ApiError::bad_request(format!(
@@ -709,9 +692,7 @@ async fn subscribe(
         )));
     }
     let now = util::now_ms();
-    let account = crate::edge::session_account(&push.store, &headers)
-        .await?
-        .map(|a| a.id.0);
+    let account = account.0.map(|a| a.id.0);
     let mut seats = Vec::new();
     for seat in &req.seats {
         if seat.game.len() > 64 || seat.token.as_ref().is_some_and(|t| t.len() > 200) {
@@ -760,9 +741,8 @@ async fn subscribe(
 /// `DELETE /api/push/subscribe` `{"endpoint"}` -> 204: this browser gets no more pushes.
 async fn unsubscribe(
     State(push): State<Arc<Push>>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<UnsubscribeIn>,
 ) -> ApiResult<Response> {
-    let req: UnsubscribeIn = json_body(body)?;
     if req.endpoint.len() > MAX_ENDPOINT {
         return Err(ApiError::bad_request(format!(
             "the push endpoint is longer than {MAX_ENDPOINT} characters"

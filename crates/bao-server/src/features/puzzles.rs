@@ -3,10 +3,8 @@
 //! by `GET /api/puzzles?variant=V` and `GET /api/puzzles/{id}`, and each move a player tries
 //! is checked against the solution line by the rules crate (`POST /api/puzzles/{id}/check`).
 
-use crate::edge::body::MAX_JSON;
+use crate::edge::body::Json as JsonBody;
 use crate::error::{ApiError, ApiResult};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query};
 use axum::routing::{get, post};
 use axum::Extension;
@@ -210,7 +208,6 @@ pub fn routes() -> Router {
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
         .layer(Extension(Arc::new(catalogue)))
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_JSON))
 }
 
 type Cat = Extension<Arc<Catalogue>>;
@@ -293,10 +290,9 @@ fn events(pos: &Position, rules: &Rules, m: &Move) -> Vec<String> {
 async fn check(
     Extension(cat): Cat,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<CheckReq>,
 ) -> ApiResult<Json<CheckResp>> {
     let p = find(&cat, &id)?;
-    let req: CheckReq = crate::edge::body::json_body(body)?;
     let line = &p.entry.moves;
     if !req.ply.is_multiple_of(2) || req.ply >= line.len() {
         return Err(ApiError::bad_request(format!(

@@ -14,7 +14,7 @@
 use crate::domain::model::{side_json, Match};
 use crate::domain::rating::{config, outcome_for_p0, rate, Stored, ACTIVE_MS};
 use crate::edge::body::json;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::commit::CommitError;
 use crate::game::routes::list_page;
 use crate::game::{Change, Games, Observer};
@@ -207,9 +207,8 @@ pub fn routes(games: Arc<Games>) -> Router {
 }
 
 fn no_such_user(name: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no_such_user",
+    ApiError::of(
+        Category::NoSuchUser,
         format!(
             "there is no player named '{}'",
             bao_rules::printable(name)
@@ -450,7 +449,8 @@ async fn leaderboard_route(
     State(games): State<Arc<Games>>,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
-    let v = crate::game::parse_variant(q.get("variant").map_or("kiswahili", String::as_str))?;
+    let v =
+        crate::edge::terms::parse_variant(q.get("variant").map_or("kiswahili", String::as_str))?;
     let players = leaderboard(&games.store, v, util::now_ms()).await?;
     json(
         StatusCode::OK,

@@ -7,15 +7,13 @@
 //! game at once. One rematch per match on every instance (the store's condition).
 
 use crate::domain::model::{Match, NewMatch, PlayerKind, RematchOffer};
-use crate::edge::body::{body_bytes, json_body, json_text, MAX_JSON};
-use crate::error::{ApiError, ApiResult};
+use crate::edge::body::{json_text, JsonOrEmpty};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::commit::CommitError;
 use crate::game::seat::cookie;
 use crate::game::{Alert, AlertKind, Change, Games, Recipient, Seat, Slot};
 use crate::store::Write;
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::Response;
@@ -56,11 +54,9 @@ enum Asked {
 async fn rematch(
     State(games): State<Arc<Games>>,
     seat: Seat,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Response> {
     // An empty body asks as `{}` does.
-    let bytes = body_bytes(body, MAX_JSON)?;
-    let accept = !bytes.is_empty() && json_body::<Ask>(Ok(bytes))?.accept;
+    JsonOrEmpty(Ask { accept }): JsonOrEmpty<Ask>,
+) -> ApiResult<Response> {
     match ask(&games, &seat, accept).await? {
         Asked::Made(new) => {
             let mut resp = json_text(
@@ -125,17 +121,15 @@ async fn ask(games: &Games, seat: &Seat, accept_only: bool) -> ApiResult<Asked> 
             }
         }
         if accept_only {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "rematch_lapsed",
+            return Err(ApiError::of(
+                Category::RematchLapsed,
                 "the rematch offer no longer stands: its player left the game or a minute passed",
             ));
         }
         if let Some(o) = offer.filter(|o| o.by == p) {
             if o.declined {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "rematch_declined",
+                return Err(ApiError::of(
+                    Category::RematchDeclined,
                     format!("{} declined the rematch", m.players[other].name),
                 ));
             }

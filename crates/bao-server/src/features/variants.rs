@@ -2,7 +2,8 @@
 //! variants with their rule options, and a board picture of any position.
 
 use crate::edge::body::json_text;
-use crate::error::{ApiError, ApiResult};
+use crate::edge::terms::parse_rules;
+use crate::error::{ApiError, ApiResult, Category};
 use axum::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -76,11 +77,10 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
     let text = q
         .get("position")
         .ok_or_else(|| ApiError::bad_request("position is required"))?;
-    let bad = |cat: &'static str, m: String| ApiError::new(StatusCode::BAD_REQUEST, cat, m);
-    let variant = Position::variant_of(text).map_err(|e| bad("bad_position", e.to_string()))?;
-    let rules = Rules::parse(variant, q.get("rules").map_or("-", String::as_str))
-        .map_err(|e| bad("bad_rules", e.to_string()))?;
-    let pos = Position::parse(text, &rules).map_err(|e| bad("bad_position", e.to_string()))?;
+    let bad = |m: String| ApiError::of(Category::BadPosition, m);
+    let variant = Position::variant_of(text).map_err(|e| bad(e.to_string()))?;
+    let rules = parse_rules(variant, q.get("rules").map_or("-", String::as_str))?;
+    let pos = Position::parse(text, &rules).map_err(|e| bad(e.to_string()))?;
     let mut opts = bao_render::SvgOptions {
         size: None,
         // Decided under the rules asked for (a ply cap ends a game the defaults would not).
@@ -100,8 +100,8 @@ async fn render_svg(Query(q): Query<HashMap<String, String>>) -> ApiResult<Respo
     if let Some(last) = q.get("last").filter(|s| !s.is_empty()) {
         opts.last_move = Some(
             bao_render::LastMove::parse(last, pos.side().other()).ok_or_else(|| {
-                bad(
-                    "bad_move",
+                ApiError::of(
+                    Category::BadMove,
                     format!("'{}' is not a move", bao_rules::printable(last)),
                 )
             })?,

@@ -375,12 +375,10 @@ impl Games {
     }
 }
 
-/// Parses the variant id.
-pub fn parse_variant(s: &str) -> ApiResult<bao_rules::Variant> {
-    bao_rules::Variant::from_id(s).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "unknown variant '{}' (kiswahili, kete or kimasai)",
-            bao_rules::printable(s)
-        ))
-    })
+/// The game's routes (and every feature whose state is the games) find the store in it:
+/// the edge's [`crate::edge::account::Account`] extractor reads the session through it.
+impl axum::extract::FromRef<Arc<Games>> for Store {
+    fn from_ref(g: &Arc<Games>) -> Store {
+        g.store.clone()
+    }
 }

@@ -10,7 +10,7 @@ use crate::domain::model::{
 };
 use crate::domain::record::{forced_of, write_record, ParsedRecord, RecordOut};
 use crate::domain::wire::{json_text, ServerMsg};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::store::{StoreError, Write};
 use crate::util;
 use bao_rules::{find_move, MatchFormat, Position, RecordResult, Rules, Side, Termination};
@@ -103,15 +103,6 @@ pub struct PairCreated {
     pub url: String,
 }
 
-/// 403 `rated_needs_account`: a rated game without a signed-in account.
-pub fn rated_needs_account(what: &str) -> ApiError {
-    ApiError::new(
-        axum::http::StatusCode::FORBIDDEN,
-        "rated_needs_account",
-        format!("{what} needs an account: sign in (or sign up) and try again"),
-    )
-}
-
 /// `S` or `N`.
 pub(crate) fn side_str(s: Side) -> String {
     s.letter().to_string()
@@ -170,7 +161,7 @@ impl Games {
             // A rated game is played under the account's own name.
             let a = account
                 .as_ref()
-                .ok_or_else(|| rated_needs_account("a rated game"))?;
+                .ok_or_else(|| ApiError::needs_account("a rated game"))?;
             g.name = a.username.clone();
         }
         let (p1, invite) = match (g.computer, &g.local) {
@@ -200,9 +191,8 @@ impl Games {
         });
         // A start position that is already over ends its game at once.
         if m.game.outcome().is_over() {
-            return Err(ApiError::new(
-                axum::http::StatusCode::BAD_REQUEST,
-                "bad_position",
+            return Err(ApiError::of(
+                Category::BadPosition,
                 format!(
                     "the game is already over in this position ({})",
                     m.game.outcome().describe()
@@ -247,13 +237,12 @@ impl Games {
             match &accounts {
                 [Some(a), Some(b)] if a.id != b.id => {}
                 [Some(_), Some(_)] => {
-                    return Err(ApiError::new(
-                        axum::http::StatusCode::FORBIDDEN,
-                        "rated_same_account",
+                    return Err(ApiError::of(
+                        Category::RatedSameAccount,
                         "a rated game needs two different accounts",
                     ))
                 }
-                _ => return Err(rated_needs_account("a rated game")),
+                _ => return Err(ApiError::needs_account("a rated game")),
             }
         }
         let tokens: [Option<String>; 2] =
@@ -290,9 +279,8 @@ impl Games {
         });
         m.event = p.event;
         if m.game.outcome().is_over() {
-            return Err(ApiError::new(
-                axum::http::StatusCode::BAD_REQUEST,
-                "bad_position",
+            return Err(ApiError::of(
+                Category::BadPosition,
                 format!(
                     "the game is already over in this position ({})",
                     m.game.outcome().describe()
@@ -458,12 +446,11 @@ impl Games {
         }
         if m.rated {
             let Some(a) = &account else {
-                return Err(rated_needs_account("joining a rated game"));
+                return Err(ApiError::needs_account("joining a rated game"));
             };
             if m.accounts[0].as_ref().is_some_and(|c| c.id == a.id) {
-                return Err(ApiError::new(
-                    axum::http::StatusCode::FORBIDDEN,
-                    "rated_same_account",
+                return Err(ApiError::of(
+                    Category::RatedSameAccount,
                     "you created this rated game: the other seat is for another account",
                 ));
             }
@@ -550,9 +537,8 @@ impl Games {
                 )));
             }
             if text.len() > 32 {
-                return Err(ApiError::new(
-                    axum::http::StatusCode::BAD_REQUEST,
-                    "bad_move",
+                return Err(ApiError::of(
+                    Category::BadMove,
                     "a move is a few characters, such as A7L*",
                 ));
             }

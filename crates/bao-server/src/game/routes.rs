@@ -2,21 +2,23 @@
 //! move, resign, its record; uploading a record; and the game's WebSocket.
 
 use super::seat::{cookie, Seat};
-use super::{parse_variant, Games, NewGame};
-use crate::domain::model::TimeControl;
+use super::{Games, NewGame};
 use crate::domain::names::clean_name;
 use crate::domain::record::parse_records;
-use crate::edge::body::{body_bytes, json, json_body, json_text, MAX_JSON, MAX_RECORD};
-use crate::error::{ApiError, ApiResult};
+use crate::edge::account::MaybeAccount;
+use crate::edge::body::{body_bytes, json, json_text, Json, MAX_RECORD};
+use crate::edge::limit::{limit, Action};
+use crate::edge::terms::{Terms, TermsIn};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::store::{ListKey, ListStatus};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use bao_rules::{MatchFormat, Position, Rules, Side};
+use bao_rules::{MatchFormat, Position, Side};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,19 +30,31 @@ pub const LIST_MAX: i64 = 200;
 
 /// The game's routes.
 pub fn routes(games: Arc<Games>) -> Router {
-    let api = Router::new()
-        .route("/api/games", post(create).get(list))
+    Router::new()
+        .route(
+            "/api/games",
+            post(create).layer(limit(Action::Create)).get(list),
+        )
         .route("/api/games/{id}", get(game_state))
-        .route("/api/games/{id}/join", post(join))
-        .route("/api/games/{id}/moves", post(make_move))
+        .route(
+            "/api/games/{id}/join",
+            post(join).layer(limit(Action::Join)),
+        )
+        .route(
+            "/api/games/{id}/moves",
+            post(make_move).layer(limit(Action::Move)),
+        )
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(super::ws::upgrade))
-        .layer(DefaultBodyLimit::max(MAX_JSON));
-    let records = Router::new()
-        .route("/api/records", post(upload_record))
-        .layer(DefaultBodyLimit::max(MAX_RECORD));
-    api.merge(records).with_state(games)
+        // A record file is not JSON: its own limit.
+        .route(
+            "/api/records",
+            post(upload_record)
+                .layer(DefaultBodyLimit::max(MAX_RECORD))
+                .layer(limit(Action::Upload)),
+        )
+        .with_state(games)
 }
 
 #[derive(Deserialize)]
@@ -70,27 +84,15 @@ struct CreateReq {
     rated: Option<bool>,
 }
 
-/// The account id of the request's live session (`bao_session`, docs/api.md "Accounts"),
-/// read through the store: the game core knows nothing else of accounts.
-async fn session_account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<String>> {
-    let row = crate::edge::session_account(&games.store, headers).await?;
-    Ok(row.map(|a| a.id.0))
-}
-
 fn rated_not_allowed(why: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "rated_not_allowed",
-        format!("a rated game is {why}"),
-    )
+    ApiError::of(Category::RatedNotAllowed, format!("a rated game is {why}"))
 }
 
 async fn create(
     State(games): State<Arc<Games>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    account: MaybeAccount,
+    Json(req): Json<CreateReq>,
 ) -> ApiResult<Response> {
-    let req: CreateReq = json_body(body)?;
     let rated = req.rated.unwrap_or(false);
     if rated {
         // Ratings compare people playing online from the usual start (docs/api.md, "Ratings").
@@ -105,18 +107,20 @@ async fn create(
             ));
         }
     }
-    let account = session_account(&games, &headers).await?;
-    if rated && account.is_none() {
-        return Err(super::ops::rated_needs_account("a rated game"));
+    if rated {
+        account.required_for("a rated game")?;
     }
-    let variant = parse_variant(&req.variant)?;
-    let mut rules = Rules::parse(variant, req.rules.as_deref().unwrap_or("-"))
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
-    if let Some(f) = &req.match_format {
-        rules.match_format = MatchFormat::parse(f).ok_or_else(|| {
-            ApiError::bad_request("match must be \"single_game\" or \"best_of_three\"")
-        })?;
-    }
+    // Left out, the match is the rules' `match` option, best of three by default (BRD-8).
+    let Terms { rules, clock } = Terms::parse(
+        TermsIn {
+            variant: &req.variant,
+            rules: req.rules.as_deref(),
+            match_format: req.match_format.as_deref(),
+            clock: req.clock.as_ref(),
+        },
+        MatchFormat::BestOfThree,
+    )?;
+    let variant = rules.variant;
     let start = match req
         .start
         .as_deref()
@@ -125,7 +129,7 @@ async fn create(
     {
         None => Position::start(&rules),
         Some(s) => {
-            let bad = |m: String| ApiError::new(StatusCode::BAD_REQUEST, "bad_position", m);
+            let bad = |m: String| ApiError::of(Category::BadPosition, m);
             let v = Position::variant_of(s).map_err(|e| bad(e.to_string()))?;
             if v != variant {
                 return Err(bad(format!(
@@ -133,19 +137,6 @@ async fn create(
                 )));
             }
             Position::parse(s, &rules).map_err(|e| bad(e.to_string()))?
-        }
-    };
-    // Read apart from the body so that a bad clock gets its own clear message.
-    let clock = match req.clock {
-        None | Some(serde_json::Value::Null) => None,
-        Some(v) => {
-            let c: TimeControl = serde_json::from_value(v).map_err(|_| {
-                ApiError::bad_request(
-                    "clock is {\"initial_ms\": N, \"increment_ms\": M} (real time, milliseconds) or {\"days_per_move\": D} (correspondence)",
-                )
-            })?;
-            c.check().map_err(ApiError::bad_request)?;
-            Some(c)
         }
     };
     let local = match &req.opponent {
@@ -193,7 +184,7 @@ async fn create(
             clock,
             local,
             rated,
-            account,
+            account: account.id().map(str::to_string),
         })
         .await?;
     let c = cookie(&created.id, &created.token);
@@ -211,12 +202,11 @@ struct JoinReq {
 async fn join(
     State(games): State<Arc<Games>>,
     seat: Seat,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    account: MaybeAccount,
+    Json(req): Json<JoinReq>,
 ) -> ApiResult<Response> {
-    let req: JoinReq = json_body(body)?;
     let name = clean_name(req.name.as_deref(), "Guest");
-    let account = session_account(&games, &headers).await?;
+    let account = account.id().map(str::to_string);
     let (side, token) = games.join(&seat, &req.invite, name, account).await?;
     let mut resp = json_text(
         StatusCode::OK,
@@ -257,9 +247,8 @@ async fn make_move(
     State(games): State<Arc<Games>>,
     // Unknown games answer 404 before the body is judged.
     seat: Seat,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<MoveReq>,
 ) -> ApiResult<Response> {
-    let req: MoveReq = json_body(body)?;
     let ev = games
         .play(&seat.slot, seat.player, &req.mv, req.ply)
         .await?;
@@ -296,9 +285,9 @@ impl GamePly {
 async fn resign(
     State(games): State<Arc<Games>>,
     seat: Seat,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<GamePly>,
 ) -> ApiResult<Response> {
-    let (game_no, ply) = json_body::<GamePly>(body)?.required("a resignation")?;
+    let (game_no, ply) = req.required("a resignation")?;
     let text = games.resign(&seat.slot, seat.player, game_no, ply).await?;
     Ok(json_text(StatusCode::OK, text))
 }
@@ -374,8 +363,7 @@ async fn upload_record(
     let bytes = body_bytes(body, MAX_RECORD)?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| ApiError::bad_request(format!("a record file is UTF-8 text: {e}")))?;
-    let recs = parse_records(text)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.category, e.to_string()))?;
+    let recs = parse_records(text)?;
     let id = games.create_from_records(recs).await?;
     Ok(json_text(
         StatusCode::CREATED,

@@ -73,7 +73,7 @@ impl Games {
         if accounts.iter().all(Option::is_none) {
             return Ok(None);
         }
-        let Some(row) = crate::edge::session_account(&self.store, headers).await? else {
+        let Some(row) = crate::edge::account::session_account(&self.store, headers).await? else {
             return Ok(None);
         };
         Ok(accounts

@@ -52,7 +52,7 @@ pub async fn upgrade(
 fn error_frame(e: &ApiError) -> Message {
     Message::Text(
         ServerMsg::Error {
-            error: e.category,
+            error: e.category.as_str(),
             message: &e.message,
         }
         .text()

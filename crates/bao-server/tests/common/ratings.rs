@@ -252,10 +252,10 @@ pub async fn refusals_and_unrated_games(url: &str) {
     let (baraka, cb) = account(b, "Baraka").await;
     let human = json!({"variant": "kete", "opponent": {"kind": "human"}, "rated": true});
     let r = create(b, human.clone(), None).await;
-    assert_eq!(r.status, 403, "{}", r.text);
-    assert_eq!(r.json["error"], "rated_needs_account");
+    assert_eq!(r.status, 401, "{}", r.text);
+    assert_eq!(r.json["error"], "not_signed_in");
     let r = create(b, human, Some("bao_session=0123")).await;
-    assert_eq!(r.json["error"], "rated_needs_account", "{}", r.text);
+    assert_eq!(r.json["error"], "not_signed_in", "{}", r.text);
     for body in [
         json!({"variant": "kete", "opponent": {"kind": "computer", "level": 2}, "rated": true}),
         json!({"variant": "kete", "opponent": {"kind": "local"}, "rated": true}),
@@ -277,8 +277,8 @@ pub async fn refusals_and_unrated_games(url: &str) {
     // Joining a rated game: an account is needed, and not the creator's.
     let (id, south, invite) = rated_game(b, &ca).await;
     let j = join_as(b, &id, &invite, None).await;
-    assert_eq!(j.status, 403, "{}", j.text);
-    assert_eq!(j.json["error"], "rated_needs_account");
+    assert_eq!(j.status, 401, "{}", j.text);
+    assert_eq!(j.json["error"], "not_signed_in");
     let j = join_as(b, &id, &invite, Some(&ca)).await;
     assert_eq!(j.status, 403, "{}", j.text);
     assert_eq!(j.json["error"], "rated_same_account");

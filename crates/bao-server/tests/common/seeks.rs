@@ -366,8 +366,8 @@ pub async fn seeks_flow(url: &str) {
     let mut rated = casual("x");
     rated["rated"] = json!(true);
     let r = post_seek(b, rated.clone(), None).await;
-    assert_eq!(r.status, 403, "{}", r.text);
-    assert_eq!(r.json["error"], "rated_needs_account");
+    assert_eq!(r.status, 401, "{}", r.text);
+    assert_eq!(r.json["error"], "not_signed_in");
     let (cname, cc) = account(b, "Chausiku").await;
     let (dname, cd) = account(b, "Dalila").await;
     let r = post_seek(b, rated, Some(&cc)).await;
@@ -380,8 +380,8 @@ pub async fn seeks_flow(url: &str) {
     assert_eq!(row["rated"], true);
     assert_eq!(row["mine"], true);
     let g = accept(b, &rid, None).await;
-    assert_eq!(g.status, 403, "{}", g.text);
-    assert_eq!(g.json["error"], "rated_needs_account");
+    assert_eq!(g.status, 401, "{}", g.text);
+    assert_eq!(g.json["error"], "not_signed_in");
     // The owner's own account cannot accept it either.
     let own = accept(b, &rid, Some(&cc)).await;
     assert_eq!(own.json["error"], "own_seek", "{}", own.text);
@@ -498,7 +498,7 @@ pub async fn pool_pairs(url: &str) {
     let req = json!({"variant": "kete", "clock": clock});
     let g = join_pool(b, &req, None).await;
     assert_eq!(g.status, 401, "{}", g.text);
-    assert_eq!(g.json["error"], "needs_account");
+    assert_eq!(g.json["error"], "not_signed_in");
     let (_, ca) = account(b, "Asha").await;
     let t1 = join_pool(b, &req, Some(&ca)).await;
     assert_eq!(t1.status, 202, "{}", t1.text);

@@ -115,8 +115,9 @@ export function errorText(err) {
     timeout: () => t('errors.timeout'),
     unavailable: () => t('errors.unavailable'),
     internal: () => t('errors.internal'),
+    // The one answer for a call that needs an account (a rated game included).
+    not_signed_in: () => t('errors.not_signed_in'),
     // Rated games (docs/api.md "Ratings"): both seats need an account, two different ones.
-    rated_needs_account: () => t('players.err_rated_needs_account'),
     rated_same_account: () => t('players.err_rated_same_account'),
     // Rematch offers (docs/api.md "Play: rematch").
     rematch_declined: () => t('play.err_rematch_declined'),

@@ -46,15 +46,19 @@ export function termsText(x) {
   return parts.join(' · ');
 }
 
-/** The sentence for an error of finding an opponent; other errors as elsewhere (errorText). */
-export function lobbyError(err) {
+/**
+ * The sentence for an error of finding an opponent; other errors as elsewhere (errorText).
+ * What was asked says why an account is needed: `pool` (quick pairing), `rated` (a rated
+ * seek or challenge, or accepting a rated seek).
+ */
+export function lobbyError(err, { pool = false, rated = false } = {}) {
+  const signIn = () => (pool ? t('lobby.err_needs_account') : rated ? t('lobby.err_rated_needs_account') : errorText(err));
   const words = {
     too_many_seeks: () => t('lobby.err_too_many_seeks'),
     seek_taken: () => t('lobby.err_seek_taken'),
     own_seek: () => t('lobby.err_own_seek'),
     blocked: () => t('lobby.err_blocked'),
-    needs_account: () => t('lobby.err_needs_account'),
-    rated_needs_account: () => t('lobby.err_rated_needs_account'),
+    not_signed_in: signIn,
     too_many_challenges: () => t('lobby.err_too_many_challenges'),
     too_many_blocks: () => t('lobby.err_too_many_blocks'),
     no_such_user: () => t('lobby.err_no_such_user'),
@@ -118,15 +122,16 @@ export function challengeForm({ id = `challenge-${++forms}`, submitText, onSubmi
     e.preventDefault();
     button.disabled = true;
     status.hidden = true;
+    const asked = {
+      variant: variantSelect.value,
+      clock: CLOCKS[clockSelect.value] ?? null,
+      match: matchSelect.value,
+      rated: !ratedRow.hidden && rated.checked,
+    };
     try {
-      await onSubmit({
-        variant: variantSelect.value,
-        clock: CLOCKS[clockSelect.value] ?? null,
-        match: matchSelect.value,
-        rated: !ratedRow.hidden && rated.checked,
-      });
+      await onSubmit(asked);
     } catch (err) {
-      status.textContent = lobbyError(err);
+      status.textContent = lobbyError(err, { rated: asked.rated });
       status.dataset.kind = 'error';
       status.hidden = false;
     } finally {

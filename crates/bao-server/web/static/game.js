@@ -595,7 +595,10 @@ async function init() {
         notify(pageStatus, t('game.joined'));
         setTimeout(() => notify(pageStatus, ''), 4000);
       } catch (err) {
-        notify(pageStatus, err.category === 'conflict' ? t('game.seat_taken') : errorText(err), 'error');
+        // Joining needs an account only for a rated game: say so in those words.
+        const words =
+          err.category === 'conflict' ? t('game.seat_taken') : err.category === 'not_signed_in' ? t('players.err_rated_needs_account') : errorText(err);
+        notify(pageStatus, words, 'error');
       }
     }
     history.replaceState(null, '', location.pathname);

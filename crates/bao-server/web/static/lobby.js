@@ -174,7 +174,7 @@ async function joinPool(key) {
     drawPool();
     $('pool-cancel').focus();
   } catch (err) {
-    say(lobbyStatus, lobbyError(err), 'error');
+    say(lobbyStatus, lobbyError(err, { pool: true }), 'error');
   }
 }
 
@@ -278,7 +278,7 @@ async function acceptSeek(s, button) {
     go(r.url, r.game);
   } catch (err) {
     button.disabled = false;
-    say(lobbyStatus, lobbyError(err), 'error');
+    say(lobbyStatus, lobbyError(err, { rated: s.rated }), 'error');
     if (err.category === 'seek_taken' || err.status === 404) loadSeeks();
   }
 }

@@ -1,6 +1,6 @@
 //! Optional accounts (docs/api.md, "Accounts"): a name and a password, no email. Play without
 //! an account is unchanged; an account keeps a player's seats across browsers ("My games")
-//! and is where ratings will attach (the store's [`AccountId`]).
+//! and is where ratings will attach (the store's [`crate::store::AccountId`]).
 //!
 //! * Passwords and recovery codes are kept as Argon2id PHC strings ([`secrets`]), hashed on
 //!   the blocking threads, at most [`HASHING_AT_ONCE`] at a time.
@@ -15,15 +15,14 @@
 
 pub mod secrets;
 
-use crate::edge::body::{json, json_body, MAX_JSON};
-use crate::edge::{cookie_value, Guard, RateLimited, SESSION_COOKIE};
-use crate::error::{ApiError, ApiResult};
-use crate::store::{AccountId, AccountRow, NewAccount, Store, StoreError};
+use crate::edge::account::{session_hash, Account, SESSION_COOKIE};
+use crate::edge::body::{json, Json};
+use crate::edge::limit::{limit, Action};
+use crate::edge::{Guard, RateLimited};
+use crate::error::{ApiError, ApiResult, Category};
+use crate::store::{AccountRow, NewAccount, Store, StoreError};
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, FromRef, FromRequestParts, OptionalFromRequestParts, State};
-use axum::http::request::Parts;
+use axum::extract::{FromRef, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -86,83 +85,24 @@ impl FromRef<Arc<Accounts>> for Store {
     }
 }
 
-/// The routes under `/api/account`.
+/// The routes under `/api/account`. Signups, logins and recoveries count against the
+/// address's limit of sign-in attempts (and, in the handler, against the name's).
 pub fn routes(accounts: Arc<Accounts>) -> Router {
+    let tries = || limit(Action::Account);
     Router::new()
         .route("/api/account", get(me).delete(delete))
-        .route("/api/account/signup", post(signup))
-        .route("/api/account/login", post(login))
+        .route("/api/account/signup", post(signup).layer(tries()))
+        .route("/api/account/login", post(login).layer(tries()))
         .route("/api/account/logout", post(logout))
         .route("/api/account/logout-all", post(logout_all))
-        .route("/api/account/recover", post(recover))
+        .route("/api/account/recover", post(recover).layer(tries()))
         .route("/api/account/password", post(password))
-        .layer(DefaultBodyLimit::max(MAX_JSON))
         .with_state(accounts)
 }
 
-/// The signed-in account of a request (its `bao_session` cookie names a live session); 401
-/// `not_signed_in` otherwise. `Option<Account>` is `None` instead of the 401.
-#[derive(Clone, Debug)]
-pub struct Account {
-    /// The account's id.
-    pub id: AccountId,
-    /// Its name.
-    pub username: String,
-    /// When it was made, ms since the epoch.
-    pub created: i64,
-    /// The SHA-256 of the request's session token.
-    pub session_hash: String,
-}
-
-fn not_signed_in() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "not_signed_in",
-        "you are not signed in; log in and try again",
-    )
-}
-
-impl<S> OptionalFromRequestParts<S> for Account
-where
-    Store: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Option<Self>, ApiError> {
-        let Some(token) = cookie_value(&parts.headers, SESSION_COOKIE) else {
-            return Ok(None);
-        };
-        let session_hash = util::hash_token(&token);
-        let store = Store::from_ref(state);
-        let row = store.session_account(&session_hash, util::now_ms()).await?;
-        Ok(row.map(|a| Account {
-            id: a.id,
-            username: a.username,
-            created: a.created,
-            session_hash,
-        }))
-    }
-}
-
-impl<S> FromRequestParts<S> for Account
-where
-    Store: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        <Account as OptionalFromRequestParts<S>>::from_request_parts(parts, state)
-            .await?
-            .ok_or_else(not_signed_in)
-    }
-}
-
 fn bad_credentials(what: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "bad_credentials",
+    ApiError::of(
+        Category::BadCredentials,
         format!("the name or the {what} is wrong"),
     )
 }
@@ -269,7 +209,7 @@ fn seats_of(headers: &HeaderMap, body: &[SeatClaim]) -> Vec<(String, String)> {
 
 /// The session hash of the request's cookie, if any (ended when a new one starts).
 fn old_session(headers: &HeaderMap) -> Option<String> {
-    cookie_value(headers, SESSION_COOKIE).map(|t| util::hash_token(&t))
+    session_hash(headers)
 }
 
 #[derive(Deserialize)]
@@ -286,9 +226,8 @@ async fn signup(
     State(a): State<Arc<Accounts>>,
     guard: Option<Extension<Guard>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<Credentials>,
 ) -> Answer {
-    let req: Credentials = json_body(body)?;
     secrets::check_new_name(&req.username)?;
     secrets::check_password(&req.password)?;
     let key = secrets::name_key(&req.username);
@@ -313,9 +252,8 @@ async fn signup(
     {
         Ok(id) => id,
         Err(StoreError::Conflict(_)) => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "name_taken",
+            return Err(ApiError::of(
+                Category::NameTaken,
                 format!("the name '{}' is taken; choose another", req.username),
             )
             .into())
@@ -380,9 +318,8 @@ async fn login(
     State(a): State<Arc<Accounts>>,
     guard: Option<Extension<Guard>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<Credentials>,
 ) -> Answer {
-    let req: Credentials = json_body(body)?;
     let row = authenticate(&a, &guard, &req.username, &req.password, false).await?;
     let token = secrets::new_session_token();
     let now = util::now_ms();
@@ -436,9 +373,8 @@ async fn recover(
     State(a): State<Arc<Accounts>>,
     guard: Option<Extension<Guard>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<RecoverReq>,
 ) -> Answer {
-    let req: RecoverReq = json_body(body)?;
     secrets::check_password(&req.new_password)?;
     let row = authenticate(&a, &guard, &req.username, &req.recovery_code, true).await?;
     let code = secrets::new_recovery_code();
@@ -487,9 +423,8 @@ async fn password(
     State(a): State<Arc<Accounts>>,
     guard: Option<Extension<Guard>>,
     me: Account,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<PasswordReq>,
 ) -> Answer {
-    let req: PasswordReq = json_body(body)?;
     secrets::check_password(&req.new)?;
     authenticate(&a, &guard, &me.username, &req.old, false)
         .await
@@ -505,9 +440,8 @@ async fn password(
 /// A signed-in player's wrong password: the name is not in doubt.
 fn wrong_password(e: Refusal) -> Refusal {
     match e {
-        Refusal::Api(e) if e.category == "bad_credentials" => Refusal::Api(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
+        Refusal::Api(e) if e.category == Category::BadCredentials => Refusal::Api(ApiError::of(
+            Category::BadCredentials,
             "the password is wrong",
         )),
         e => e,
@@ -526,9 +460,8 @@ async fn delete(
     State(a): State<Arc<Accounts>>,
     guard: Option<Extension<Guard>>,
     me: Account,
-    body: Result<Bytes, BytesRejection>,
+    Json(req): Json<DeleteReq>,
 ) -> Answer {
-    let req: DeleteReq = json_body(body)?;
     authenticate(&a, &guard, &me.username, &req.password, false)
         .await
         .map_err(wrong_password)?;

@@ -10,11 +10,13 @@
 
 use crate::domain::model::{BySide, Match, PlayerKind};
 use crate::edge::socket::{is_ping, pong, KeepAlive, WsConfig, BUFFER, MAX_MESSAGE};
+use crate::edge::{going_away, Guard};
 use crate::game::Observer;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
+use axum::Extension;
 use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
@@ -187,19 +189,41 @@ pub fn routes(lobby: Arc<Lobby>, ws: WsConfig) -> Router {
         .with_state(Lobbies { lobby, ws })
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(l): State<Lobbies>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(l): State<Lobbies>,
+    guard: Option<Extension<Guard>>,
+) -> Response {
+    let guard = guard.map(|g| g.0);
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .read_buffer_size(BUFFER)
         .write_buffer_size(BUFFER)
-        .on_upgrade(move |socket| run(l.lobby.tx.subscribe(), l.ws, socket))
+        .on_upgrade(move |socket| run(l.lobby.tx.subscribe(), l.ws, socket, guard))
 }
 
-async fn run(mut batches: broadcast::Receiver<Utf8Bytes>, cfg: WsConfig, socket: WebSocket) {
+async fn run(
+    mut batches: broadcast::Receiver<Utf8Bytes>,
+    cfg: WsConfig,
+    socket: WebSocket,
+    guard: Option<Guard>,
+) {
     let (mut tx, mut rx) = socket.split();
     let mut alive = KeepAlive::new(cfg);
+    // On shutdown the page is told to come back (1001), as game and player sockets are.
+    let stopping = async {
+        match &guard {
+            Some(g) => g.stopping().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(stopping);
     loop {
         tokio::select! {
+            _ = &mut stopping => {
+                let _ = tx.send(going_away()).await;
+                return;
+            }
             _ = tokio::time::sleep_until(alive.deadline()) => {
                 if !alive.tick(&mut tx).await {
                     return;

@@ -517,12 +517,11 @@ fn score_text(s: Score) -> String {
 /// The HTTP side: `POST /api/games/{id}/review` and `GET /api/games/{id}/review`.
 pub mod routes {
     use super::{Key, ReviewPool, ReviewStatus, SubmitError, TryError};
-    use crate::edge::body::MAX_JSON;
-    use crate::error::{ApiError, ApiResult};
+    use crate::edge::body::{Json as JsonBody, JsonOrEmpty};
+    use crate::edge::limit::{limit, Action};
+    use crate::error::{ApiError, ApiResult, Category};
     use crate::game::Games;
-    use axum::body::Bytes;
-    use axum::extract::rejection::BytesRejection;
-    use axum::extract::{DefaultBodyLimit, Path, Query, State};
+    use axum::extract::{Path, Query, State};
     use axum::http::StatusCode;
     use axum::response::{IntoResponse, Response};
     use axum::routing::post;
@@ -541,8 +540,11 @@ pub mod routes {
     pub fn routes(games: Arc<Games>, pool: Arc<ReviewPool>) -> Router {
         Router::new()
             .route("/api/games/{id}/review", post(submit).get(status))
-            .route("/api/games/{id}/review/try", post(try_move))
-            .layer(DefaultBodyLimit::max(MAX_JSON))
+            // A practice try costs two short searches: limited as moves are.
+            .route(
+                "/api/games/{id}/review/try",
+                post(try_move).layer(limit(Action::Move)),
+            )
             .with_state(Reviews { games, pool })
     }
 
@@ -596,18 +598,8 @@ pub mod routes {
     async fn submit(
         State(r): State<Reviews>,
         Path(id): Path<String>,
-        body: Result<Bytes, BytesRejection>,
+        JsonOrEmpty(req): JsonOrEmpty<ReviewRequest>,
     ) -> ApiResult<Response> {
-        let bytes = body.map_err(|e| ApiError::bad_request(format!("the request body: {e}")))?;
-        let req: ReviewRequest = if bytes.iter().all(u8::is_ascii_whitespace) {
-            ReviewRequest::default()
-        } else {
-            serde_json::from_slice(&bytes).map_err(|e| {
-                ApiError::bad_request(format!(
-                    "the request body is not valid JSON for this call: {e}"
-                ))
-            })?
-        };
         let (key, _) = key_for(&r.games, &id, req.game_no).await?;
         if let Some(s) = r.pool.status(&key) {
             if !matches!(
@@ -632,9 +624,8 @@ pub mod routes {
                 };
                 Ok(answer(s, code))
             }
-            Err(SubmitError::Busy) => Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
+            Err(SubmitError::Busy) => Err(ApiError::of(
+                Category::Busy,
                 "the server is reviewing many games; please ask again in a minute",
             )),
         }
@@ -655,14 +646,8 @@ pub mod routes {
     async fn try_move(
         State(r): State<Reviews>,
         Path(id): Path<String>,
-        body: Result<Bytes, BytesRejection>,
+        JsonBody(req): JsonBody<TryRequest>,
     ) -> ApiResult<Response> {
-        let bytes = body.map_err(|e| ApiError::bad_request(format!("the request body: {e}")))?;
-        let req: TryRequest = serde_json::from_slice(&bytes).map_err(|e| {
-            ApiError::bad_request(format!(
-                "the request body is not valid JSON for this call: {e}"
-            ))
-        })?;
         if req.mv.len() > 32 {
             return Err(ApiError::bad_request(
                 "a move is a few characters, such as A7L*",
@@ -677,9 +662,8 @@ pub mod routes {
                     "this game has no move {number} (moves 1 to {total})"
                 )))
             }
-            Err(TryError::Judge(bao_engine::review::JudgeError::Move(e))) => Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_move",
+            Err(TryError::Judge(bao_engine::review::JudgeError::Move(e))) => Err(ApiError::of(
+                Category::BadMove,
                 format!("that move cannot be played there: {e}"),
             )),
             Err(TryError::Engine(e)) => Err(ApiError::internal(e)),

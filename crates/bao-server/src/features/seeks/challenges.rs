@@ -1,18 +1,17 @@
 //! Direct challenges between accounts (docs/api.md, "Direct challenges").
 
 use super::{
-    blocked, clock_json, needs_account, new_id, random_side, valid_id, Seeks, Terms, CHALLENGE_MS,
+    blocked, clock_json, new_id, random_side, stored_terms, terms, valid_id, Seeks, CHALLENGE_MS,
     MAX_OPEN_CHALLENGES,
 };
-use crate::edge::body::{json, json_body};
-use crate::error::{ApiError, ApiResult};
+use crate::edge::account::Account;
+use crate::edge::body::{json, Json};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::{Alert, AlertKind, NewPair, PairSeat, Recipient};
 use crate::store::ChallengeRow;
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use bao_rules::Position;
 use serde::{Deserialize, Serialize};
@@ -65,30 +64,16 @@ impl Shown {
 }
 
 fn no_such_challenge() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no_such_challenge",
-        "there is no such challenge",
-    )
+    ApiError::of(Category::NoSuchChallenge, "there is no such challenge")
 }
 
 fn challenge_gone() -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "challenge_gone",
-        "this challenge is no longer open",
-    )
+    ApiError::of(Category::ChallengeGone, "this challenge is no longer open")
 }
 
 /// The account named `name` (any case): 404 `no_such_user` when there is none.
 pub(super) async fn named(s: &Seeks, name: &str) -> ApiResult<crate::store::AccountRow> {
-    let none = || {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no_such_user",
-            "there is no such player",
-        )
-    };
+    let none = || ApiError::of(Category::NoSuchUser, "there is no such player");
     if name.is_empty() || name.chars().count() > MAX_NAME {
         return Err(none());
     }
@@ -102,16 +87,14 @@ pub(super) async fn named(s: &Seeks, name: &str) -> ApiResult<crate::store::Acco
 /// `POST /api/challenges`.
 pub(super) async fn create(
     State(s): State<Arc<Seeks>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: Account,
+    Json(req): Json<ChallengeReq>,
 ) -> ApiResult<Response> {
-    let req: ChallengeReq = json_body(body)?;
-    let me = needs_account(&s, &headers).await?;
-    let terms = Terms::parse(
+    let terms = terms(
         &req.variant,
         req.rules.as_deref(),
-        req.clock.as_ref(),
         req.match_format.as_deref(),
+        req.clock.as_ref(),
     )?;
     let to = named(&s, req.to.trim()).await?;
     if to.id == me.id {
@@ -129,9 +112,9 @@ pub(super) async fn create(
                 id: id.clone(),
                 from_account: me.id.0.clone(),
                 to_account: to.id.0.clone(),
-                variant: terms.variant.id().to_string(),
-                rules: terms.rules_text.clone(),
-                match_format: terms.match_text.to_string(),
+                variant: terms.variant().id().to_string(),
+                rules: terms.rules_text(),
+                match_format: terms.match_text().to_string(),
                 clock: terms.clock_text(),
                 rated: req.rated.unwrap_or(false),
                 expires: now + CHALLENGE_MS,
@@ -141,9 +124,7 @@ pub(super) async fn create(
         )
         .await?;
     if !stored {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_challenges",
+        return Err(ApiError::of(Category::TooManyChallenges,
             format!("you have {MAX_OPEN_CHALLENGES} open challenges already; cancel one or wait for an answer"),
         ));
     }
@@ -159,8 +140,7 @@ pub(super) async fn create(
 }
 
 /// `GET /api/challenges`.
-pub(super) async fn list(State(s): State<Arc<Seeks>>, headers: HeaderMap) -> ApiResult<Response> {
-    let me = needs_account(&s, &headers).await?;
+pub(super) async fn list(State(s): State<Arc<Seeks>>, me: Account) -> ApiResult<Response> {
     let (incoming, outgoing) = s
         .games
         .store
@@ -174,8 +154,7 @@ pub(super) async fn list(State(s): State<Arc<Seeks>>, headers: HeaderMap) -> Api
 }
 
 /// The challenge of a path, for the challenger or the challenged only.
-async fn mine(s: &Seeks, id: &str, headers: &HeaderMap) -> ApiResult<(ChallengeRow, String)> {
-    let me = needs_account(s, headers).await?;
+async fn mine(s: &Seeks, id: &str, me: Account) -> ApiResult<(ChallengeRow, String)> {
     if !valid_id(id) {
         return Err(no_such_challenge());
     }
@@ -193,9 +172,9 @@ async fn mine(s: &Seeks, id: &str, headers: &HeaderMap) -> ApiResult<(ChallengeR
 pub(super) async fn accept(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    let (c, me) = mine(&s, &id, &headers).await?;
+    let (c, me) = mine(&s, &id, me).await?;
     if c.to_account != me {
         return Err(ApiError::forbidden("only the challenged player can accept"));
     }
@@ -203,7 +182,7 @@ pub(super) async fn accept(
     if c.status != "open" || c.expires < now {
         return Err(challenge_gone());
     }
-    let terms = Terms::stored(&c.variant, &c.rules, &c.match_format, c.clock.as_deref())?;
+    let terms = stored_terms(&c.variant, &c.rules, &c.match_format, c.clock.as_deref())?;
     let store = &s.games.store;
     let game = util::new_game_id();
     if !store.claim_challenge(&c.id, &me, &game, now).await? {
@@ -247,8 +226,8 @@ pub(super) async fn accept(
 }
 
 /// Ends a challenge as `status` (decline by the challenged, cancel by the challenger).
-async fn end(s: &Seeks, id: &str, headers: &HeaderMap, status: &str) -> ApiResult<Response> {
-    let (c, me) = mine(s, id, headers).await?;
+async fn end(s: &Seeks, id: &str, me: Account, status: &str) -> ApiResult<Response> {
+    let (c, me) = mine(s, id, me).await?;
     let allowed = if status == "declined" {
         c.to_account == me
     } else {
@@ -277,16 +256,16 @@ async fn end(s: &Seeks, id: &str, headers: &HeaderMap, status: &str) -> ApiResul
 pub(super) async fn decline(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    end(&s, &id, &headers, "declined").await
+    end(&s, &id, me, "declined").await
 }
 
 /// `DELETE /api/challenges/{id}` (the challenger).
 pub(super) async fn cancel(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    end(&s, &id, &headers, "cancelled").await
+    end(&s, &id, me, "cancelled").await
 }

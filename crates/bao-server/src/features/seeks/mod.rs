@@ -16,16 +16,17 @@ mod pool;
 mod seek;
 mod socket;
 
-use crate::domain::model::TimeControl;
-use crate::error::{ApiError, ApiResult};
-use crate::game::{parse_variant, Games};
-use crate::store::AccountRow;
+use crate::edge::limit::{limit, Action};
+use crate::edge::terms::{Terms, TermsIn};
+use crate::error::{ApiError, ApiResult, Category};
+use crate::game::Games;
+use crate::store::Store;
 use crate::util;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::FromRef;
+use axum::http::HeaderMap;
 use axum::routing::{get, post};
 use axum::Router;
-use bao_rules::{MatchFormat, Rules, Side, Variant};
+use bao_rules::{MatchFormat, Side};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -45,8 +46,6 @@ pub const MAX_BLOCKS: i64 = 1_000;
 pub const CHALLENGE_MS: i64 = 24 * 3600 * 1000;
 /// Seeks in the list at most.
 pub const LIST_MAX: i64 = 50;
-/// Longest rules option text taken.
-const MAX_RULES: usize = 400;
 
 /// Timings of finding an opponent; every instance of one database should use the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,28 +120,48 @@ impl Seeks {
     }
 }
 
-/// The routes of seeks, the pool, challenges, blocks and the player socket.
+impl FromRef<Arc<Seeks>> for Store {
+    fn from_ref(s: &Arc<Seeks>) -> Store {
+        s.games.store.clone()
+    }
+}
+
+/// The routes of seeks, the pool, challenges, blocks and the player socket. Posting a seek,
+/// a challenge or a place in the pool makes a game soon after: each counts as a new game;
+/// accepting one as a join (docs/api.md, "Finding an opponent").
 pub fn routes(s: Arc<Seeks>) -> Router {
     Router::new()
-        .route("/api/seeks", post(seek::create).get(seek::list))
+        .route(
+            "/api/seeks",
+            post(seek::create)
+                .layer(limit(Action::Create))
+                .get(seek::list),
+        )
         .route("/api/seeks/{id}", get(seek::status).delete(seek::delete))
-        .route("/api/seeks/{id}/accept", post(seek::accept))
-        .route("/api/pool", post(pool::join))
+        .route(
+            "/api/seeks/{id}/accept",
+            post(seek::accept).layer(limit(Action::Join)),
+        )
+        .route("/api/pool", post(pool::join).layer(limit(Action::Create)))
         .route("/api/pool/{id}", get(pool::status).delete(pool::leave))
         .route(
             "/api/challenges",
-            post(challenges::create).get(challenges::list),
+            post(challenges::create)
+                .layer(limit(Action::Create))
+                .get(challenges::list),
         )
         .route(
             "/api/challenges/{id}",
             axum::routing::delete(challenges::cancel),
         )
-        .route("/api/challenges/{id}/accept", post(challenges::accept))
+        .route(
+            "/api/challenges/{id}/accept",
+            post(challenges::accept).layer(limit(Action::Join)),
+        )
         .route("/api/challenges/{id}/decline", post(challenges::decline))
         .route("/api/blocks", post(blocks::block).get(blocks::list))
         .route("/api/blocks/{name}", axum::routing::delete(blocks::unblock))
         .route("/api/play/ws", get(socket::upgrade))
-        .layer(DefaultBodyLimit::max(crate::edge::body::MAX_JSON))
         .with_state(s)
 }
 
@@ -190,22 +209,6 @@ where
     })
 }
 
-/// The signed-in account of a request (`bao_session`), read through the store.
-async fn account_of(s: &Seeks, headers: &HeaderMap) -> ApiResult<Option<AccountRow>> {
-    Ok(crate::edge::session_account(&s.games.store, headers).await?)
-}
-
-/// The account of a request that needs one: 401 `needs_account` otherwise.
-async fn needs_account(s: &Seeks, headers: &HeaderMap) -> ApiResult<AccountRow> {
-    account_of(s, headers).await?.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "needs_account",
-            "this needs an account: sign in (or sign up) and try again",
-        )
-    })
-}
-
 /// The `Authorization: Bearer` token of a request, if any.
 fn bearer(headers: &HeaderMap) -> Option<String> {
     headers
@@ -236,94 +239,40 @@ fn new_id() -> String {
 
 /// 403 `blocked`.
 fn blocked() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "blocked",
-        "one of you has blocked the other",
+    ApiError::of(Category::Blocked, "one of you has blocked the other")
+}
+
+/// The terms of a seek or a challenge (docs/api.md, "Finding an opponent"): the match is
+/// a single game unless the request says otherwise.
+fn terms(
+    variant: &str,
+    rules: Option<&str>,
+    match_format: Option<&str>,
+    clock: Option<&serde_json::Value>,
+) -> ApiResult<Terms> {
+    Terms::parse(
+        TermsIn {
+            variant,
+            rules,
+            match_format,
+            clock,
+        },
+        MatchFormat::SingleGame,
     )
 }
 
-/// The terms of a game to be made: variant, rules with the match format, clock.
-#[derive(Clone, Debug)]
-struct Terms {
-    variant: Variant,
-    rules: Rules,
-    /// The options without the match format, as listed (`-` or OPTS).
-    rules_text: String,
-    match_text: &'static str,
-    clock: Option<TimeControl>,
-}
-
-impl Terms {
-    /// From a request's fields (400 with a clear message for each bad one).
-    fn parse(
-        variant: &str,
-        rules: Option<&str>,
-        clock: Option<&serde_json::Value>,
-        match_format: Option<&str>,
-    ) -> ApiResult<Terms> {
-        let variant = parse_variant(variant)?;
-        let text = rules.unwrap_or("-");
-        if text.len() > MAX_RULES {
-            return Err(ApiError::bad_request("the rules options are too long"));
-        }
-        let mut rules = Rules::parse(variant, text)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
-        rules.match_format = match match_format {
-            None => MatchFormat::SingleGame,
-            Some(f) => MatchFormat::parse(f).ok_or_else(|| {
-                ApiError::bad_request("match must be \"single_game\" or \"best_of_three\"")
-            })?,
-        };
-        Ok(Terms::of(rules, parse_clock(clock)?))
-    }
-
-    fn of(rules: Rules, clock: Option<TimeControl>) -> Terms {
-        let mut bare = rules;
-        bare.match_format = Rules::new(rules.variant).match_format;
-        Terms {
-            variant: rules.variant,
-            rules_text: bare.to_string(),
-            match_text: rules.match_format.as_str(),
-            rules,
-            clock,
-        }
-    }
-
-    /// From stored columns (checked when stored).
-    fn stored(
-        variant: &str,
-        rules: &str,
-        match_format: &str,
-        clock: Option<&str>,
-    ) -> ApiResult<Terms> {
-        let clock = clock
-            .map(|c| serde_json::from_str::<serde_json::Value>(c).map_err(ApiError::internal))
-            .transpose()?;
-        Terms::parse(variant, Some(rules), clock.as_ref(), Some(match_format))
-    }
-
-    fn clock_text(&self) -> Option<String> {
-        self.clock
-            .as_ref()
-            .map(|c| serde_json::to_string(c).unwrap_or_default())
-    }
-}
-
-/// A CLOCK of the contract: the same object `POST /api/games` takes, or null.
-fn parse_clock(v: Option<&serde_json::Value>) -> ApiResult<Option<TimeControl>> {
-    match v {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(v) => {
-            let c: TimeControl = serde_json::from_value(v.clone()).map_err(|_| {
-                ApiError::bad_request(
-                    "clock is {\"initial_ms\": N, \"increment_ms\": M} (real time, milliseconds), {\"days_per_move\": D} (correspondence) or null",
-                )
-            })?;
-            c.check().map_err(ApiError::bad_request)?;
-            Ok(Some(c))
-        }
-    }
+/// The terms of a stored seek or challenge, read back through the same parser (they were
+/// checked when stored).
+fn stored_terms(
+    variant: &str,
+    rules: &str,
+    match_format: &str,
+    clock: Option<&str>,
+) -> ApiResult<Terms> {
+    let clock = clock
+        .map(|c| serde_json::from_str::<serde_json::Value>(c).map_err(ApiError::internal))
+        .transpose()?;
+    terms(variant, Some(rules), Some(match_format), clock.as_ref())
 }
 
 /// The stored clock text as the JSON value the API shows.

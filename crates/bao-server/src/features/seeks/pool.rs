@@ -3,19 +3,18 @@
 //! pairs come from the pure [`crate::domain::pairing::pair`], and each pair is claimed in the
 //! store with one conditional UPDATE of both tickets before its game is made.
 
-use super::{needs_account, new_id, parse_clock, random_side, valid_id, Seeks};
+use super::{new_id, random_side, terms, valid_id, Seeks};
 use crate::domain::pairing;
-use crate::edge::body::{json, json_body};
-use crate::error::{ApiError, ApiResult};
-use crate::game::{parse_variant, NewPair, PairSeat};
+use crate::edge::account::Account;
+use crate::edge::body::{json, Json};
+use crate::error::{ApiError, ApiResult, Category};
+use crate::game::{NewPair, PairSeat};
 use crate::store::StoreError;
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use bao_rules::{MatchFormat, Position, Rules};
+use bao_rules::{Position, Rules};
 use serde::Deserialize;
 use serde_json::json;
 use std::sync::Arc;
@@ -27,9 +26,8 @@ pub(super) struct JoinReq {
 }
 
 fn no_such_ticket() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no_such_ticket",
+    ApiError::of(
+        Category::NoSuchTicket,
         "this place in the pool is gone; ask for a game again",
     )
 }
@@ -37,14 +35,13 @@ fn no_such_ticket() -> ApiError {
 /// `POST /api/pool`.
 pub(super) async fn join(
     State(s): State<Arc<Seeks>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    account: Account,
+    Json(req): Json<JoinReq>,
 ) -> ApiResult<Response> {
-    let req: JoinReq = json_body(body)?;
-    let account = needs_account(&s, &headers).await?;
-    let variant = parse_variant(&req.variant)?;
-    let clock = parse_clock(req.clock.as_ref())?;
-    let clock_text = clock.map(|c| serde_json::to_string(&c).unwrap_or_default());
+    // A pool is a game and a clock; its games have the variant's default rules.
+    let pool_terms = terms(&req.variant, None, None, req.clock.as_ref())?;
+    let variant = pool_terms.variant();
+    let clock_text = pool_terms.clock_text();
     let pool = format!(
         "{} {}",
         variant.id(),
@@ -92,9 +89,8 @@ pub(super) async fn join(
 async fn owned(
     s: &Seeks,
     id: &str,
-    headers: &HeaderMap,
+    account: Account,
 ) -> ApiResult<(crate::store::TicketRow, String)> {
-    let account = needs_account(s, headers).await?;
     if !valid_id(id) {
         return Err(no_such_ticket());
     }
@@ -112,9 +108,9 @@ async fn owned(
 pub(super) async fn status(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    account: Account,
 ) -> ApiResult<Response> {
-    let (t, account) = owned(&s, &id, &headers).await?;
+    let (t, account) = owned(&s, &id, account).await?;
     let now = util::now_ms();
     let waiting = || {
         json(
@@ -145,9 +141,9 @@ pub(super) async fn status(
 pub(super) async fn leave(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    account: Account,
 ) -> ApiResult<Response> {
-    let (t, account) = owned(&s, &id, &headers).await?;
+    let (t, account) = owned(&s, &id, account).await?;
     s.games.store.leave_pool(&t.id, &account).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
@@ -204,16 +200,13 @@ async fn make_game(
     game: &str,
 ) -> ApiResult<()> {
     let (variant, clock) = a.pool.split_once(' ').unwrap_or((&a.pool, "none"));
-    let variant = parse_variant(variant)?;
     let clock = match clock {
         "none" => None,
-        c => {
-            let v: serde_json::Value = serde_json::from_str(c).map_err(ApiError::internal)?;
-            parse_clock(Some(&v))?
-        }
+        c => Some(serde_json::from_str::<serde_json::Value>(c).map_err(ApiError::internal)?),
     };
-    let mut rules = Rules::new(variant);
-    rules.match_format = MatchFormat::SingleGame;
+    // The pool's terms, read back through the parser they were checked by.
+    let t = terms(variant, None, None, clock.as_ref())?;
+    let (rules, clock): (Rules, _) = (t.rules, t.clock);
     let seat = |w: &pairing::Waiting| PairSeat {
         name: String::new(),
         account: Some(w.account.clone()),

@@ -1,19 +1,18 @@
 //! Open challenges anyone may accept (docs/api.md, "Open challenges (seeks)").
 
 use super::{
-    account_of, bearer, blocked, clock_json, new_id, random_side, valid_id, Seeks, Terms, LIST_MAX,
-    MAX_OPEN_SEEKS,
+    bearer, blocked, clock_json, new_id, random_side, stored_terms, terms, valid_id, Seeks,
+    LIST_MAX, MAX_OPEN_SEEKS,
 };
 use crate::domain::names::clean_name;
-use crate::edge::body::{json, json_body};
+use crate::edge::account::{Account, MaybeAccount};
+use crate::edge::body::{json, Json, JsonOrEmpty};
 use crate::edge::Guard;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::seat::cookie;
 use crate::game::{NewPair, PairSeat};
-use crate::store::{AccountRow, NewSeek, SeekRow};
+use crate::store::{NewSeek, SeekRow};
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -51,17 +50,12 @@ struct Listed {
 }
 
 fn no_such_seek() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no_such_seek",
-        "this open challenge is gone",
-    )
+    ApiError::of(Category::NoSuchSeek, "this open challenge is gone")
 }
 
 fn seek_taken() -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "seek_taken",
+    ApiError::of(
+        Category::SeekTaken,
         "someone else accepted this challenge first",
     )
 }
@@ -70,20 +64,18 @@ fn seek_taken() -> ApiError {
 pub(super) async fn create(
     State(s): State<Arc<Seeks>>,
     guard: Option<Extension<Guard>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    MaybeAccount(account): MaybeAccount,
+    Json(req): Json<SeekReq>,
 ) -> ApiResult<Response> {
-    let req: SeekReq = json_body(body)?;
-    let terms = Terms::parse(
+    let terms = terms(
         &req.variant,
         req.rules.as_deref(),
-        req.clock.as_ref(),
         req.match_format.as_deref(),
+        req.clock.as_ref(),
     )?;
     let rated = req.rated.unwrap_or(false);
-    let account = account_of(&s, &headers).await?;
     if rated && account.is_none() {
-        return Err(crate::game::ops::rated_needs_account("a rated game"));
+        return Err(ApiError::needs_account("a rated game"));
     }
     let now = util::now_ms();
     let (name, rating) = match &account {
@@ -91,7 +83,7 @@ pub(super) async fn create(
             let r = s
                 .games
                 .store
-                .seat_account(&a.id.0, terms.variant.id(), now)
+                .seat_account(&a.id.0, terms.variant().id(), now)
                 .await?
                 .map(|sa| {
                     format!(
@@ -118,9 +110,9 @@ pub(super) async fn create(
                 ip,
                 name,
                 rating,
-                variant: terms.variant.id().to_string(),
-                rules: terms.rules_text.clone(),
-                match_format: terms.match_text.to_string(),
+                variant: terms.variant().id().to_string(),
+                rules: terms.rules_text(),
+                match_format: terms.match_text().to_string(),
                 clock: terms.clock_text(),
                 rated,
             },
@@ -130,9 +122,7 @@ pub(super) async fn create(
         )
         .await?;
     if !stored {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too_many_seeks",
+        return Err(ApiError::of(Category::TooManySeeks,
             format!("you have {MAX_OPEN_SEEKS} open challenges already; wait for one to be accepted or remove one"),
         ));
     }
@@ -149,7 +139,7 @@ fn tokens_of(headers: &HeaderMap, query: Option<&str>) -> Vec<String> {
 }
 
 /// Whether the caller owns `seek`: its account, or the seek token.
-fn owns(seek: &SeekRow, account: Option<&AccountRow>, tokens: &[String]) -> bool {
+fn owns(seek: &SeekRow, account: Option<&Account>, tokens: &[String]) -> bool {
     account.is_some_and(|a| seek.account.as_deref() == Some(a.id.0.as_str()))
         || tokens
             .iter()
@@ -160,9 +150,9 @@ fn owns(seek: &SeekRow, account: Option<&AccountRow>, tokens: &[String]) -> bool
 pub(super) async fn list(
     State(s): State<Arc<Seeks>>,
     RawQuery(query): RawQuery,
+    MaybeAccount(account): MaybeAccount,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let account = account_of(&s, &headers).await?;
     let tokens = tokens_of(&headers, query.as_deref());
     let rows = s.games.store.open_seeks(util::now_ms(), LIST_MAX).await?;
     let seeks: Vec<Listed> = rows
@@ -187,13 +177,13 @@ pub(super) async fn list(
 async fn owned(
     s: &Seeks,
     id: &str,
+    account: Option<Account>,
     headers: &HeaderMap,
-) -> ApiResult<(SeekRow, Option<AccountRow>, Vec<String>)> {
+) -> ApiResult<(SeekRow, Option<Account>, Vec<String>)> {
     if !valid_id(id) {
         return Err(no_such_seek());
     }
     let seek = s.games.store.seek(id).await?.ok_or_else(no_such_seek)?;
-    let account = account_of(s, headers).await?;
     let tokens: Vec<String> = bearer(headers).into_iter().collect();
     if !owns(&seek, account.as_ref(), &tokens) {
         return Err(no_such_seek());
@@ -205,9 +195,10 @@ async fn owned(
 pub(super) async fn status(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
+    MaybeAccount(account): MaybeAccount,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (seek, account, tokens) = owned(&s, &id, &headers).await?;
+    let (seek, account, tokens) = owned(&s, &id, account, &headers).await?;
     let now = util::now_ms();
     match (seek.status.as_str(), &seek.game) {
         ("accepted", Some(game)) if s.games.store.game_exists(game).await? => {
@@ -236,9 +227,10 @@ pub(super) async fn status(
 pub(super) async fn delete(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
+    MaybeAccount(account): MaybeAccount,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (seek, _, _) = owned(&s, &id, &headers).await?;
+    let (seek, _, _) = owned(&s, &id, account, &headers).await?;
     if seek.status == "accepted" {
         return Err(seek_taken());
     }
@@ -257,24 +249,19 @@ pub(super) struct AcceptReq {
 pub(super) async fn accept(
     State(s): State<Arc<Seeks>>,
     Path(id): Path<String>,
+    MaybeAccount(account): MaybeAccount,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    // An empty body is `{}`.
+    JsonOrEmpty(req): JsonOrEmpty<AcceptReq>,
 ) -> ApiResult<Response> {
     if !valid_id(&id) {
         return Err(no_such_seek());
     }
-    // An empty body is `{}`.
-    let req: AcceptReq = match &body {
-        Ok(b) if b.is_empty() => AcceptReq::default(),
-        _ => json_body(body)?,
-    };
     let seek = s.games.store.seek(&id).await?.ok_or_else(no_such_seek)?;
-    let account = account_of(&s, &headers).await?;
     let tokens: Vec<String> = bearer(&headers).into_iter().collect();
     if owns(&seek, account.as_ref(), &tokens) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "own_seek",
+        return Err(ApiError::of(
+            Category::OwnSeek,
             "this is your own open challenge: someone else has to accept it",
         ));
     }
@@ -285,14 +272,14 @@ pub(super) async fn accept(
         _ => return Err(no_such_seek()),
     }
     if seek.rated && account.is_none() {
-        return Err(crate::game::ops::rated_needs_account("a rated game"));
+        return Err(ApiError::needs_account("a rated game"));
     }
     if let (Some(a), Some(owner)) = (&account, &seek.account) {
         if s.games.store.blocked_either(&a.id.0, owner).await? {
             return Err(blocked());
         }
     }
-    let terms = Terms::stored(
+    let terms = stored_terms(
         &seek.variant,
         &seek.rules,
         &seek.match_format,

@@ -11,14 +11,14 @@
 //! sent is remembered so that nothing is sent twice.
 
 use super::challenges::Shown;
-use super::{account_of, valid_token, Seeks, Wake};
+use super::{valid_token, Seeks, Wake};
+use crate::edge::account::MaybeAccount;
 use crate::edge::socket::{is_ping, pong, KeepAlive, BUFFER, MAX_MESSAGE};
 use crate::edge::{going_away, Guard};
 use crate::error::{ApiError, ApiResult};
 use crate::util;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Extension;
 use futures_util::{SinkExt, StreamExt};
@@ -61,14 +61,14 @@ pub(super) async fn upgrade(
     State(s): State<Arc<Seeks>>,
     guard: Option<Extension<Guard>>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
+    account: MaybeAccount,
 ) -> ApiResult<Response> {
     let tokens = seek_tokens(query.as_deref()).ok_or_else(|| {
         ApiError::bad_request(format!(
             "seek= takes a seek token, at most {MAX_SEEK_TOKENS} of them"
         ))
     })?;
-    let account = account_of(&s, &headers).await?.map(|a| a.id.0);
+    let account = account.0.map(|a| a.id.0);
     let hashes = tokens.iter().map(|t| util::hash_token(t)).collect();
     Ok(ws
         .max_message_size(MAX_MESSAGE)

@@ -13,22 +13,23 @@
 pub mod run;
 pub mod state;
 
-use crate::domain::model::{Match, TimeControl};
+use crate::domain::model::Match;
 use crate::domain::names::clean_name;
-use crate::edge::body::{json, json_body, MAX_JSON};
-use crate::error::{ApiError, ApiResult};
+use crate::edge::account::{Account, MaybeAccount};
+use crate::edge::body::{json, Json, JsonOrEmpty};
+use crate::edge::limit::{limit, Action};
+use crate::edge::terms::{Terms, TermsIn};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::game::routes::list_page;
 use crate::game::{Games, Observer};
 use crate::store::{JoinOutcome, ListKey, PlayerRow, TournamentRow};
 use crate::util;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use bao_rules::Rules;
+use bao_rules::MatchFormat;
 use serde::Deserialize;
 use state::{Built, FormatJson, Loaded};
 use std::collections::HashMap;
@@ -125,12 +126,19 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
     })
 }
 
-/// The routes (docs/api.md, "Tournaments").
+/// The routes (docs/api.md, "Tournaments"). Making a tournament counts as making a game;
+/// joining one as joining a game.
 pub fn routes(games: Arc<Games>) -> Router {
     Router::new()
-        .route("/api/tournaments", post(create).get(list))
+        .route(
+            "/api/tournaments",
+            post(create).layer(limit(Action::Create)).get(list),
+        )
         .route("/api/tournaments/{id}", get(detail))
-        .route("/api/tournaments/{id}/join", post(join))
+        .route(
+            "/api/tournaments/{id}/join",
+            post(join).layer(limit(Action::Join)),
+        )
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/start", post(start))
         .route("/api/tournaments/{id}/pause", post(pause))
@@ -140,33 +148,11 @@ pub fn routes(games: Arc<Games>) -> Router {
         .route("/api/tournaments/{id}/allow", post(allow))
         .route("/api/tournaments/{id}/standings.csv", get(standings_csv))
         .route("/api/tournaments/{id}/games.txt", get(games_txt))
-        .layer(DefaultBodyLimit::max(MAX_JSON))
         .with_state(games)
 }
 
-/// The signed-in account of a request: (id, name). The session is read through the store
-/// (a feature does not import the accounts feature).
-async fn account(games: &Games, headers: &HeaderMap) -> ApiResult<Option<(String, String)>> {
-    let row = crate::edge::session_account(&games.store, headers).await?;
-    Ok(row.map(|a| (a.id.0, a.username)))
-}
-
-async fn signed_in(games: &Games, headers: &HeaderMap, what: &str) -> ApiResult<(String, String)> {
-    account(games, headers).await?.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "not_signed_in",
-            format!("{what} needs an account: log in (or sign up) and try again"),
-        )
-    })
-}
-
 fn no_such_tournament() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no_such_tournament",
-        "there is no such tournament",
-    )
+    ApiError::of(Category::NoSuchTournament, "there is no such tournament")
 }
 
 /// Ids are 10 characters of `[a-z0-9]`: anything else names nothing and is not looked up.
@@ -208,11 +194,9 @@ struct CreateReq {
 /// `POST /api/tournaments` -> `201 {"id", "url", "code"}`.
 async fn create(
     State(games): State<Arc<Games>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    organiser: Account,
+    Json(req): Json<CreateReq>,
 ) -> ApiResult<Response> {
-    let (org_id, org_name) = signed_in(&games, &headers, "organising a tournament").await?;
-    let req: CreateReq = json_body(body)?;
     let bad = |m: &str| ApiError::bad_request(m);
     let name = clean_name(
         Some(&req.name.chars().take(4 * MAX_NAME).collect::<String>()),
@@ -224,19 +208,17 @@ async fn create(
             "a tournament's name is 1 to {MAX_NAME} characters"
         )));
     }
-    let variant = crate::game::parse_variant(&req.variant)?;
-    let rules_text = req.rules.unwrap_or_else(|| "-".into());
-    if rules_text.len() > 200 {
-        return Err(bad("the rules string is at most 200 characters"));
-    }
-    let rules = Rules::parse(variant, &rules_text)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_rules", e.to_string()))?;
-    let rules_text = if rules_text.trim().is_empty() {
-        "-".to_string()
-    } else {
-        rules_text.trim().to_string()
-    };
-    let _ = rules;
+    // The match format is the tournament's (single games; best of three in a knockout):
+    // see `run::game_rules`.
+    let terms = Terms::parse(
+        TermsIn {
+            variant: &req.variant,
+            rules: req.rules.as_deref(),
+            match_format: None,
+            clock: req.clock.as_ref(),
+        },
+        MatchFormat::SingleGame,
+    )?;
     let format: FormatJson = serde_json::from_value(req.format).map_err(|_| {
         bad("format is {\"kind\": \"round_robin\", \"double\": false}, {\"kind\": \"swiss\", \"rounds\": N} or {\"kind\": \"knockout\", \"third_place\": false}")
     })?;
@@ -254,15 +236,9 @@ async fn create(
         }
         _ => {}
     }
-    let clock: TimeControl = match req.clock {
-        None | Some(serde_json::Value::Null) => {
-            return Err(bad("a tournament needs a clock: {\"initial_ms\": N, \"increment_ms\": M} or {\"days_per_move\": D}"))
-        }
-        Some(v) => serde_json::from_value(v).map_err(|_| {
-            bad("clock is {\"initial_ms\": N, \"increment_ms\": M} (real time, milliseconds) or {\"days_per_move\": D} (correspondence)")
-        })?,
+    let Some(clock) = terms.clock else {
+        return Err(bad("a tournament needs a clock: {\"initial_ms\": N, \"increment_ms\": M} or {\"days_per_move\": D}"));
     };
-    clock.check().map_err(ApiError::bad_request)?;
     let now = util::now_ms();
     if let Some(s) = req.starts_at {
         if s <= now || s > now + MAX_AHEAD_MS {
@@ -302,14 +278,14 @@ async fn create(
     let mut row = TournamentRow {
         id: util::random_code(10),
         name,
-        variant: variant.id().to_string(),
-        rules: rules_text,
+        variant: terms.variant().id().to_string(),
+        rules: terms.rules_text(),
         format: serde_json::to_string(&format).map_err(ApiError::internal)?,
         clock: serde_json::to_string(&clock).map_err(ApiError::internal)?,
         rated: req.rated,
         status: "open".into(),
-        organiser_id: org_id,
-        organiser_name: org_name,
+        organiser_id: organiser.id.0,
+        organiser_name: organiser.username,
         starts_at: req.starts_at,
         max_players: req.max_players,
         players: 0,
@@ -387,15 +363,11 @@ fn built(l: &Loaded) -> Option<Built> {
 async fn detail(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    viewer: MaybeAccount,
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
-    let viewer = account(&games, &headers).await?;
     let b = built(&l);
-    json(
-        StatusCode::OK,
-        &state::detail(&l, b.as_ref(), viewer.as_ref().map(|v| v.0.as_str())),
-    )
+    json(StatusCode::OK, &state::detail(&l, b.as_ref(), viewer.id()))
 }
 
 #[derive(Deserialize, Default)]
@@ -403,19 +375,9 @@ struct JoinReq {
     code: Option<String>,
 }
 
-fn body_or_default<T: serde::de::DeserializeOwned + Default>(
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<T> {
-    match &body {
-        Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(T::default()),
-        _ => json_body(body),
-    }
-}
-
 fn started() -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "started",
+    ApiError::of(
+        Category::Started,
         "the tournament has started: players can no longer join",
     )
 }
@@ -424,11 +386,10 @@ fn started() -> ApiError {
 async fn join(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: Account,
+    JsonOrEmpty(req): JsonOrEmpty<JoinReq>,
 ) -> ApiResult<Response> {
-    let (acct, username) = signed_in(&games, &headers, "joining a tournament").await?;
-    let req: JoinReq = body_or_default(body)?;
+    let (acct, username) = (me.id.0, me.username);
     check_id(&id)?;
     let t = games
         .store
@@ -438,9 +399,8 @@ async fn join(
     if let Some(code) = &t.code {
         let given = req.code.as_deref().unwrap_or("");
         if !util::same_secret(code, given) {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "needs_code",
+            return Err(ApiError::of(
+                Category::NeedsCode,
                 if given.is_empty() {
                     "this tournament is private: joining needs its code"
                 } else {
@@ -473,11 +433,7 @@ async fn join(
         JoinOutcome::Refused => {
             let t = games.store.tournament(&id).await?;
             if t.is_some_and(|t| t.status == "open") {
-                Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "full",
-                    "the tournament is full",
-                ))
+                Err(ApiError::of(Category::Full, "the tournament is full"))
             } else {
                 Err(started())
             }
@@ -490,19 +446,17 @@ async fn join(
 async fn withdraw(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    let (acct, _) = signed_in(&games, &headers, "withdrawing from a tournament").await?;
     let l = loaded(&games, &id).await?;
-    take_off(&games, &l, &acct).await?;
+    take_off(&games, &l, &me.id.0).await?;
     json(StatusCode::OK, &serde_json::json!({"withdrawn": true}))
 }
 
 async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
     if !l.players.iter().any(|p| p.account_id == acct) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "not_registered",
+        return Err(ApiError::of(
+            Category::NotRegistered,
             "that player is not registered in this tournament",
         ));
     }
@@ -523,25 +477,17 @@ async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
                 .withdraw_from_tournament(&l.t.id, acct, now)
                 .await?;
         }
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "over",
-                "the tournament is over",
-            ))
-        }
+        _ => return Err(ApiError::of(Category::Over, "the tournament is over")),
     }
     Ok(())
 }
 
 /// The tournament, if the request's account organises it.
-async fn organised(games: &Games, id: &str, headers: &HeaderMap) -> ApiResult<Loaded> {
-    let (acct, _) = signed_in(games, headers, "organising a tournament").await?;
+async fn organised(games: &Games, id: &str, me: &Account) -> ApiResult<Loaded> {
     let l = loaded(games, id).await?;
-    if l.t.organiser_id != acct {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "not_organiser",
+    if l.t.organiser_id != me.id.0 {
+        return Err(ApiError::of(
+            Category::NotOrganiser,
             "only the tournament's organiser can do this",
         ));
     }
@@ -549,9 +495,8 @@ async fn organised(games: &Games, id: &str, headers: &HeaderMap) -> ApiResult<Lo
 }
 
 fn wrong_status(what: &str, status: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "wrong_status",
+    ApiError::of(
+        Category::WrongStatus,
         format!("the tournament is {status}: it cannot be {what} now"),
     )
 }
@@ -560,16 +505,15 @@ fn wrong_status(what: &str, status: &str) -> ApiError {
 async fn start(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &headers).await?;
+    let l = organised(&games, &id, &me).await?;
     if l.t.status != "open" {
         return Err(wrong_status("started", &l.t.status));
     }
     if l.players.len() < 2 {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "too_few_players",
+        return Err(ApiError::of(
+            Category::TooFewPlayers,
             "a tournament needs at least two players to start",
         ));
     }
@@ -594,9 +538,9 @@ async fn ok_status(games: &Games, id: &str) -> ApiResult<Response> {
 async fn pause(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &headers).await?;
+    let l = organised(&games, &id, &me).await?;
     if !games
         .store
         .set_tournament_status(&id, "running", "paused", util::now_ms())
@@ -611,9 +555,9 @@ async fn pause(
 async fn resume(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    me: Account,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &headers).await?;
+    let l = organised(&games, &id, &me).await?;
     if !games
         .store
         .set_tournament_status(&id, "paused", "running", util::now_ms())
@@ -634,19 +578,17 @@ struct RemoveReq {
 async fn remove(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: Account,
+    Json(req): Json<RemoveReq>,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &headers).await?;
-    let req: RemoveReq = json_body(body)?;
+    let l = organised(&games, &id, &me).await?;
     let p = l
         .players
         .iter()
         .find(|p| p.username.eq_ignore_ascii_case(req.username.trim()))
         .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                "not_registered",
+            ApiError::of(
+                Category::NotRegistered,
                 "that player is not registered in this tournament",
             )
         })?;
@@ -666,31 +608,30 @@ struct PairReq {
 async fn forbid(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: Account,
+    Json(req): Json<PairReq>,
 ) -> ApiResult<Response> {
-    set_forbidden(&games, &id, &headers, body, true).await
+    set_forbidden(&games, &id, &me, req, true).await
 }
 
 /// `POST /api/tournaments/{id}/allow` `{"a", "b"}` (organiser): undoes a `forbid`.
 async fn allow(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: Account,
+    Json(req): Json<PairReq>,
 ) -> ApiResult<Response> {
-    set_forbidden(&games, &id, &headers, body, false).await
+    set_forbidden(&games, &id, &me, req, false).await
 }
 
 async fn set_forbidden(
     games: &Arc<Games>,
     id: &str,
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    me: &Account,
+    req: PairReq,
     forbid: bool,
 ) -> ApiResult<Response> {
-    let l = organised(games, id, headers).await?;
-    let req: PairReq = json_body(body)?;
+    let l = organised(games, id, me).await?;
     if !matches!(l.format, state::FormatJson::Swiss { .. }) {
         return Err(ApiError::bad_request(
             "only a Swiss pairs by score: in a round robin everyone meets everyone, and a \
@@ -706,9 +647,8 @@ async fn set_forbidden(
             .find(|p| p.username.eq_ignore_ascii_case(name.trim()))
             .map(|p| p.account_id.clone())
             .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::CONFLICT,
-                    "not_registered",
+                ApiError::of(
+                    Category::NotRegistered,
                     "a player named in the pairing is not registered in this tournament",
                 )
             })

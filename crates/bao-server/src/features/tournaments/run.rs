@@ -87,9 +87,8 @@ async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
 
 /// The rules of a tournament's games.
 fn game_rules(l: &Loaded) -> ApiResult<Rules> {
-    let variant = crate::game::parse_variant(&l.t.variant)?;
-    let mut rules = Rules::parse(variant, &l.t.rules)
-        .map_err(|e| crate::error::ApiError::bad_request(e.to_string()))?;
+    let variant = crate::edge::terms::parse_variant(&l.t.variant)?;
+    let mut rules = crate::edge::terms::parse_rules(variant, &l.t.rules)?;
     rules.match_format = match l.format.format() {
         bao_tournament::Format::Knockout { .. } => MatchFormat::BestOfThree,
         _ => MatchFormat::SingleGame,
