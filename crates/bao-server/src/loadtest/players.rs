@@ -338,7 +338,7 @@ async fn hold_socket(
             .map_err(|e| e.to_string())?;
         req.headers_mut().insert(
             "cookie",
-            format!("{}={}", crate::edge::SESSION_COOKIE, p.token)
+            format!("{}={}", crate::edge::account::SESSION_COOKIE, p.token)
                 .parse()
                 .map_err(|e| format!("{e}"))?,
         );
@@ -560,7 +560,7 @@ pub async fn run(opts: PlayersOptions) -> Result<PlayersReport, String> {
             let via = addrs[s % addrs.len()];
             tasks.push(tokio::spawn(async move {
                 let (from, to) = (&players[s], &players[s + 1]);
-                let cookie = format!("{}={}", crate::edge::SESSION_COOKIE, from.token);
+                let cookie = format!("{}={}", crate::edge::account::SESSION_COOKIE, from.token);
                 let t0 = Instant::now();
                 let r = http
                     .post(format!("http://{via}/api/challenges"))
