@@ -210,7 +210,7 @@ mod tests {
         use argon2::password_hash::{PasswordHasher, PasswordVerifier};
         let salt_bytes: [u8; 16] = rand::rng().random();
         let salt = SaltString::encode_b64(&salt_bytes).unwrap();
-        let mut memory = vec![Block::default(); super::super::hashing::BLOCKS];
+        let mut memory = vec![Block::default(); crate::features::accounts::hashing::BLOCKS];
         let h = hash(&mut memory, "correct horse").unwrap();
         assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
         assert!(verify(&mut memory, "correct horse", &h));
