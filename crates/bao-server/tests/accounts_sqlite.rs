@@ -28,6 +28,34 @@ async fn sqlite_sessions_across_instances() {
     sessions_across_instances(&sqlite_url("acc-two")).await;
 }
 
+/// A burst of logins, 16 at once, is answered in full (well under the queue's bound), and the
+/// server holds no more Argon2id memories than it has hashing workers, however many logins
+/// ran at once (docs/api.md, "Accounts", "Hashing").
+#[tokio::test]
+async fn a_burst_of_logins_holds_at_most_one_memory_per_worker() {
+    use bao_server::features::accounts::HASHING_AT_ONCE;
+    let s = start_edge(&sqlite_url("acc-burst"), account_rates(0, 0)).await;
+    let b = &base(&s);
+    let names: Vec<String> = (0..4).map(|_| fresh_name("Burst")).collect();
+    for n in &names {
+        assert_eq!(signup(b, n, "the-real-one", None).await.status, 201);
+    }
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..16 {
+        let (b, n) = (b.clone(), names[i % names.len()].clone());
+        set.spawn(async move { login(&b, &n, "the-real-one", None).await.status });
+    }
+    while let Some(status) = set.join_next().await {
+        assert_eq!(status.unwrap(), 200);
+    }
+    let memories = s.app.accounts.hashing_memories();
+    assert!(
+        (1..=HASHING_AT_ONCE).contains(&memories),
+        "{memories} Argon2id memories for {HASHING_AT_ONCE} workers"
+    );
+    s.stop().await;
+}
+
 /// Guessing one account's password is stopped per name, whatever the address, and the
 /// right password is refused too while the limit holds; the address limit counts signups,
 /// logins and recoveries together.
@@ -207,18 +235,19 @@ async fn no_secret_in_the_database_file() {
 #[tokio::test]
 #[ignore]
 async fn measure_argon2_and_login_time() {
-    use bao_server::features::accounts::secrets;
+    use bao_server::features::accounts::{hashing, secrets};
     use std::time::Instant;
-    let h = secrets::hash("a password of some length").unwrap();
+    let mut m = vec![argon2::Block::default(); hashing::BLOCKS];
+    let h = secrets::hash(&mut m, "a password of some length").unwrap();
     let n = 20;
     let t0 = Instant::now();
     for _ in 0..n {
-        assert!(secrets::verify("a password of some length", &h));
+        assert!(secrets::verify(&mut m, "a password of some length", &h));
     }
     let verify = t0.elapsed().as_secs_f64() * 1000.0 / n as f64;
     let t0 = Instant::now();
     for _ in 0..n {
-        secrets::hash("a password of some length").unwrap();
+        secrets::hash(&mut m, "a password of some length").unwrap();
     }
     let hash = t0.elapsed().as_secs_f64() * 1000.0 / n as f64;
     println!("argon2id (m=19456 KiB, t=2, p=1): verify {verify:.1} ms, hash {hash:.1} ms");

@@ -86,3 +86,28 @@ async fn measure_accept_with_sockets_sqlite() {
     common::pool_measure::measure_accept_with_sockets(&sqlite_url("sockets-measure"), 500, 200)
         .await;
 }
+
+#[tokio::test]
+async fn sqlite_pool_claim_crash_polling() {
+    common::claims::pool_claim_crash(&sqlite_url("crash-pool-poll"), false).await;
+}
+
+#[tokio::test]
+async fn sqlite_pool_claim_crash_socket() {
+    common::claims::pool_claim_crash(&sqlite_url("crash-pool-sock"), true).await;
+}
+
+#[tokio::test]
+async fn sqlite_seek_claim_crash_polling() {
+    common::claims::seek_claim_crash(&sqlite_url("crash-seek-poll"), false).await;
+}
+
+#[tokio::test]
+async fn sqlite_seek_claim_crash_socket() {
+    common::claims::seek_claim_crash(&sqlite_url("crash-seek-sock"), true).await;
+}
+
+#[tokio::test]
+async fn sqlite_challenge_claim_crash() {
+    common::claims::challenge_claim_crash(&sqlite_url("crash-challenge")).await;
+}

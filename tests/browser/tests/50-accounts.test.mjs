@@ -205,6 +205,22 @@ test('a refusal by the rate limit says how long to wait; a taken name and a rese
   await context.close();
 });
 
+test('a sign-up refused because the server is checking too many passwords (503 busy) says in Swahili how long to wait', async () => {
+  const { context, page } = await openPage(browser, { viewport: { width: 360, height: 640 } });
+  // The queue itself is the server's (features/accounts/hashing.rs); here its answer, as the API gives it.
+  await page.route('**/api/account/signup', (route) =>
+    route.fulfill({ status: 503, headers: { 'Retry-After': '2', 'Content-Type': 'application/json' }, body: JSON.stringify({ error: 'busy', message: 'the server is checking many passwords at once; try again in 2 s' }) }),
+  );
+  await page.goto('/account/signup?lang=sw');
+  await page.fill('#username', 'Mgeni_mpya');
+  await page.fill('#password', PASSWORD);
+  await page.click('#submit');
+  await page.waitForSelector('#form-status[data-kind="error"]:not([hidden])');
+  assert.equal((await page.textContent('#form-status')).trim(), text('sw', 'account', 'account.err_busy.other', { n: 2 }));
+  assertClean(page, { allowConsole: [/status of 503/] });
+  await context.close();
+});
+
 test('the profile of a name nobody has says so in words; an address that cannot be a name is 404', async () => {
   const { context, page } = await openIn('sw', PHONE);
   await page.goto('/@/hakunamtu123');

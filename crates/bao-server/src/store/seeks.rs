@@ -875,35 +875,64 @@ impl Store {
     /// The upkeep of the tables (every instance runs it; each statement is safe to run twice):
     /// a claim made before `stale` whose game does not exist (its instance died between the
     /// claim and the game) is undone: the seek is open again, the tickets wait again, the
-    /// challenge is open again; challenges past their time expire; closed rows older than
-    /// `old` are deleted. Answers the claims undone.
-    pub async fn repair_claims(&self, now: i64, stale: i64, old: i64) -> Result<u64, StoreError> {
+    /// challenge is open again, each alive (a challenge: not expiring) until at least
+    /// `lease`, so that a player who only polls, or whose socket has not yet renewed it,
+    /// finds it there (docs/api.md, "Finding an opponent"). A ticket whose account has asked
+    /// again in the same pool since leaves the pool instead: the later ask stands. Challenges
+    /// past their time expire; closed rows older than `old` are deleted. Answers the claims
+    /// undone.
+    pub async fn repair_claims(
+        &self,
+        now: i64,
+        stale: i64,
+        old: i64,
+        lease: i64,
+    ) -> Result<u64, StoreError> {
         let mut undone = 0;
         undone += sqlx::query(
-            "UPDATE seeks SET status = 'open', game = NULL, acceptor = NULL, accepted_at = NULL
+            "UPDATE seeks SET status = 'open', game = NULL, acceptor = NULL, accepted_at = NULL,
+                    alive_until = $2
              WHERE status = 'accepted' AND accepted_at < $1
                AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = seeks.game)",
         )
         .bind(stale)
+        .bind(lease)
         .execute(&self.write)
         .await?
         .rows_affected();
+        // Before the reopening: at most one waiting ticket per account and pool (the unique
+        // index), so an orphan with a later ticket beside it must not wait again.
         undone += sqlx::query(
-            "UPDATE pool SET status = 'waiting', game = NULL, paired_at = NULL
+            "UPDATE pool SET status = 'gone'
              WHERE status = 'paired' AND paired_at < $1
-               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)",
+               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)
+               AND EXISTS (SELECT 1 FROM pool w
+                           WHERE w.account_id = pool.account_id AND w.pool = pool.pool
+                             AND (w.since > pool.since OR (w.since = pool.since AND w.id > pool.id)))",
         )
         .bind(stale)
         .execute(&self.write)
         .await?
         .rows_affected();
         undone += sqlx::query(
-            "UPDATE challenges SET status = 'open', game = NULL, changed = $2
+            "UPDATE pool SET status = 'waiting', game = NULL, paired_at = NULL, alive_until = $2
+             WHERE status = 'paired' AND paired_at < $1
+               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)",
+        )
+        .bind(stale)
+        .bind(lease)
+        .execute(&self.write)
+        .await?
+        .rows_affected();
+        undone += sqlx::query(
+            "UPDATE challenges SET status = 'open', game = NULL, changed = $2,
+                    expires = CASE WHEN expires < $3 THEN $3 ELSE expires END
              WHERE status = 'accepted' AND changed < $1
                AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = challenges.game)",
         )
         .bind(stale)
         .bind(now)
+        .bind(lease)
         .execute(&self.write)
         .await?
         .rows_affected();

@@ -36,6 +36,7 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
             liveness: Duration::from_secs(3600),
             poll: Duration::from_secs(3600),
             pair_every: Duration::from_secs(3600),
+            ..SeeksConfig::default()
         },
         Rates::NONE,
     )

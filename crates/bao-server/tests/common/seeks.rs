@@ -20,6 +20,7 @@ pub fn quick() -> SeeksConfig {
         liveness: Duration::from_millis(3_000),
         poll: Duration::from_millis(200),
         pair_every: Duration::from_millis(200),
+        ..SeeksConfig::default()
     }
 }
 
@@ -189,7 +190,7 @@ pub async fn play_ws(addr: &str, cookie: Option<&str>, seeks: &[&str]) -> Ws {
 }
 
 /// Whether the open seek list has `id`.
-async fn listed(b: &str, id: &str) -> bool {
+pub async fn listed(b: &str, id: &str) -> bool {
     let l = get(b, "/api/seeks", None).await;
     assert_eq!(l.status, 200, "{}", l.text);
     l.json["seeks"]
@@ -200,7 +201,7 @@ async fn listed(b: &str, id: &str) -> bool {
 }
 
 /// Waits (at most 20 s) until `f` holds.
-async fn until<F, Fut>(what: &str, f: F)
+pub async fn until<F, Fut>(what: &str, f: F)
 where
     F: Fn() -> Fut,
     Fut: std::future::Future<Output = bool>,
@@ -579,7 +580,7 @@ pub async fn pool_pairs(url: &str) {
     s.stop().await;
 }
 
-fn rand_ms() -> i64 {
+pub fn rand_ms() -> i64 {
     (bao_server::util::now_ms() ^ i64::from(std::process::id())).rem_euclid(1_000_003)
 }
 
@@ -941,12 +942,15 @@ pub async fn time_accepts(s: &Running, n: usize) -> String {
 
 /// A claim whose game never came (its instance died between the claim and the game) is
 /// undone by the upkeep after a minute: the seek is open again, the tickets wait again, the
-/// challenge is open again. A claim whose game exists is left alone.
+/// challenge is open again, each with a fresh lease (alive until the time given). A ticket
+/// whose account asked again in the same pool meanwhile leaves the pool instead (one waiting
+/// ticket per account and pool). A claim whose game exists is left alone.
 pub async fn orphan_claims_are_undone(url: &str) {
     let s = start_seeks(url, quick(), Rates::NONE).await;
     let b = &base(&s);
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
+    let day = 86_400_000;
     // A seek claimed for a game that does not exist.
     let p = post_seek(b, casual("Orphan"), None).await;
     let (id, token) = id_and_token(&p);
@@ -957,20 +961,21 @@ pub async fn orphan_claims_are_undone(url: &str) {
         .unwrap());
     // A claim of a moment ago is left to its instance.
     store
-        .repair_claims(now, now - 60_000, now - 86_400_000)
+        .repair_claims(now, now - 60_000, now - day, now + 30_000)
         .await
         .unwrap();
     assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
-    // A minute later (the time passed in), it is undone.
+    // A minute later (the time passed in), it is undone, alive for a lease from then.
     let later = now + 61_000;
     let undone = store
-        .repair_claims(later, later - 60_000, later - 86_400_000)
+        .repair_claims(later, later - 60_000, later - day, later + 30_000)
         .await
         .unwrap();
     assert!(undone >= 1);
     let row = store.seek(&id).await.unwrap().unwrap();
     assert_eq!(row.status, "open");
     assert_eq!(row.game, None);
+    assert_eq!(row.alive_until, later + 30_000);
     // The page never heard of the game that never was; the seek can be accepted again.
     let acc = accept(b, &id, None).await;
     assert_eq!(acc.status, 201, "{}", acc.text);
@@ -979,10 +984,46 @@ pub async fn orphan_claims_are_undone(url: &str) {
     // A claim whose game exists stays, however old.
     let later = bao_server::util::now_ms() + 120_000;
     store
-        .repair_claims(later, later - 60_000, later - 86_400_000)
+        .repair_claims(later, later - 60_000, later - day, later + 30_000)
         .await
         .unwrap();
     assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
+
+    // Two tickets claimed for a game that never came; Asha then asked again in the same pool
+    // (her page had forgotten the first ticket). Alive only until `now`, so that no pairing
+    // pass of a test running beside this one on the same database takes them.
+    let pool = format!("kete orphan-{}", bao_server::util::random_code(8));
+    let (asha, baraka) = (fresh_name("acc-a"), fresh_name("acc-b"));
+    let (t1, t2, t3) = (
+        bao_server::util::random_code(12),
+        bao_server::util::random_code(12),
+        bao_server::util::random_code(12),
+    );
+    for (t, who) in [(&t1, &asha), (&t2, &baraka)] {
+        store
+            .insert_ticket(t, who, &pool, "kete", None, 1500, now - 1, now)
+            .await
+            .unwrap();
+    }
+    assert!(store
+        .claim_pair(&t1, &t2, "nosuchgame2", now)
+        .await
+        .unwrap());
+    store
+        .insert_ticket(&t3, &asha, &pool, "kete", None, 1500, now, now)
+        .await
+        .unwrap();
+    let later = now + 61_000;
+    store
+        .repair_claims(later, later - 60_000, later - day, later + 30_000)
+        .await
+        .unwrap();
+    let t = |id: String| async move { store.ticket(&id).await.unwrap().unwrap() };
+    let (r1, r2, r3) = (t(t1).await, t(t2).await, t(t3).await);
+    assert_eq!(r1.status, "gone", "the later ask stands");
+    assert_eq!((r2.status.as_str(), r2.game), ("waiting", None));
+    assert_eq!(r2.alive_until, later + 30_000);
+    assert_eq!((r3.status.as_str(), r3.alive_until), ("waiting", now));
     s.stop().await;
 }
 

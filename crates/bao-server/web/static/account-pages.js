@@ -51,6 +51,9 @@ export function accountError(err, { what = 'password', name = '' } = {}) {
       return t('account.err_name_taken', { name });
     case 'rate_limited':
       return err.retryAfter ? tn('account.err_rate_limited', err.retryAfter, { n: err.retryAfter }) : t('account.err_rate_limited_soon');
+    case 'busy':
+      // The server's password checks are queued, and the queue was full (docs/api.md "Accounts").
+      return err.retryAfter ? tn('account.err_busy', err.retryAfter, { n: err.retryAfter }) : t('account.err_busy_soon');
     case 'not_signed_in':
       return t('account.err_not_signed_in');
     case 'bad_request': {

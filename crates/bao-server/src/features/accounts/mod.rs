@@ -2,8 +2,9 @@
 //! an account is unchanged; an account keeps a player's seats across browsers ("My games")
 //! and is where ratings will attach (the store's [`crate::store::AccountId`]).
 //!
-//! * Passwords and recovery codes are kept as Argon2id PHC strings ([`secrets`]), hashed on
-//!   the blocking threads, at most [`HASHING_AT_ONCE`] at a time.
+//! * Passwords and recovery codes are kept as Argon2id PHC strings ([`secrets`]), hashed by
+//!   [`hashing::HASHING_AT_ONCE`] workers of their own that reuse their memory; at most
+//!   [`hashing::QUEUE`] wait, more are refused (503 `busy`).
 //! * The session cookie `bao_session` holds a random 256-bit token; the database keeps its
 //!   SHA-256 (table `sessions`), so a session works on every instance and a deleted row is
 //!   dead on all of them. Every signup, login and recovery starts a new session and ends the
@@ -13,27 +14,27 @@
 //!   answer alike, after the same Argon2id work.
 //! * Signup and login claim the browser's seats: the seat cookies and the body's `seats`.
 
+pub mod hashing;
 pub mod secrets;
 
 use crate::edge::account::{session_hash, Account, SESSION_COOKIE};
 use crate::edge::body::{json, Json};
 use crate::edge::limit::{limit, Action};
 use crate::edge::{Guard, RateLimited};
-use crate::error::{ApiError, ApiResult, Category};
+use crate::error::{ApiError, Category};
 use crate::store::{AccountRow, NewAccount, Store, StoreError};
 use crate::util;
 use axum::extract::{FromRef, State};
+use argon2::Block;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
+use hashing::{HashError, Hashers};
 use serde::Deserialize;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 
-/// Argon2id hashes computed at once (each takes 19 MiB and a core for tens of ms); more
-/// wait their turn, so a burst of logins cannot take the machine's memory or every core.
-pub const HASHING_AT_ONCE: usize = 2;
+pub use hashing::HASHING_AT_ONCE;
 
 /// Most seats one signup or login claims.
 pub const MAX_CLAIMS: usize = 50;
@@ -41,7 +42,7 @@ pub const MAX_CLAIMS: usize = 50;
 /// The feature's state.
 pub struct Accounts {
     store: Store,
-    hashing: Semaphore,
+    hashers: Hashers,
     /// The hash an unknown name's password is checked against, so that it costs the same
     /// time as a known name's.
     dummy: String,
@@ -50,31 +51,39 @@ pub struct Accounts {
 impl Accounts {
     /// The feature on `store`.
     pub fn new(store: Store) -> Arc<Accounts> {
-        let dummy = secrets::hash(&util::random_code(20)).unwrap_or_default();
         Arc::new(Accounts {
             store,
-            hashing: Semaphore::new(HASHING_AT_ONCE),
-            dummy,
+            hashers: Hashers::new(HASHING_AT_ONCE, hashing::QUEUE),
+            dummy: secrets::dummy_hash(),
         })
     }
 
-    /// Runs `f` (Argon2id work) on a blocking thread, with one of the hashing permits.
+    /// How many Argon2id memories (19 MiB each) the hashing workers hold: at most
+    /// [`HASHING_AT_ONCE`], however many logins came.
+    pub fn hashing_memories(&self) -> usize {
+        self.hashers.memories()
+    }
+
+    /// Runs `f` (Argon2id work) on a hashing worker, in its memory; 503 `busy` when the
+    /// queue is full.
     async fn hashing<T: Send + 'static>(
         &self,
-        f: impl FnOnce() -> T + Send + 'static,
-    ) -> ApiResult<T> {
-        let _permit = self.hashing.acquire().await.map_err(ApiError::internal)?;
-        tokio::task::spawn_blocking(f)
-            .await
-            .map_err(ApiError::internal)
+        f: impl FnOnce(&mut [Block]) -> T + Send + 'static,
+    ) -> Answer<T> {
+        self.hashers.run(f).await.map_err(|e| match e {
+            HashError::Busy => Refusal::Busy,
+            HashError::Gone => ApiError::internal("the Argon2id workers are gone").into(),
+        })
     }
 
     /// Whether `secret` matches `phc`, or (no account) the same work against the dummy hash,
     /// answering false.
-    async fn check(&self, secret: &str, phc: Option<&str>) -> ApiResult<bool> {
+    async fn check(&self, secret: &str, phc: Option<&str>) -> Answer<bool> {
         let (secret, known) = (secret.to_string(), phc.is_some());
         let phc = phc.unwrap_or(&self.dummy).to_string();
-        let ok = self.hashing(move || secrets::verify(&secret, &phc)).await?;
+        let ok = self
+            .hashing(move |m| secrets::verify(m, &secret, &phc))
+            .await?;
         Ok(ok && known)
     }
 }
@@ -129,12 +138,17 @@ fn no_content(cookie: HeaderValue) -> Response {
     with_cookie(StatusCode::NO_CONTENT.into_response(), cookie)
 }
 
-/// Why a call is refused: an error, or the per-name rate limit (whose answer carries
-/// `Retry-After`).
+/// Why a call is refused: an error, the per-name rate limit (whose answer carries
+/// `Retry-After`), or a full hashing queue.
 enum Refusal {
     Api(ApiError),
     Limited(RateLimited),
+    Busy,
 }
+
+/// Seconds a refused login is told to wait when the hashing queue is full: the queue drains
+/// in about one.
+const BUSY_RETRY_S: u32 = 2;
 
 impl From<ApiError> for Refusal {
     fn from(e: ApiError) -> Refusal {
@@ -153,6 +167,18 @@ impl IntoResponse for Refusal {
         match self {
             Refusal::Api(e) => e.into_response(),
             Refusal::Limited(r) => r.into_response(),
+            Refusal::Busy => {
+                let mut r = ApiError::of(
+                    Category::Busy,
+                    format!(
+                        "the server is checking many passwords at once; try again in {BUSY_RETRY_S} s"
+                    ),
+                )
+                .into_response();
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(BUSY_RETRY_S));
+                r
+            }
         }
     }
 }
@@ -235,7 +261,9 @@ async fn signup(
     let code = secrets::new_recovery_code();
     let (password, normal) = (req.password.clone(), secrets::normal_code(&code));
     let (password_hash, recovery_hash) = a
-        .hashing(move || Ok::<_, ApiError>((secrets::hash(&password)?, secrets::hash(&normal)?)))
+        .hashing(move |m| {
+            Ok::<_, ApiError>((secrets::hash(m, &password)?, secrets::hash(m, &normal)?))
+        })
         .await??;
     let token = secrets::new_session_token();
     let now = util::now_ms();
@@ -380,7 +408,9 @@ async fn recover(
     let code = secrets::new_recovery_code();
     let (password, normal) = (req.new_password.clone(), secrets::normal_code(&code));
     let (password_hash, recovery_hash) = a
-        .hashing(move || Ok::<_, ApiError>((secrets::hash(&password)?, secrets::hash(&normal)?)))
+        .hashing(move |m| {
+            Ok::<_, ApiError>((secrets::hash(m, &password)?, secrets::hash(m, &normal)?))
+        })
         .await??;
     let token = secrets::new_session_token();
     let session = util::hash_token(&token);
@@ -430,7 +460,7 @@ async fn password(
         .await
         .map_err(wrong_password)?;
     let new = req.new.clone();
-    let hash = a.hashing(move || secrets::hash(&new)).await??;
+    let hash = a.hashing(move |m| secrets::hash(m, &new)).await??;
     a.store
         .set_password(&me.id, &hash, &me.session_hash)
         .await?;

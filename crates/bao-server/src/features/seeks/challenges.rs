@@ -188,6 +188,7 @@ pub(super) async fn accept(
     if !store.claim_challenge(&c.id, &me, &game, now).await? {
         return Err(challenge_gone());
     }
+    s.after_claim().await;
     let seat = |account: &str, name: &str| PairSeat {
         name: name.to_string(),
         account: Some(account.to_string()),

@@ -6,7 +6,8 @@
 //! Every decision that must happen once across instances is one conditional write in the
 //! store ([`crate::store`]'s `seeks.rs`): the game id is chosen first, claimed in the
 //! database, and only then is the game made ([`Games::create_pair`]); a claim whose instance
-//! died before the game was made is undone by the upkeep task after [`STALE_CLAIM_MS`].
+//! died before the game was made is undone by the upkeep task after
+//! [`SeeksConfig::stale_claim`], and what it undoes is alive again at once (its lease renewed).
 //! Events reach a player's sockets on any instance: each socket reads what concerns it from
 //! the store every [`SeeksConfig::poll`], and at once when this instance made the change.
 
@@ -32,7 +33,8 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// A claim (seek, pairing, challenge) whose game does not exist this long after it was made
-/// is undone: its instance died between the claim and the game (60 s).
+/// is undone: its instance died between the claim and the game (60 s, the default of
+/// [`SeeksConfig::stale_claim`]).
 pub const STALE_CLAIM_MS: i64 = 60_000;
 /// Finished rows (closed seeks, tickets that left the pool) are deleted after a day.
 const KEEP_MS: i64 = 24 * 3600 * 1000;
@@ -58,15 +60,29 @@ pub struct SeeksConfig {
     pub poll: Duration,
     /// How often every instance runs a pairing pass over the pool.
     pub pair_every: Duration,
+    /// A claim (seek, pairing, challenge) whose game does not exist this long after it was
+    /// made is undone: its instance died between the claim and the game. Longer than making
+    /// a game can take.
+    pub stale_claim: Duration,
+    /// How often every instance runs the upkeep: undoing stale claims, expiring challenges,
+    /// deleting old rows.
+    pub upkeep: Duration,
+    /// Test only (a fault point), off by default: right after it claims a seek, a pool pair
+    /// or a challenge this instance stops dead, never making the game nor undoing the claim,
+    /// as if it were killed at that instant. The other instances' upkeep must repair it.
+    pub halt_after_claim: bool,
 }
 
 impl Default for SeeksConfig {
-    /// 30 s, 2 s, 2 s (docs/api.md, "Finding an opponent").
+    /// 30 s, 2 s, 2 s, 60 s, 10 s, no fault (docs/api.md, "Finding an opponent").
     fn default() -> Self {
         SeeksConfig {
             liveness: Duration::from_secs(30),
             poll: Duration::from_secs(2),
             pair_every: Duration::from_secs(2),
+            stale_claim: Duration::from_millis(STALE_CLAIM_MS as u64),
+            upkeep: Duration::from_secs(10),
+            halt_after_claim: false,
         }
     }
 }
@@ -117,6 +133,32 @@ impl Seeks {
 
     fn liveness_ms(&self) -> i64 {
         self.cfg.liveness.as_millis() as i64
+    }
+
+    /// The fault point of [`SeeksConfig::halt_after_claim`]: never returns when it is on.
+    async fn after_claim(&self) {
+        if self.cfg.halt_after_claim {
+            tracing::warn!("halt_after_claim: this instance stops here, as if killed");
+            std::future::pending::<()>().await;
+        }
+    }
+
+    /// One upkeep: undoes the claims older than [`SeeksConfig::stale_claim`] whose game was
+    /// never made, with a fresh lease, expires challenges and deletes old rows.
+    async fn upkeep(&self) {
+        let now = util::now_ms();
+        let stale = now - self.cfg.stale_claim.as_millis() as i64;
+        let lease = now + self.liveness_ms();
+        match self
+            .games
+            .store
+            .repair_claims(now, stale, now - KEEP_MS, lease)
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!("undid {n} claims whose game was never made"),
+            Err(e) => tracing::warn!("seeks upkeep: {e}"),
+        }
     }
 }
 
@@ -175,19 +217,7 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
         every(s, s.cfg.poll, |s| async move {
             seek::watch_list(&s).await;
         }),
-        every(s, Duration::from_secs(10), |s| async move {
-            let now = util::now_ms();
-            match s
-                .games
-                .store
-                .repair_claims(now, now - STALE_CLAIM_MS, now - KEEP_MS)
-                .await
-            {
-                Ok(0) => {}
-                Ok(n) => tracing::warn!("undid {n} claims whose game was never made"),
-                Err(e) => tracing::warn!("seeks upkeep: {e}"),
-            }
-        }),
+        every(s, s.cfg.upkeep, |s| async move { s.upkeep().await }),
     ]
 }
 

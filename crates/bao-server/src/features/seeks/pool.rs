@@ -178,6 +178,7 @@ async fn pass(s: &Seeks) -> Result<usize, StoreError> {
         {
             continue;
         }
+        s.after_claim().await;
         match make_game(s, a, b, &game).await {
             Ok(()) => {
                 made += 1;

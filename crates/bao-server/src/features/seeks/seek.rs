@@ -305,6 +305,7 @@ pub(super) async fn accept(
             _ => no_such_seek(),
         });
     }
+    s.after_claim().await;
     let owner_side = random_side();
     let made = s
         .games
