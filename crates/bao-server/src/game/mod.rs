@@ -18,6 +18,7 @@ pub mod alerts;
 pub mod clock;
 pub mod commit;
 pub mod computer;
+pub mod listen;
 pub mod ops;
 pub mod presence;
 pub mod routes;
@@ -152,7 +153,7 @@ impl Slot {
 pub struct Games {
     /// The database.
     pub store: Store,
-    /// This process's id in NOTIFY payloads.
+    /// This instance's id: the origin of the events it publishes (the store's).
     pub instance: String,
     map: StdMutex<HashMap<String, Arc<Slot>>>,
     /// Counts evictions, so that a load that raced one can tell (see [`Games::slot`]).
@@ -186,8 +187,8 @@ impl Games {
         observers: Vec<Arc<dyn Observer>>,
     ) -> Arc<Games> {
         Arc::new_cyclic(|me| Games {
+            instance: store.instance().to_string(),
             store,
-            instance: util::random_code(12),
             map: StdMutex::new(HashMap::new()),
             evictions: AtomicU64::new(0),
             engine,

@@ -213,7 +213,7 @@ impl Games {
         for _ in 0..4 {
             match self
                 .store
-                .create(&m, &[(m.current.clone(), Vec::new())])
+                .create(&m, &[(m.current.clone(), Vec::new())], Vec::new())
                 .await
             {
                 Ok(()) => break,
@@ -304,7 +304,7 @@ impl Games {
         for _ in 0..4 {
             match self
                 .store
-                .create(&m, &[(m.current.clone(), Vec::new())])
+                .create(&m, &[(m.current.clone(), Vec::new())], Vec::new())
                 .await
             {
                 Ok(()) => break,
@@ -413,7 +413,7 @@ impl Games {
         m.game = game;
         m.moves = moves.into();
         // A record is finished: it is read from the database when someone opens it.
-        self.store.create(&m, &rounds).await?;
+        self.store.create(&m, &rounds, Vec::new()).await?;
         Ok(m.id)
     }
 

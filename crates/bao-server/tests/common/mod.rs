@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod bus;
 pub mod life;
 pub mod play;
 pub mod pool_measure;
