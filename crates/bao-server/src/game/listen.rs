@@ -1,5 +1,6 @@
 //! What the game core hears on the event bus (docs/architecture.md, "The event bus"):
-//! another instance changed a game held here (it is read again and its viewers told).
+//! another instance changed a game held here (it is read again and its viewers told), or
+//! who has it open there (its players' marks are read again).
 
 use super::Games;
 use crate::domain::events::Event;
@@ -30,14 +31,20 @@ impl Games {
                 if d.origin == games.instance {
                     continue;
                 }
-                if let Event::Game { id, .. } = &d.event {
-                    if games.cached(id).is_some() {
+                match &d.event {
+                    Event::Game { id, .. } if games.cached(id).is_some() => {
                         let id = id.clone();
                         // Each in its own task, so that a slow read does not hold up the
                         // others; a read that comes back late never takes the game back
                         // (the version).
                         tokio::spawn(async move { games.refresh(&id).await });
                     }
+                    // Who has it open elsewhere changed: its marks, for its viewers here.
+                    Event::Presence { game } if games.cached(game).is_some() => {
+                        let game = game.clone();
+                        tokio::spawn(async move { games.refresh_remote(Some(&game)).await });
+                    }
+                    _ => {}
                 }
             }
         })

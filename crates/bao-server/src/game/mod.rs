@@ -389,8 +389,11 @@ impl Games {
 
     /// The core's part of the safety sweep: games whose clock ran out according to the
     /// database are ended on time (games not in memory after a restart, or whose timer was
-    /// on a stopped instance), and events older than the bus keeps are deleted.
+    /// on a stopped instance), who has the games watched here open elsewhere is read again
+    /// (a stopped instance's rows expire without an event), and events older than the bus
+    /// keeps are deleted.
     pub async fn safety_sweep(&self) {
+        self.refresh_remote(None).await;
         match self.flag_overdue().await {
             Ok(n) if n > 0 => tracing::info!("{n} games lost on time"),
             Ok(_) => {}

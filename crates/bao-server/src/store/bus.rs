@@ -186,6 +186,18 @@ impl Store {
         stage(tx, self.backend, from(&self.instance, events)).await
     }
 
+    /// Writes `events` into `tx`, commits it, then delivers them (see [`stage`]).
+    pub(crate) async fn commit_events(
+        &self,
+        mut tx: sqlx::Transaction<'_, sqlx::Any>,
+        events: Vec<Event>,
+    ) -> Result<(), StoreError> {
+        let staged = self.stage(&mut tx, events).await?;
+        tx.commit().await?;
+        self.deliver(staged);
+        Ok(())
+    }
+
     /// Other instances' events this instance's listener read from the table because their
     /// notification never came (a dropped connection).
     pub fn events_replayed(&self) -> u64 {
