@@ -11,3 +11,13 @@ use common::postgres_url;
 async fn postgres_a_killed_listener_misses_nothing() {
     killed_listener_misses_nothing(&postgres_url()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_events_reach_the_other_instance() {
+    events_reach_the_other_instance(&postgres_url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_idle_sockets_take_no_connection() {
+    idle_sockets_take_no_connection(&postgres_url()).await;
+}

@@ -88,6 +88,10 @@ pub struct NewPair {
     /// The event the game is made for (a tournament's round), shown on its page; `None` for
     /// a game on its own.
     pub event: Option<GameEvent>,
+    /// Events of the making (docs/architecture.md, "The event bus"): a seek accepted, a
+    /// pairing, a challenge accepted; published in the transaction that makes the game,
+    /// after which [`Event::GameMade`](crate::domain::events::Event::GameMade) follows.
+    pub news: Vec<crate::domain::events::Event>,
 }
 
 /// What making a game between two players answers: the game and each player's seat token,
@@ -304,7 +308,7 @@ impl Games {
         for _ in 0..4 {
             match self
                 .store
-                .create(&m, &[(m.current.clone(), Vec::new())], Vec::new())
+                .create(&m, &[(m.current.clone(), Vec::new())], p.news.clone())
                 .await
             {
                 Ok(()) => break,

@@ -379,8 +379,21 @@ impl Store {
         write: Write,
         after: &Match,
         instance: &str,
-        news: Vec<Event>,
+        mut news: Vec<Event>,
     ) -> Result<i64, StoreError> {
+        // A rematch offered: news for the other player's sockets (docs/api.md, "Play:
+        // rematch"), which may be on another instance.
+        if let Write::RematchOffer { offer: Some(o), .. } = &write {
+            let other = 1 - o.by.min(1);
+            if let (false, Some(to)) = (o.declined, &after.accounts[other]) {
+                news.push(Event::Rematch {
+                    game: after.id.clone(),
+                    to: to.id.clone(),
+                    from: after.players[o.by.min(1)].name.clone(),
+                    until: o.until,
+                });
+            }
+        }
         let seat = matches!(write, Write::Join { .. }).then(|| SeatCols {
             token_hash: after.players[1].token_hash.clone(),
             account: after.accounts[1].as_ref().map(|a| a.id.clone()),

@@ -238,6 +238,7 @@ pub fn new_pair(
         rated,
         id: None,
         event: None,
+        news: Vec::new(),
     }
 }
 

@@ -4,6 +4,7 @@ use super::{
     blocked, clock_json, needs_account, new_id, random_side, valid_id, Seeks, Terms, CHALLENGE_MS,
     MAX_OPEN_CHALLENGES,
 };
+use crate::domain::events::{ChallengeStatus, Event};
 use crate::edge::body::{json, json_body};
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Alert, AlertKind, NewPair, PairSeat, Recipient};
@@ -154,7 +155,6 @@ pub(super) async fn create(
             from: me.username.clone(),
         },
     });
-    s.wake(vec![to.id.0, me.id.0], Vec::new());
     json(StatusCode::CREATED, &json!({ "id": id }))
 }
 
@@ -225,6 +225,13 @@ pub(super) async fn accept(
             rated: c.rated,
             id: Some(game.clone()),
             event: None,
+            news: vec![Event::Challenge {
+                id: c.id.clone(),
+                from: c.from_account.clone(),
+                to: c.to_account.clone(),
+                status: ChallengeStatus::Accepted,
+                game: Some(game.clone()),
+            }],
         })
         .await;
     let made = match made {
@@ -236,10 +243,6 @@ pub(super) async fn accept(
             return Err(e);
         }
     };
-    s.wake(
-        vec![c.from_account.clone(), c.to_account.clone()],
-        Vec::new(),
-    );
     json(
         StatusCode::CREATED,
         &json!({"game": made.id, "url": made.url}),
@@ -269,7 +272,6 @@ async fn end(s: &Seeks, id: &str, headers: &HeaderMap, status: &str) -> ApiResul
     {
         return Err(challenge_gone());
     }
-    s.wake(vec![c.from_account, c.to_account], Vec::new());
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
