@@ -10,7 +10,7 @@ use crate::features::{
     review, seeks, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
-use crate::store::{Backend, Store, StoreError};
+use crate::store::{Store, StoreError};
 use crate::web;
 use crate::Config;
 use axum::extract::State;
@@ -120,19 +120,9 @@ impl App {
             tournaments::spawn(&self.tournaments, &self.games),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
-        if self.store.backend == Backend::Postgres {
-            let mut notes = self.store.listen(&self.games.instance).await?;
-            let games = Arc::downgrade(&self.games);
-            tasks.push(tokio::spawn(async move {
-                loop {
-                    let id = notes.next().await;
-                    let Some(games) = games.upgrade() else { return };
-                    // Each in its own task, so that a slow read does not hold up the others;
-                    // a read that comes back late never takes the game back (the version).
-                    tokio::spawn(async move { games.refresh(&id).await });
-                }
-            }));
-        }
+        tasks.push(self.games.spawn_listen());
+        // Last: every subscriber above hears what the listener delivers from the start.
+        tasks.extend(self.store.spawn_listener().await?);
         Ok(tasks)
     }
 }

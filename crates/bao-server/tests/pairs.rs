@@ -163,6 +163,7 @@ async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
                     rated: false,
                     id: None,
                     event: None,
+                    news: Vec::new(),
                 })
                 .await
                 .unwrap()

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod ending;
+pub mod events;
 pub mod model;
 pub mod names;
 pub mod pairing;

@@ -1,8 +1,9 @@
 //! Abandoned games (docs/api.md, "Game lifecycle"): a live match nobody moved in for
 //! [`Lifecycle::abandon_after`](crate::game::Lifecycle) ends as abandoned.
 //!
-//! One periodic sweep per instance. Several instances on one PostgreSQL may sweep at once:
-//! the store's condition ends each abandoned match exactly once.
+//! One sweep per instance every [`Lifecycle::abandon_every`](crate::game::Lifecycle) (an
+//! hour by default: the limit is days). Several instances on one PostgreSQL may sweep at
+//! once: the store's condition ends each abandoned match exactly once.
 
 use crate::error::ApiResult;
 use crate::game::commit::CommitError;
@@ -20,7 +21,7 @@ const ABANDON_BATCH: i64 = 200;
 /// ends when the games are dropped.
 pub fn spawn(games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
     let weak: Weak<Games> = Arc::downgrade(games);
-    let every = games.lifecycle.sweep_every.max(Duration::from_millis(10));
+    let every = games.lifecycle.abandon_every.max(Duration::from_millis(10));
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -5,10 +5,11 @@
 //!   [`Observer`]); when a rated game ends it hands the match to its task, which rates every
 //!   finished game of the match still without a rating through the one write path
 //!   (`Write::Rate` in a [`Change`]): the store writes both ratings, the history and the
-//!   game's rating change in one transaction, exactly once across instances. Every instance
-//!   and socket then sees the change with the game's new version. A catch-up at start and
-//!   every [`CATCH_UP_EVERY`] rates what an instance stopped between a game's end and its
-//!   rating left behind.
+//!   game's rating change in one transaction, exactly once across instances, with an
+//!   `Event::Rating` for the two players' sockets. Every instance and socket then sees the
+//!   change with the game's new version. A catch-up at start and at every safety sweep
+//!   ([`crate::game::Lifecycle::safety_sweep`]) rates what an instance stopped between a
+//!   game's end and its rating left behind.
 //! * `GET /api/users/{name}`, `GET /api/users/{name}/games`, `GET /api/leaderboard`.
 
 use crate::domain::model::{side_json, Match};
@@ -32,8 +33,6 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
-/// How often the catch-up looks for finished rated games without a rating.
-pub const CATCH_UP_EVERY: Duration = Duration::from_secs(30);
 /// The catch-up looks at rated matches changed within this window (30 days).
 pub const CATCH_UP_WINDOW_MS: i64 = 30 * 24 * 3600 * 1000;
 /// Players on the leaderboard.
@@ -80,7 +79,8 @@ pub fn spawn(ratings: &Arc<Ratings>, games: &Arc<Games>) -> tokio::task::JoinHan
     let weak: Weak<Games> = Arc::downgrade(games);
     tokio::spawn(async move {
         let mut rx = rx;
-        let mut tick = tokio::time::interval(CATCH_UP_EVERY);
+        let every = games_every(&weak);
+        let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let id = tokio::select! {
@@ -102,6 +102,13 @@ pub fn spawn(ratings: &Arc<Ratings>, games: &Arc<Games>) -> tokio::task::JoinHan
                 Err(e) => tracing::warn!("ratings: {e}"),
             }
         }
+    })
+}
+
+/// The safety sweep's period, which the catch-up follows.
+fn games_every(games: &Weak<Games>) -> Duration {
+    games.upgrade().map_or(Duration::from_secs(60), |g| {
+        g.lifecycle.safety_sweep.max(Duration::from_millis(10))
     })
 }
 

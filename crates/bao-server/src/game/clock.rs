@@ -19,17 +19,29 @@ const OVERDUE_BATCH: i64 = 200;
 impl Games {
     /// Starts a timer that ends the game on time when the running clock runs out (if no
     /// change comes first; a stale timer finds nothing to do). It holds neither the game nor
-    /// the server, so it keeps nothing in memory.
+    /// the server, so it keeps nothing in memory: a game that left memory meanwhile is read
+    /// again when its time comes (a deadline has a timer; the safety sweep only repairs
+    /// what a stopped instance left).
     pub fn arm_clock(&self, slot: &Arc<Slot>, m: &Match) {
         let Some(deadline) = m.clock_deadline() else {
             return;
         };
-        let (games, slot) = (self.me(), Arc::downgrade(slot));
+        let (games, slot, id) = (self.me(), Arc::downgrade(slot), m.id.clone());
         tokio::spawn(async move {
             let wait = (deadline - util::now_ms()).max(0) as u64 + 1;
             tokio::time::sleep(Duration::from_millis(wait)).await;
-            let (Some(games), Some(slot)) = (games.upgrade(), slot.upgrade()) else {
+            let Some(games) = games.upgrade() else {
                 return;
+            };
+            let slot = match slot.upgrade() {
+                Some(s) => s,
+                None => match games.slot(&id).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        tracing::debug!("game {id} not checked for time: {}", e.message);
+                        return;
+                    }
+                },
             };
             games.check_clock(slot).await;
         });

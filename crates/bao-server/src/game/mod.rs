@@ -18,6 +18,7 @@ pub mod alerts;
 pub mod clock;
 pub mod commit;
 pub mod computer;
+pub mod listen;
 pub mod ops;
 pub mod presence;
 pub mod routes;
@@ -53,13 +54,23 @@ pub struct Lifecycle {
     /// A game in memory that no request has used for this long, with no socket open and
     /// nothing pending, leaves memory (a finished one at the next sweep). Default 60 s.
     pub idle_after: Duration,
-    /// How often the sweeps run. Default 2 s: finished games do not pile up in memory
-    /// between sweeps, and the database's part of a sweep is one indexed range read.
+    /// How often unused games leave memory (no database work). Default 2 s: finished games
+    /// do not pile up in memory between sweeps.
     pub sweep_every: Duration,
-    /// Whether the first sweep runs at start (the default): clocks that ran out while the
-    /// server was down are settled at once. Off only in tests where no sweep may decide a
-    /// game (a database shared with other tests' clocks).
+    /// How often each instance's safety sweep runs (docs/architecture.md, "The event
+    /// bus"): news travels as events and deadlines have timers, so the sweep only repairs
+    /// what a crash left: clocks that ran out where no timer was (a restart, an instance
+    /// that stopped), who has a game open through an instance that stopped, old events,
+    /// and each feature's own (ratings not written, tournaments not advanced, claims whose
+    /// game never came, seeks whose page went away). Default 60 s; tests set an hour.
+    pub safety_sweep: Duration,
+    /// Whether the first safety sweep runs at start (the default): clocks that ran out
+    /// while the server was down are settled at once. Off only in tests where no sweep may
+    /// decide a game (a database shared with other tests' clocks).
     pub sweep_at_start: bool,
+    /// How often matches left without a move for [`Lifecycle::abandon_after`] are looked
+    /// for. Default an hour (the limit is days).
+    pub abandon_every: Duration,
     /// How long a rematch offer stands unanswered (docs/api.md, "Play: rematch"). Default
     /// 60 s; it lapses earlier when the asker leaves the game.
     pub rematch_offer_for: Duration,
@@ -72,7 +83,9 @@ impl Default for Lifecycle {
             live_window: Duration::from_secs(600),
             idle_after: Duration::from_secs(60),
             sweep_every: Duration::from_secs(2),
+            safety_sweep: Duration::from_secs(60),
             sweep_at_start: true,
+            abandon_every: Duration::from_secs(3600),
             rematch_offer_for: Duration::from_secs(60),
         }
     }
@@ -152,7 +165,7 @@ impl Slot {
 pub struct Games {
     /// The database.
     pub store: Store,
-    /// This process's id in NOTIFY payloads.
+    /// This instance's id: the origin of the events it publishes (the store's).
     pub instance: String,
     map: StdMutex<HashMap<String, Arc<Slot>>>,
     /// Counts evictions, so that a load that raced one can tell (see [`Games::slot`]).
@@ -186,8 +199,8 @@ impl Games {
         observers: Vec<Arc<dyn Observer>>,
     ) -> Arc<Games> {
         Arc::new_cyclic(|me| Games {
+            instance: store.instance().to_string(),
             store,
-            instance: util::random_code(12),
             map: StdMutex::new(HashMap::new()),
             evictions: AtomicU64::new(0),
             engine,
@@ -336,42 +349,60 @@ impl Games {
         }
     }
 
-    /// The core's own periodic work, started once: games whose clock ran out according to
-    /// the database are ended on time (games not in memory, after a restart, or whose timer
-    /// is on a stopped instance), then unused games leave memory. Ends when the games are
-    /// dropped.
+    /// The core's own periodic work, started once: unused games leave memory every
+    /// [`Lifecycle::sweep_every`] (memory only), and the safety sweep runs every
+    /// [`Lifecycle::safety_sweep`] ([`Games::safety_sweep`]; the first at start unless
+    /// [`Lifecycle::sweep_at_start`] is off). Ends when the games are dropped.
     pub fn spawn_sweep(&self) -> tokio::task::JoinHandle<()> {
         let weak = self.me();
         let every = self.lifecycle.sweep_every.max(Duration::from_millis(10));
+        let safety = self.lifecycle.safety_sweep.max(Duration::from_millis(10));
         let at_start = self.lifecycle.sweep_at_start;
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(every);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut evict = tokio::time::interval(every);
+            let mut sweep = tokio::time::interval(safety);
+            evict.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            // An interval's first tick is at once. Nothing in memory has been idle yet at
+            // start, and evicting at that moment would race with the first requests.
+            evict.tick().await;
             if !at_start {
-                // The interval's first tick is at once: spend it.
-                tick.tick().await;
+                sweep.tick().await;
             }
-            // The first tick is at once: clocks that ran out while the server was down are
-            // settled at start. Nothing in memory has been idle yet then, and evicting at
-            // that moment would race with the first requests.
-            let mut first = true;
             loop {
-                tick.tick().await;
-                let Some(games) = weak.upgrade() else { return };
-                match games.flag_overdue().await {
-                    Ok(n) if n > 0 => tracing::info!("{n} games lost on time"),
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!("clocks: {e}"),
-                }
-                if !first {
-                    let gone = games.evict_idle();
-                    if gone > 0 {
-                        tracing::debug!("{gone} idle games left memory");
+                tokio::select! {
+                    _ = evict.tick() => {
+                        let Some(games) = weak.upgrade() else { return };
+                        let gone = games.evict_idle();
+                        if gone > 0 {
+                            tracing::debug!("{gone} idle games left memory");
+                        }
+                    }
+                    _ = sweep.tick() => {
+                        let Some(games) = weak.upgrade() else { return };
+                        games.safety_sweep().await;
                     }
                 }
-                first = false;
             }
         })
+    }
+
+    /// The core's part of the safety sweep: games whose clock ran out according to the
+    /// database are ended on time (games not in memory after a restart, or whose timer was
+    /// on a stopped instance), who has the games watched here open elsewhere is read again
+    /// (a stopped instance's rows expire without an event), and events older than the bus
+    /// keeps are deleted.
+    pub async fn safety_sweep(&self) {
+        self.refresh_remote(None).await;
+        match self.flag_overdue().await {
+            Ok(n) if n > 0 => tracing::info!("{n} games lost on time"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("clocks: {e}"),
+        }
+        let old = util::now_ms() - crate::store::bus::KEEP_EVENTS_MS;
+        if let Err(e) = self.store.prune_events(old).await {
+            tracing::warn!("event bus: {e}");
+        }
     }
 }
 

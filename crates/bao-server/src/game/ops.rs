@@ -88,6 +88,10 @@ pub struct NewPair {
     /// The event the game is made for (a tournament's round), shown on its page; `None` for
     /// a game on its own.
     pub event: Option<GameEvent>,
+    /// Events of the making (docs/architecture.md, "The event bus"): a seek accepted, a
+    /// pairing, a challenge accepted; published in the transaction that makes the game,
+    /// after which [`Event::GameMade`](crate::domain::events::Event::GameMade) follows.
+    pub news: Vec<crate::domain::events::Event>,
 }
 
 /// What making a game between two players answers: the game and each player's seat token,
@@ -203,7 +207,7 @@ impl Games {
         for _ in 0..4 {
             match self
                 .store
-                .create(&m, &[(m.current.clone(), Vec::new())])
+                .create(&m, &[(m.current.clone(), Vec::new())], Vec::new())
                 .await
             {
                 Ok(()) => break,
@@ -292,7 +296,7 @@ impl Games {
         for _ in 0..4 {
             match self
                 .store
-                .create(&m, &[(m.current.clone(), Vec::new())])
+                .create(&m, &[(m.current.clone(), Vec::new())], p.news.clone())
                 .await
             {
                 Ok(()) => break,
@@ -401,7 +405,7 @@ impl Games {
         m.game = game;
         m.moves = moves.into();
         // A record is finished: it is read from the database when someone opens it.
-        self.store.create(&m, &rounds).await?;
+        self.store.create(&m, &rounds, Vec::new()).await?;
         Ok(m.id)
     }
 

@@ -3,9 +3,11 @@
 //! this instance's whole set (at most once a second); the set is written again every
 //! [`REFRESH`] and each row lasts [`TTL`], so the rows of a stopped instance expire. Used by
 //! the "your move" push (docs/api.md, "Web Push"): nobody is pushed about a game they are
-//! looking at, whichever instance their socket is on. The same task reads, every [`CHECK`],
-//! which players of the games watched here are connected elsewhere, so that a player's
-//! "connected" mark is right whichever instance each side is on.
+//! looking at, whichever instance their socket is on. A write that changes a game's seats
+//! publishes `Event::Presence` on the event bus (docs/architecture.md, "The event bus");
+//! the instances that watch that game read its marks again, so that a player's "connected"
+//! mark is right whichever instance each side is on. The safety sweep reads them all again
+//! (rows of a stopped instance that expired tell no event).
 
 use super::Games;
 use crate::util;
@@ -18,9 +20,6 @@ pub const REFRESH: Duration = Duration::from_secs(30);
 pub const TTL: Duration = Duration::from_secs(100);
 /// The shortest time between two writes (sockets coming and going in bursts).
 const GAP: Duration = Duration::from_secs(1);
-/// How often the players connected through other instances are read for the games
-/// watched here.
-pub const CHECK: Duration = Duration::from_secs(5);
 
 impl Games {
     /// A player's first socket on a game opened here, or their last one closed.
@@ -65,13 +64,14 @@ impl Games {
         }
     }
 
-    /// Reads which players of the games watched here are connected through other
-    /// instances, and tells the viewers of a game whose marks changed. A game nobody
-    /// watches here forgets what it read (it is read again when someone comes).
-    async fn refresh_remote(&self) {
+    /// Reads which players of the games watched here (of `only`, if given) are connected
+    /// through other instances, and tells the viewers of a game whose marks changed. A game
+    /// nobody watches here forgets what it read (it is read again when someone comes).
+    pub(crate) async fn refresh_remote(&self, only: Option<&str>) {
         let (watched, idle): (Vec<_>, Vec<_>) = self
             .map()
             .iter()
+            .filter(|(id, _)| only.is_none_or(|o| o == id.as_str()))
             .map(|(id, s)| (id.clone(), s.clone()))
             .partition(|(_, s)| s.tx.receiver_count() > 0);
         for (_, s) in idle {
@@ -107,8 +107,9 @@ impl Games {
         }
     }
 
-    /// Writes this instance's set when a socket comes or goes and every [`REFRESH`], and
-    /// reads the other instances' every [`CHECK`]. Ends when the games are dropped.
+    /// Writes this instance's set when a socket comes or goes (then reads the other
+    /// instances' marks of the games watched here: a game just opened here has none yet)
+    /// and every [`REFRESH`]. Ends when the games are dropped.
     pub fn spawn_presence(&self) -> tokio::task::JoinHandle<()> {
         let weak = self.me();
         tokio::spawn(async move {
@@ -128,11 +129,13 @@ impl Games {
                     }
                     written = Some(tokio::time::Instant::now());
                 }
-                games.refresh_remote().await;
+                if changed {
+                    games.refresh_remote(None).await;
+                }
                 let wake = games.presence_wake.clone();
                 drop(games);
                 tokio::time::sleep(GAP).await;
-                changed = tokio::time::timeout(CHECK, wake.notified()).await.is_ok();
+                changed = tokio::time::timeout(REFRESH, wake.notified()).await.is_ok();
             }
         })
     }

@@ -3,9 +3,12 @@
 //! Every change to a game is one transaction, committed before the client gets its answer.
 //! SQLite runs in WAL mode with `synchronous=FULL` (see [`Durability`]) and one writer
 //! connection, so writes queue fairly in the pool instead of spinning on SQLITE_BUSY; reads use
-//! their own connections. On PostgreSQL the same transaction also sends a NOTIFY so that other
-//! `bao serve` instances on the database can push the change to their WebSocket clients.
+//! their own connections. A change others must hear of carries its events ([`bus`]) into its
+//! transaction: on PostgreSQL they are stored and sent with NOTIFY, so that other `bao serve`
+//! instances on the database hear of it; once committed they reach this instance's
+//! subscribers.
 
+use crate::domain::events::{Delivered, Event};
 use crate::domain::model::{
     ClockState, EventKind, GameEvent, Match, MoveEvent, NewMatch, Player, PlayerKind, RematchOffer,
     Round, TimeControl, Transition,
@@ -14,14 +17,13 @@ use crate::domain::record::forced_of;
 use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination, Variant};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-/// The channel of PostgreSQL notifications about changed games.
-pub const CHANNEL: &str = "bao_games";
-
 mod accounts;
-mod notify;
+pub mod bus;
 mod presence;
 mod push;
 mod ratings;
@@ -29,7 +31,6 @@ mod seats;
 mod seeks;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
-pub use notify::Notifications;
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
@@ -67,6 +68,13 @@ pub struct Store {
     pub backend: Backend,
     /// The URL (for the PostgreSQL listener).
     pub url: String,
+    /// This instance's id, the origin of its events.
+    instance: Arc<str>,
+    /// This instance's end of the event bus.
+    bus: Arc<bus::Bus>,
+    /// Connections taken from the pools: one per query outside a transaction, one per
+    /// transaction ([`Store::queries`]).
+    queries: Arc<AtomicU64>,
 }
 
 /// Errors of the store.
@@ -240,6 +248,7 @@ impl Store {
                     .into(),
             )));
         };
+        let queries = Arc::new(AtomicU64::new(0));
         let (read, write) = match backend {
             Backend::Sqlite => {
                 let mut u = url.to_string();
@@ -255,16 +264,22 @@ impl Store {
                     Durability::Normal => "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=10000;",
                 };
                 let opts = |n: u32| {
+                    let (a, b) = (queries.clone(), queries.clone());
                     AnyPoolOptions::new()
                         .max_connections(n)
                         .min_connections(1)
                         .acquire_timeout(Duration::from_secs(30))
                         .after_connect(move |conn, _| {
+                            a.fetch_add(1, Ordering::Relaxed);
                             Box::pin(async move {
                                 use sqlx::Executor;
                                 conn.execute(pragmas).await?;
                                 Ok(())
                             })
+                        })
+                        .before_acquire(move |_, _| {
+                            b.fetch_add(1, Ordering::Relaxed);
+                            Box::pin(async { Ok(true) })
                         })
                 };
                 let write = opts(1).connect(&u).await?;
@@ -273,9 +288,18 @@ impl Store {
                 (read, write)
             }
             Backend::Postgres => {
+                let (a, b) = (queries.clone(), queries.clone());
                 let pool = AnyPoolOptions::new()
                     .max_connections(16)
                     .acquire_timeout(Duration::from_secs(30))
+                    .after_connect(move |_, _| {
+                        a.fetch_add(1, Ordering::Relaxed);
+                        Box::pin(async { Ok(()) })
+                    })
+                    .before_acquire(move |_, _| {
+                        b.fetch_add(1, Ordering::Relaxed);
+                        Box::pin(async { Ok(true) })
+                    })
                     .connect(url)
                     .await?;
                 MIGRATOR.run(&pool).await.map_err(sqlx::Error::from)?;
@@ -283,14 +307,24 @@ impl Store {
             }
         };
         let (jobs, rx) = mpsc::channel(4096);
-        tokio::spawn(writer(write.clone(), backend, rx));
+        let bus = Arc::new(bus::Bus::new());
+        tokio::spawn(writer(write.clone(), backend, rx, bus.clone()));
         Ok(Store {
             read,
             write,
             jobs,
             backend,
             url: url.to_string(),
+            instance: crate::util::random_code(12).into(),
+            bus,
+            queries,
         })
+    }
+
+    /// Connections taken from the pools so far: every query outside a transaction and
+    /// every transaction counts one (a test counts what idle sockets cost).
+    pub fn queries(&self) -> u64 {
+        self.queries.load(Ordering::Relaxed)
     }
 
     /// Whether the database answers a query (`GET /api/health`).
@@ -305,15 +339,20 @@ impl Store {
         self.read.close().await;
     }
 
-    /// Inserts a new match with its first round (and, for uploaded records, every move).
+    /// Inserts a new match with its first round (and, for uploaded records, every move),
+    /// with `news`, the events of the making (a seek accepted, a pairing...), published in
+    /// its transaction, then [`Event::GameMade`] for its accounts.
     pub async fn create(
         &self,
         m: &Match,
         rounds: &[(Round, Vec<MoveEvent>)],
+        news: Vec<Event>,
     ) -> Result<(), StoreError> {
         self.submit(Job::Create {
             m: Box::new(m.clone()),
             rounds: rounds.to_vec(),
+            news,
+            origin: self.instance.to_string(),
         })
         .await
         .map(|_| ())
@@ -322,13 +361,39 @@ impl Store {
     /// Commits one change to a live game in one transaction: `write` says what changes and
     /// on which condition, `after` is the match as the change leaves it. Answers the match's
     /// new version, or a conflict when the condition no longer holds (another instance, a
-    /// clock or the abandonment sweep came first) and nothing was written.
+    /// clock or the abandonment sweep came first) and nothing was written. The transaction
+    /// publishes [`Event::Game`] (and, by the write, [`Event::Rating`] or
+    /// [`Event::GameMade`]), then `news`, as from `instance`.
     pub async fn commit(
         &self,
         write: Write,
         after: &Match,
         instance: &str,
     ) -> Result<i64, StoreError> {
+        self.commit_with(write, after, instance, Vec::new()).await
+    }
+
+    /// [`Store::commit`] with `news`: events a feature publishes with the change.
+    pub async fn commit_with(
+        &self,
+        write: Write,
+        after: &Match,
+        instance: &str,
+        mut news: Vec<Event>,
+    ) -> Result<i64, StoreError> {
+        // A rematch offered: news for the other player's sockets (docs/api.md, "Play:
+        // rematch"), which may be on another instance.
+        if let Write::RematchOffer { offer: Some(o), .. } = &write {
+            let other = 1 - o.by.min(1);
+            if let (false, Some(to)) = (o.declined, &after.accounts[other]) {
+                news.push(Event::Rematch {
+                    game: after.id.clone(),
+                    to: to.id.clone(),
+                    from: after.players[o.by.min(1)].name.clone(),
+                    until: o.until,
+                });
+            }
+        }
         let seat = matches!(write, Write::Join { .. }).then(|| SeatCols {
             token_hash: after.players[1].token_hash.clone(),
             account: after.accounts[1].as_ref().map(|a| a.id.clone()),
@@ -343,6 +408,7 @@ impl Store {
             snap: snapshot(after),
             seat,
             instance: instance.to_string(),
+            news,
         })))
         .await
     }
@@ -941,6 +1007,8 @@ enum Job {
     Create {
         m: Box<Match>,
         rounds: Vec<(Round, Vec<MoveEvent>)>,
+        news: Vec<Event>,
+        origin: String,
     },
     Change(Box<ChangeJob>),
 }
@@ -952,6 +1020,7 @@ struct ChangeJob {
     snap: Snapshot,
     seat: Option<SeatCols>,
     instance: String,
+    news: Vec<Event>,
 }
 
 type Reply = oneshot::Sender<Result<i64, StoreError>>;
@@ -963,7 +1032,12 @@ const MAX_BATCH: usize = 512;
 /// transaction, commits once and only then answers each. One disk sync (fsync) thus covers
 /// every move that arrived meanwhile (group commit), which keeps `synchronous=FULL` fast;
 /// a change that fails (a conflict) is rolled back alone.
-async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<(Job, Reply)>) {
+async fn writer(
+    pool: AnyPool,
+    backend: Backend,
+    mut rx: mpsc::Receiver<(Job, Reply)>,
+    bus: Arc<bus::Bus>,
+) {
     let mut batch: Vec<(Job, Reply)> = Vec::with_capacity(MAX_BATCH);
     while let Some(first) = rx.recv().await {
         batch.push(first);
@@ -975,7 +1049,9 @@ async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<(Job, Re
         }
         let results = run_batch(&pool, backend, &batch).await;
         match results {
-            Ok(results) => {
+            Ok((results, events)) => {
+                // Told once committed, before anyone gets an answer.
+                bus.deliver(events);
                 for ((_, reply), r) in batch.drain(..).zip(results) {
                     let _ = reply.send(r);
                 }
@@ -991,46 +1067,68 @@ async fn writer(pool: AnyPool, backend: Backend, mut rx: mpsc::Receiver<(Job, Re
     }
 }
 
+/// The results of one group commit, and the events of the changes it committed.
+type BatchResult = (Vec<Result<i64, StoreError>>, Vec<Delivered>);
+
 async fn run_batch(
     pool: &AnyPool,
     backend: Backend,
     batch: &[(Job, Reply)],
-) -> Result<Vec<Result<i64, StoreError>>, StoreError> {
+) -> Result<BatchResult, StoreError> {
     let mut tx = pool.begin().await?;
     let mut results = Vec::with_capacity(batch.len());
+    let mut events = Vec::new();
     for (job, _) in batch {
         if batch.len() == 1 {
             // No savepoint needed: the transaction is the job's own.
-            let r = run_job(&mut tx, backend, job).await;
-            if r.is_err() {
-                let _ = tx.rollback().await;
-                return Ok(vec![r]);
+            let r = run_job(&mut tx, job).await;
+            match r {
+                Ok((v, e)) => {
+                    events.extend(e);
+                    results.push(Ok(v));
+                }
+                Err(e) => {
+                    let _ = tx.rollback().await;
+                    return Ok((vec![Err(e)], Vec::new()));
+                }
             }
-            results.push(r);
             continue;
         }
         let mut sp = sqlx::Acquire::begin(&mut tx).await?;
-        let r = run_job(&mut sp, backend, job).await;
-        if r.is_ok() {
-            sp.commit().await?;
-        } else {
-            sp.rollback().await?;
+        match run_job(&mut sp, job).await {
+            Ok((v, e)) => {
+                sp.commit().await?;
+                events.extend(e);
+                results.push(Ok(v));
+            }
+            Err(e) => {
+                sp.rollback().await?;
+                results.push(Err(e));
+            }
         }
-        results.push(r);
     }
+    // Last, so that the event counter's row is locked only for the commit.
+    let events = bus::stage(&mut tx, backend, events).await?;
     tx.commit().await?;
-    Ok(results)
+    Ok((results, events))
 }
 
+/// Runs one job: its new version and its events.
 async fn run_job(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    backend: Backend,
     job: &Job,
-) -> Result<i64, StoreError> {
+) -> Result<(i64, Vec<Delivered>), StoreError> {
     match job {
-        Job::Create { m, rounds } => {
+        Job::Create {
+            m,
+            rounds,
+            news,
+            origin,
+        } => {
             insert_match(tx, m, rounds).await?;
-            Ok(m.version)
+            let mut events = news.clone();
+            events.extend(game_made(m));
+            Ok((m.version, bus::from(origin, events)))
         }
         Job::Change(c) => {
             let ChangeJob {
@@ -1039,12 +1137,45 @@ async fn run_job(
                 snap,
                 seat,
                 instance,
+                news,
             } = &**c;
             let version = change(tx, id, write, snap, seat.as_ref()).await?;
-            notify(tx, backend, id, instance).await?;
-            Ok(version)
+            let mut events = vec![Event::Game {
+                id: id.clone(),
+                version,
+            }];
+            match write {
+                Write::Rate {
+                    game_no, accounts, ..
+                } => events.push(Event::Rating {
+                    game: id.clone(),
+                    game_no: *game_no,
+                    accounts: accounts.to_vec(),
+                }),
+                Write::Join { .. } => {
+                    if let Some(a) = seat.as_ref().and_then(|s| s.account.clone()) {
+                        events.push(Event::GameMade {
+                            game: id.clone(),
+                            accounts: vec![a],
+                        });
+                    }
+                }
+                Write::Rematch { new, .. } => events.extend(game_made(new)),
+                _ => {}
+            }
+            events.extend(news.iter().cloned());
+            Ok((version, bus::from(instance, events)))
         }
     }
+}
+
+/// [`Event::GameMade`] for the accounts seated in new match `m`, if any.
+fn game_made(m: &Match) -> Option<Event> {
+    let accounts: Vec<String> = m.accounts.iter().flatten().map(|a| a.id.clone()).collect();
+    (!accounts.is_empty()).then(|| Event::GameMade {
+        game: m.id.clone(),
+        accounts,
+    })
 }
 
 async fn insert_match(
@@ -1422,23 +1553,6 @@ fn event_from_row(row: &AnyRow) -> Result<Option<GameEvent>, StoreError> {
             .try_get::<Option<i64>, _>("event_round")?
             .and_then(|r| u32::try_from(r).ok()),
     }))
-}
-
-async fn notify(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    backend: Backend,
-    id: &str,
-    instance: &str,
-) -> Result<(), StoreError> {
-    if backend == Backend::Postgres {
-        // Delivered at commit, and only if the transaction commits.
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{instance} {id}"))
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! push is not sent to a player who is looking at the game elsewhere).
 
 use super::{Store, StoreError};
+use crate::domain::events::Event;
 use sqlx::Row;
+use std::collections::BTreeSet;
 
 /// Rows written by one statement.
 const CHUNK: usize = 200;
@@ -11,6 +13,8 @@ const CHUNK: usize = 200;
 impl Store {
     /// Replaces the rows of `instance` with `seats` (game id, player), each valid until
     /// `until` (ms since the epoch). One transaction: a reader sees the old set or the new.
+    /// It publishes [`Event::Presence`] for each game whose seats changed (docs/architecture.md,
+    /// "The event bus"): the instances watching it read its marks again.
     pub async fn presence_sync(
         &self,
         instance: &str,
@@ -18,6 +22,28 @@ impl Store {
         until: i64,
     ) -> Result<(), StoreError> {
         let mut tx = self.write.begin().await?;
+        let before: BTreeSet<(String, usize)> =
+            sqlx::query("SELECT game_id, player FROM seat_presence WHERE instance = $1")
+                .bind(instance)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|r| {
+                    Ok((
+                        r.try_get::<String, _>("game_id")?,
+                        r.try_get::<i64, _>("player")?.clamp(0, 1) as usize,
+                    ))
+                })
+                .collect::<Result<_, StoreError>>()?;
+        let after: BTreeSet<(String, usize)> = seats.iter().cloned().collect();
+        let changed: BTreeSet<&String> = before
+            .symmetric_difference(&after)
+            .map(|(g, _)| g)
+            .collect();
+        let events: Vec<Event> = changed
+            .into_iter()
+            .map(|g| Event::Presence { game: g.clone() })
+            .collect();
         sqlx::query("DELETE FROM seat_presence WHERE instance = $1")
             .bind(instance)
             .execute(&mut *tx)
@@ -38,8 +64,7 @@ impl Store {
             }
             q.execute(&mut *tx).await?;
         }
-        tx.commit().await?;
-        Ok(())
+        self.commit_events(tx, events).await
     }
 
     /// Whether `player` of `game` has a socket open on an instance other than `instance`

@@ -5,6 +5,7 @@
 //! claim recorded, and [`Store::repair_claims`] undoes a claim whose game never came.
 
 use super::{conflict_or, Store, StoreError};
+use crate::domain::events::{ChallengeStatus, Event};
 use crate::domain::pairing::Waiting;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -212,6 +213,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         // One statement: the count and the insert together (SQLite's single writer makes it
         // exact; on PostgreSQL two posts racing at the same instant may pass one over).
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "INSERT INTO seeks (id, token_hash, account_id, ip, name, rating, variant, rules,
                  match_format, clock, rated, created, alive_until, status)
@@ -235,10 +237,18 @@ impl Store {
         .bind(now)
         .bind(alive_until)
         .bind(cap)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "this seek id is taken"))?;
-        Ok(n.rows_affected() == 1)
+        if n.rows_affected() != 1 {
+            return Ok(false);
+        }
+        let mut events = vec![Event::Seeks];
+        if let Some(a) = &s.account {
+            events.push(Event::Waiting { account: a.clone() });
+        }
+        self.commit_events(tx, events).await?;
+        Ok(true)
     }
 
     /// One seek.
@@ -314,26 +324,35 @@ impl Store {
 
     /// Closes open seek `id` (its owner deleted it): whether it was open.
     pub async fn close_seek(&self, id: &str) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query("UPDATE seeks SET status = 'closed' WHERE id = $1 AND status = 'open'")
             .bind(id)
-            .execute(&self.write)
+            .execute(&mut *tx)
             .await?;
-        Ok(n.rows_affected() == 1)
+        if n.rows_affected() != 1 {
+            return Ok(false);
+        }
+        self.commit_events(tx, vec![Event::Seeks]).await?;
+        Ok(true)
     }
 
-    /// Keeps alive until `until` the open seeks of these token hashes or of `account`.
+    /// Keeps alive until `until` the open seeks of these token hashes or of `account`:
+    /// answers how many are open.
     pub async fn keep_seeks_alive(
         &self,
         hashes: &[String],
         account: Option<&str>,
         until: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<u64, StoreError> {
         if hashes.is_empty() && account.is_none() {
-            return Ok(());
+            return Ok(0);
         }
+        // Every open one counts (the caller learns whether anything still waits), none is
+        // moved back.
         let sql = format!(
-            "UPDATE seeks SET alive_until = $1
-             WHERE status = 'open' AND alive_until < $1
+            "UPDATE seeks
+             SET alive_until = CASE WHEN alive_until < $1 THEN $1 ELSE alive_until END
+             WHERE status = 'open'
                AND (account_id = $2 OR token_hash IN ({}))",
             if hashes.is_empty() {
                 "''".to_string()
@@ -345,8 +364,7 @@ impl Store {
         for h in hashes {
             q = q.bind(h);
         }
-        q.execute(&self.write).await?;
-        Ok(())
+        Ok(q.execute(&self.write).await?.rows_affected())
     }
 
     /// Seeks of these token hashes or of `account` accepted at or after `since` whose game
@@ -412,6 +430,7 @@ impl Store {
         now: i64,
         alive_until: i64,
     ) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
         sqlx::query(
             "INSERT INTO pool (id, account_id, pool, variant, clock, rating, since, alive_until,
                  status)
@@ -425,10 +444,14 @@ impl Store {
         .bind(rating)
         .bind(now)
         .bind(alive_until)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "already waiting in this pool"))?;
-        Ok(())
+        // The account's player sockets keep the ticket alive from now on.
+        let waiting = Event::Waiting {
+            account: account.to_string(),
+        };
+        self.commit_events(tx, vec![waiting]).await
     }
 
     /// One ticket.
@@ -450,24 +473,28 @@ impl Store {
         }))
     }
 
-    /// Keeps `account`'s waiting tickets (or only ticket `id`) alive until `until`.
+    /// Keeps `account`'s waiting tickets (or only ticket `id`) alive until `until`: answers
+    /// how many wait.
     pub async fn keep_tickets_alive(
         &self,
         account: &str,
         id: Option<&str>,
         until: i64,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE pool SET alive_until = $2
-             WHERE account_id = $1 AND status = 'waiting' AND alive_until < $2
+    ) -> Result<u64, StoreError> {
+        // Every waiting one counts (the caller learns whether anything still waits), none
+        // is moved back.
+        Ok(sqlx::query(
+            "UPDATE pool
+             SET alive_until = CASE WHEN alive_until < $2 THEN $2 ELSE alive_until END
+             WHERE account_id = $1 AND status = 'waiting'
                AND ($3 = '' OR id = $3)",
         )
         .bind(account)
         .bind(until)
         .bind(id.unwrap_or(""))
         .execute(&self.write)
-        .await?;
-        Ok(())
+        .await?
+        .rows_affected())
     }
 
     /// Takes `account`'s ticket `id` out of the pool (if it still waits).
@@ -645,6 +672,7 @@ impl Store {
         cap: i64,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, variant, rules, match_format,
                  clock, rated, created, expires, status, changed)
@@ -663,10 +691,27 @@ impl Store {
         .bind(now)
         .bind(c.expires)
         .bind(cap)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "this challenge id is taken"))?;
-        Ok(n.rows_affected() == 1)
+        if n.rows_affected() != 1 {
+            return Ok(false);
+        }
+        let staged = self
+            .stage(
+                &mut tx,
+                vec![Event::Challenge {
+                    id: c.id.clone(),
+                    from: c.from_account.clone(),
+                    to: c.to_account.clone(),
+                    status: ChallengeStatus::Open,
+                    game: None,
+                }],
+            )
+            .await?;
+        tx.commit().await?;
+        self.deliver(staged);
+        Ok(true)
     }
 
     /// One challenge.
@@ -779,17 +824,32 @@ impl Store {
         } else {
             "from_account"
         };
-        let n = sqlx::query(&format!(
+        let mut tx = self.write.begin().await?;
+        let row = sqlx::query(&format!(
             "UPDATE challenges SET status = $3, changed = $4
-             WHERE id = $1 AND {col} = $2 AND status = 'open'"
+             WHERE id = $1 AND {col} = $2 AND status = 'open'
+             RETURNING from_account, to_account"
         ))
         .bind(id)
         .bind(by)
         .bind(status)
         .bind(now)
-        .execute(&self.write)
+        .fetch_optional(&mut *tx)
         .await?;
-        Ok(n.rows_affected() == 1)
+        let Some(row) = row else {
+            return Ok(false);
+        };
+        let event = Event::Challenge {
+            id: id.to_string(),
+            from: row.try_get("from_account")?,
+            to: row.try_get("to_account")?,
+            status: ChallengeStatus::parse(status).unwrap_or(ChallengeStatus::Cancelled),
+            game: None,
+        };
+        let staged = self.stage(&mut tx, vec![event]).await?;
+        tx.commit().await?;
+        self.deliver(staged);
+        Ok(true)
     }
 
     // ---- blocks ----
@@ -807,17 +867,32 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
+        let rows = sqlx::query(
             "UPDATE challenges SET status = 'cancelled', changed = $3
              WHERE status = 'open' AND ((from_account = $1 AND to_account = $2)
-                                        OR (from_account = $2 AND to_account = $1))",
+                                        OR (from_account = $2 AND to_account = $1))
+             RETURNING id, from_account, to_account",
         )
         .bind(account)
         .bind(other)
         .bind(now)
-        .execute(&mut *tx)
+        .fetch_all(&mut *tx)
         .await?;
+        let events = rows
+            .iter()
+            .map(|r| {
+                Ok(Event::Challenge {
+                    id: r.try_get("id")?,
+                    from: r.try_get("from_account")?,
+                    to: r.try_get("to_account")?,
+                    status: ChallengeStatus::Cancelled,
+                    game: None,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let staged = self.stage(&mut tx, events).await?;
         tx.commit().await?;
+        self.deliver(staged);
         Ok(())
     }
 

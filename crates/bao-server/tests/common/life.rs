@@ -9,10 +9,11 @@ use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A lifecycle whose sweep never runs by itself: the tests call it when they need it.
+/// A lifecycle whose sweeps never run by themselves: the tests call them when they need it.
 pub fn manual() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_secs(3600),
+        safety_sweep: Duration::from_secs(3600),
         idle_after: Duration::ZERO,
         ..Default::default()
     }
@@ -385,7 +386,7 @@ pub async fn abandoned_games_end(url: &str) {
         url,
         Lifecycle {
             abandon_after: Duration::from_millis(1500),
-            sweep_every: Duration::from_millis(50),
+            abandon_every: Duration::from_millis(50),
             ..Default::default()
         },
     )

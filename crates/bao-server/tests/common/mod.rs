@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod bus;
 pub mod claims;
 pub mod life;
 pub mod play;
@@ -238,6 +239,7 @@ pub fn new_pair(
         rated,
         id: None,
         event: None,
+        news: Vec::new(),
     }
 }
 

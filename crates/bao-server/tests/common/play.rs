@@ -7,21 +7,23 @@ use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-/// A sweep that never runs by itself, not even at start: only the clock's own timer can end
-/// a game on time (on a PostgreSQL shared with other tests, a sweep would also end their
-/// leftover clocked games, and count those losses on time).
+/// A safety sweep that never runs by itself, not even at start: only the clock's own timer
+/// can end a game on time (on a PostgreSQL shared with other tests, a sweep would also end
+/// their leftover clocked games, and count those losses on time).
 pub fn no_sweep() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_secs(3600),
+        safety_sweep: Duration::from_secs(3600),
         sweep_at_start: false,
         ..Default::default()
     }
 }
 
-/// A sweep every 50 ms (after a restart, nothing but the sweep knows the game).
+/// A safety sweep every 50 ms (after a restart, nothing but the sweep knows the game).
 pub fn fast_sweep() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_millis(50),
+        safety_sweep: Duration::from_millis(50),
         ..Default::default()
     }
 }

@@ -17,7 +17,8 @@ const SEEK_KEY = 'bao.seekTokens';
 const POOL_KEY = 'bao.poolTicket';
 /** Guest seek tokens sent on the socket (the contract takes up to 3). */
 const MAX_TOKENS = 3;
-/** A waiting pool ticket is asked about this often, besides the socket (keeps it alive). */
+/** A waiting pool ticket is asked about this often while the player socket is not open
+ *  (the open socket keeps it alive and says `paired`; docs/api.md, "The player socket"). */
 const POOL_POLL_MS = 4000;
 
 let signedIn = false;
@@ -161,7 +162,13 @@ function drawPool() {
   };
   tick();
   poolTimer = setInterval(tick, 1000);
-  pollTimer = setTimeout(checkPool, POOL_POLL_MS);
+  pollPool();
+}
+
+/** Asks about the ticket again later, only while the socket is not open to tell us. */
+function pollPool() {
+  clearTimeout(pollTimer);
+  if (pool && root.dataset.socket !== 'open') pollTimer = setTimeout(checkPool, POOL_POLL_MS);
 }
 
 async function joinPool(key) {
@@ -588,7 +595,10 @@ function connect() {
       }
     },
     onStatus(st, info) {
-      if (st !== 'open') root.dataset.socket = st;
+      if (st !== 'open') {
+        root.dataset.socket = st;
+        pollPool();
+      }
       showConnection($('lobby-connection'), st, info, () => socket && socket.reconnect(), { open: ' ' });
     },
   });

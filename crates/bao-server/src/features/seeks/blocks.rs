@@ -37,7 +37,6 @@ pub(super) async fn block(
         ));
     }
     store.block(&me.id.0, &other.id.0, util::now_ms()).await?;
-    s.wake(vec![me.id.0, other.id.0], Vec::new());
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

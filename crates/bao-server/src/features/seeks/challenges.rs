@@ -4,6 +4,7 @@ use super::{
     blocked, clock_json, new_id, random_side, stored_terms, terms, valid_id, Seeks, CHALLENGE_MS,
     MAX_OPEN_CHALLENGES,
 };
+use crate::domain::events::{ChallengeStatus, Event};
 use crate::edge::account::Account;
 use crate::edge::body::{json, Json};
 use crate::error::{ApiError, ApiResult, Category};
@@ -135,7 +136,6 @@ pub(super) async fn create(
             from: me.username.clone(),
         },
     });
-    s.wake(vec![to.id.0, me.id.0], Vec::new());
     json(StatusCode::CREATED, &json!({ "id": id }))
 }
 
@@ -205,6 +205,13 @@ pub(super) async fn accept(
             rated: c.rated,
             id: Some(game.clone()),
             event: None,
+            news: vec![Event::Challenge {
+                id: c.id.clone(),
+                from: c.from_account.clone(),
+                to: c.to_account.clone(),
+                status: ChallengeStatus::Accepted,
+                game: Some(game.clone()),
+            }],
         })
         .await;
     let made = match made {
@@ -216,10 +223,6 @@ pub(super) async fn accept(
             return Err(e);
         }
     };
-    s.wake(
-        vec![c.from_account.clone(), c.to_account.clone()],
-        Vec::new(),
-    );
     json(
         StatusCode::CREATED,
         &json!({"game": made.id, "url": made.url}),
@@ -249,7 +252,6 @@ async fn end(s: &Seeks, id: &str, me: Account, status: &str) -> ApiResult<Respon
     {
         return Err(challenge_gone());
     }
-    s.wake(vec![c.from_account, c.to_account], Vec::new());
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

@@ -8,8 +8,10 @@
 //! database, and only then is the game made ([`Games::create_pair`]); a claim whose instance
 //! died before the game was made is undone by the upkeep task after
 //! [`SeeksConfig::stale_claim`], and what it undoes is alive again at once (its lease renewed).
-//! Events reach a player's sockets on any instance: each socket reads what concerns it from
-//! the store every [`SeeksConfig::poll`], and at once when this instance made the change.
+//! Events reach a player's sockets on any instance through the event bus
+//! (docs/architecture.md, "The event bus"): the store publishes them in the transaction of
+//! the change (a seek posted or accepted, a pairing, a challenge sent or answered), and each
+//! socket reads what concerns it only when one of them is news for it.
 
 mod blocks;
 mod challenges;
@@ -55,8 +57,8 @@ pub struct SeeksConfig {
     /// A seek (or pool ticket) whose owner has had no player socket open (nor polled the
     /// ticket) for this long is gone: not listed, not acceptable, not paired.
     pub liveness: Duration,
-    /// How often a player socket reads the store for what concerns it (changes made on
-    /// other instances; this instance's own changes are sent at once).
+    /// How often each instance looks whether open seeks lapsed (their page went away: a
+    /// deadline, not news, so no event tells it) and then tells its player sockets.
     pub poll: Duration,
     /// How often every instance runs a pairing pass over the pool.
     pub pair_every: Duration,
@@ -87,20 +89,11 @@ impl Default for SeeksConfig {
     }
 }
 
-/// Who a change concerns on this instance: the player sockets of these accounts and of
-/// these seek token hashes read the store at once instead of at their next poll.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Wake {
-    accounts: Vec<String>,
-    seeks: Vec<String>,
-}
-
 /// The feature's state.
 pub struct Seeks {
     games: Arc<Games>,
     cfg: SeeksConfig,
-    wake: broadcast::Sender<Arc<Wake>>,
-    /// `{"type":"seeks"}` to every player socket of this instance.
+    /// `{"type":"seeks"}` to every player socket of this instance (open seeks lapsed).
     list: broadcast::Sender<()>,
     /// The open seeks as last seen by the list watcher.
     mark: std::sync::Mutex<Option<(i64, i64, i64)>>,
@@ -112,7 +105,6 @@ impl Seeks {
         Arc::new(Seeks {
             games,
             cfg,
-            wake: broadcast::channel(256).0,
             list: broadcast::channel(16).0,
             mark: std::sync::Mutex::new(None),
         })
@@ -121,10 +113,6 @@ impl Seeks {
     /// Runs one pairing pass now (besides the background passes): the games made.
     pub async fn pair_now(&self) -> usize {
         pool::pairing_pass(self).await
-    }
-
-    fn wake(&self, accounts: Vec<String>, seeks: Vec<String>) {
-        let _ = self.wake.send(Arc::new(Wake { accounts, seeks }));
     }
 
     fn list_changed(&self) {

@@ -4,6 +4,7 @@
 //! store with one conditional UPDATE of both tickets before its game is made.
 
 use super::{new_id, random_side, terms, valid_id, Seeks};
+use crate::domain::events::Event;
 use crate::domain::pairing;
 use crate::edge::account::Account;
 use crate::edge::body::{json, Json};
@@ -180,10 +181,7 @@ async fn pass(s: &Seeks) -> Result<usize, StoreError> {
         }
         s.after_claim().await;
         match make_game(s, a, b, &game).await {
-            Ok(()) => {
-                made += 1;
-                s.wake(vec![a.account.clone(), b.account.clone()], Vec::new());
-            }
+            Ok(()) => made += 1,
             Err(e) => {
                 tracing::warn!("pairing: the game could not be made: {}", e.message);
                 store.unclaim_pair(&game).await?;
@@ -223,6 +221,15 @@ async fn make_game(
             rated: true,
             id: Some(game.to_string()),
             event: None,
+            // Each waiting page hears of it on its player socket, on whichever instance.
+            news: [a, b]
+                .iter()
+                .map(|w| Event::Paired {
+                    ticket: w.ticket.clone(),
+                    account: w.account.clone(),
+                    game: game.to_string(),
+                })
+                .collect(),
         })
         .await?;
     Ok(())

@@ -4,6 +4,7 @@ use super::{
     bearer, blocked, clock_json, new_id, random_side, stored_terms, terms, valid_id, Seeks,
     LIST_MAX, MAX_OPEN_SEEKS,
 };
+use crate::domain::events::Event;
 use crate::domain::names::clean_name;
 use crate::edge::account::{Account, MaybeAccount};
 use crate::edge::body::{json, Json, JsonOrEmpty};
@@ -126,7 +127,6 @@ pub(super) async fn create(
             format!("you have {MAX_OPEN_SEEKS} open challenges already; wait for one to be accepted or remove one"),
         ));
     }
-    s.list_changed();
     json(StatusCode::CREATED, &json!({"id": id, "token": token}))
 }
 
@@ -234,9 +234,7 @@ pub(super) async fn delete(
     if seek.status == "accepted" {
         return Err(seek_taken());
     }
-    if s.games.store.close_seek(&seek.id).await? {
-        s.list_changed();
-    }
+    s.games.store.close_seek(&seek.id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -329,6 +327,16 @@ pub(super) async fn accept(
             rated: seek.rated,
             id: Some(game.clone()),
             event: None,
+            // Its owner's page hears of it on a player socket, on whichever instance.
+            news: vec![
+                Event::SeekAccepted {
+                    seek: seek.id.clone(),
+                    game: game.clone(),
+                    account: seek.account.clone(),
+                    hash: seek.token_hash.clone(),
+                },
+                Event::Seeks,
+            ],
         })
         .await;
     let made = match made {
@@ -338,11 +346,6 @@ pub(super) async fn accept(
             return Err(e);
         }
     };
-    s.wake(
-        seek.account.iter().cloned().collect(),
-        vec![seek.token_hash.clone()],
-    );
-    s.list_changed();
     let mut resp = json(
         StatusCode::CREATED,
         &json!({"game": made.id, "url": made.url, "seat": owner_side.other().letter().to_string(),

@@ -4,14 +4,17 @@
 //! accepted, a tournament round), of challenges coming and going, and when the list of open
 //! seeks changed.
 //!
-//! What concerns the socket is read from the store (so a change made on any instance
-//! arrives), every [`super::SeeksConfig::poll`] and at once when this instance made it. Each
-//! read looks back [`LOOK_BACK_MS`] (never before the socket opened, for challenges), so a
-//! change committed late, or a game made slowly after its claim, is not missed; what was
-//! sent is remembered so that nothing is sent twice.
+//! The socket listens on the event bus (docs/architecture.md, "The event bus"): it
+//! subscribes before its first read, reads what concerns it once when it opens and again
+//! only when an event for its account or seek tokens arrives (from any instance), so an
+//! idle socket costs the store nothing. Each read looks back [`LOOK_BACK_MS`] (never before
+//! the socket opened, for challenges), so a change committed a moment before the socket
+//! opened is not missed; what was sent is remembered so that nothing is sent twice. It
+//! keeps seeks and tickets alive (a lease: a timer) only while it knows that some wait.
 
 use super::challenges::Shown;
-use super::{valid_token, Seeks, Wake};
+use super::{valid_token, Seeks};
+use crate::domain::events::{Delivered, Event};
 use crate::edge::account::MaybeAccount;
 use crate::edge::socket::{is_ping, pong, KeepAlive, BUFFER, MAX_MESSAGE};
 use crate::edge::{going_away, Guard};
@@ -81,6 +84,7 @@ pub(super) async fn upgrade(
                 account,
                 hashes,
                 sent: HashMap::new(),
+                waiting: true,
             }
             .run(socket, guard.map(|g| g.0))
             .await
@@ -96,20 +100,22 @@ struct Player {
     /// What was sent (`s:ID`, `p:ID`, `c:ID:STATUS`, `g:GAME`), and when, so that nothing
     /// goes twice.
     sent: HashMap<String, i64>,
+    /// Whether a seek or ticket of the page's may wait: kept alive while so (it is until
+    /// the first keep-alive finds none; an event of a new one sets it again).
+    waiting: bool,
 }
 
 impl Player {
     async fn run(mut self, socket: WebSocket, guard: Option<Guard>) {
         let (mut tx, mut rx) = socket.split();
         let mut alive = KeepAlive::new(self.s.games.ws);
-        let mut wakes = self.s.wake.subscribe();
+        // Subscribe, then read: no event falls between the first read and the listening.
+        let mut events = self.s.games.store.subscribe();
         let mut list = self.s.list.subscribe();
         let opened = util::now_ms();
         // Seeks and tickets stay alive at three times the liveness rate.
         let keep_every = (self.s.cfg.liveness / 3).max(Duration::from_millis(100));
         let mut keep = tokio::time::interval(keep_every);
-        let mut poll = tokio::time::interval(self.s.cfg.poll);
-        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         keep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let stopping = async {
             match &guard {
@@ -118,8 +124,24 @@ impl Player {
             }
         };
         tokio::pin!(stopping);
+        // The first read, at once.
+        let mut read_now = true;
         loop {
-            let mut read_now = false;
+            if read_now {
+                let now = util::now_ms();
+                match self.read(opened).await {
+                    Ok(msgs) => {
+                        for m in msgs {
+                            if tx.send(text(m)).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(e) => tracing::warn!("player socket: {e}"),
+                }
+                self.sent.retain(|_, t| *t >= now - 2 * LOOK_BACK_MS);
+            }
+            read_now = false;
             tokio::select! {
                 _ = &mut stopping => {
                     let _ = tx.send(going_away()).await;
@@ -146,14 +168,35 @@ impl Player {
                     }
                     alive.heard();
                 }
-                _ = keep.tick() => self.keep_alive().await,
-                _ = poll.tick() => read_now = true,
-                w = wakes.recv() => {
-                    read_now = match w {
-                        Ok(w) => self.concerns(&w),
-                        Err(RecvError::Lagged(_)) => true,
+                _ = keep.tick() => {
+                    if self.waiting {
+                        self.keep_alive().await;
+                    }
+                }
+                e = events.recv() => {
+                    let e = match e {
+                        Ok(e) => e,
+                        // Fell behind: read again whatever concerns the page.
+                        Err(RecvError::Lagged(_)) => {
+                            read_now = true;
+                            continue;
+                        }
                         Err(RecvError::Closed) => return,
                     };
+                    match &e.event {
+                        Event::Seeks => {
+                            if tx.send(text(json!({"type": "seeks"}))).await.is_err() {
+                                return;
+                            }
+                        }
+                        Event::Waiting { account } if self.account.as_ref() == Some(account) => {
+                            if !self.waiting {
+                                self.waiting = true;
+                                self.keep_alive().await;
+                            }
+                        }
+                        _ => read_now = self.concerns(&e),
+                    }
                 }
                 l = list.recv() => {
                     if matches!(l, Err(RecvError::Closed)) {
@@ -163,20 +206,6 @@ impl Player {
                         return;
                     }
                 }
-            }
-            if read_now {
-                let now = util::now_ms();
-                match self.read(opened).await {
-                    Ok(msgs) => {
-                        for m in msgs {
-                            if tx.send(text(m)).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                    Err(e) => tracing::warn!("player socket: {e}"),
-                }
-                self.sent.retain(|_, t| *t >= now - 2 * LOOK_BACK_MS);
             }
         }
     }
@@ -199,30 +228,47 @@ impl Player {
         if !self.hashes.contains(&h) {
             self.hashes.push(h);
         }
+        self.waiting = true;
         true
     }
 
-    fn concerns(&self, w: &Wake) -> bool {
-        self.account
-            .as_ref()
-            .is_some_and(|a| w.accounts.contains(a))
-            || w.seeks.iter().any(|h| self.hashes.contains(h))
-    }
-
-    async fn keep_alive(&self) {
-        let store = &self.s.games.store;
-        let until = util::now_ms() + self.s.liveness_ms();
-        let r = store
-            .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
-            .await;
-        if let Err(e) = r {
-            tracing::warn!("player socket: {e}");
-        }
-        if let Some(a) = &self.account {
-            if let Err(e) = store.keep_tickets_alive(a, None, until).await {
-                tracing::warn!("player socket: {e}");
+    /// Whether event `d` is news for this page: for its account, or its seek tokens.
+    fn concerns(&self, d: &Delivered) -> bool {
+        if let Event::SeekAccepted { hash, .. } = &d.event {
+            if self.hashes.contains(hash) {
+                return true;
             }
         }
+        self.account
+            .as_deref()
+            .is_some_and(|a| d.event.accounts().contains(&a))
+    }
+
+    /// Keeps the page's seeks and tickets alive; remembers whether any still wait.
+    async fn keep_alive(&mut self) {
+        let store = &self.s.games.store;
+        let until = util::now_ms() + self.s.liveness_ms();
+        let mut kept = 0;
+        match store
+            .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
+            .await
+        {
+            Ok(n) => kept += n,
+            Err(e) => {
+                tracing::warn!("player socket: {e}");
+                return;
+            }
+        }
+        if let Some(a) = &self.account {
+            match store.keep_tickets_alive(a, None, until).await {
+                Ok(n) => kept += n,
+                Err(e) => {
+                    tracing::warn!("player socket: {e}");
+                    return;
+                }
+            }
+        }
+        self.waiting = kept > 0;
     }
 
     /// What happened in the last [`LOOK_BACK_MS`] (challenges: since the socket `opened`)

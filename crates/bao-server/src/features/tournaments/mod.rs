@@ -87,6 +87,8 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
         Err(p) => p.into_inner().take(),
     };
     let weak: Weak<Games> = Arc::downgrade(games);
+    // Still the short period: a tournament's start and forfeit times have no timers of
+    // their own yet.
     let every = games.lifecycle.sweep_every.max(Duration::from_millis(10));
     tokio::spawn(async move {
         let mut rx = rx;

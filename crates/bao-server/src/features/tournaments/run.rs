@@ -5,6 +5,7 @@
 //! the sweep and a request can all call it.
 
 use super::state::{Built, Loaded};
+use crate::domain::events::Event;
 use crate::domain::model::{EventKind, GameEvent, Match, TimeControl};
 use crate::error::ApiResult;
 use crate::game::{Alert, AlertKind, Games, NewPair, PairSeat, Recipient};
@@ -210,6 +211,8 @@ async fn make_game(games: &Games, l: &Loaded, g: &TGameRow) -> ApiResult<bool> {
                 name: l.t.name.clone(),
                 round: u32::try_from(g.round_no).ok(),
             }),
+            // Its page follows the round (docs/api.md, "Tournaments").
+            news: vec![Event::Tournament { id: l.t.id.clone() }],
         })
         .await;
     match made {

@@ -1,0 +1,284 @@
+//! The event bus (docs/architecture.md, "The event bus") across two instances on one
+//! PostgreSQL (tests/bus_postgres.rs): each kind of event reaches the other instance, and
+//! a listener connection killed mid-stream misses nothing.
+
+use super::*;
+use bao_server::domain::events::Event;
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// Kills the listener connection of instance `instance` (by its application_name); answers
+/// how many connections were ended.
+pub async fn kill_listener(url: &str, instance: &str) -> i64 {
+    use sqlx::Row;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let n = sqlx::query(
+        "SELECT COUNT(*) AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = $1) x",
+    )
+    .bind(format!(
+        "{}{instance}",
+        bao_server::store::bus::LISTENER_NAME
+    ))
+    .fetch_one(&pool)
+    .await
+    .unwrap()
+    .try_get::<i64, _>("n")
+    .unwrap();
+    pool.close().await;
+    n
+}
+
+/// Instance A publishes 300 events while instance B's listener connection is killed three
+/// times: B gets every one of them, once, in order.
+pub async fn killed_listener_misses_nothing(url: &str) {
+    let a = start(url).await;
+    let b = start(url).await;
+    let mut rx = b.app.store.subscribe();
+    let tag = bao_server::util::random_code(8);
+    let n = 300;
+    let store = a.app.store.clone();
+    let t = tag.clone();
+    let publisher = tokio::spawn(async move {
+        for i in 0..n {
+            store
+                .publish(vec![Event::Tournament {
+                    id: format!("{t}{i:04}"),
+                }])
+                .await
+                .unwrap();
+            tokio::time::sleep(Duration::from_millis(3)).await;
+        }
+    });
+    let binst = b.app.store.instance().to_string();
+    let killer = {
+        let url = url.to_string();
+        tokio::spawn(async move {
+            let mut killed = 0;
+            for _ in 0..3 {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+                killed += kill_listener(&url, &binst).await;
+            }
+            killed
+        })
+    };
+    let mut got = Vec::new();
+    let mut seen = HashSet::new();
+    let t0 = Instant::now();
+    while got.len() < n && t0.elapsed() < Duration::from_secs(30) {
+        let d = match tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+            Ok(Ok(d)) => d,
+            Ok(Err(e)) => panic!("{e}"),
+            Err(_) => break,
+        };
+        if let Event::Tournament { id } = &d.event {
+            if let Some(i) = id.strip_prefix(&tag) {
+                assert!(seen.insert(i.to_string()), "event {i} twice");
+                got.push(i.parse::<usize>().unwrap());
+            }
+        }
+    }
+    publisher.await.unwrap();
+    let killed = killer.await.unwrap();
+    assert!(killed >= 3, "the listener was killed {killed} times");
+    let replayed = b.app.store.events_replayed();
+    println!("{replayed} events read back from the table after the listener was killed");
+    assert!(
+        replayed > 0,
+        "some events were published while the listener was down"
+    );
+    assert_eq!(
+        got,
+        (0..n).collect::<Vec<_>>(),
+        "every event, once, in order"
+    );
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A server whose safety sweep and seek-list watcher run an hour apart (and not at start):
+/// only the event bus brings news. The pool's pass runs every 200 ms, or never (`pool`).
+async fn start_quiet(url: &str, pool: bool) -> Running {
+    let hour = Duration::from_secs(3600);
+    bao_server::start(Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: url.to_string(),
+        durability: Durability::Full,
+        edge: bao_server::edge::EdgeConfig {
+            rates: bao_server::edge::Rates::NONE,
+            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
+            ..Default::default()
+        },
+        lifecycle: bao_server::game::Lifecycle {
+            safety_sweep: hour,
+            sweep_at_start: false,
+            ..Default::default()
+        },
+        seeks: bao_server::features::seeks::SeeksConfig {
+            liveness: Duration::from_secs(30),
+            poll: hour,
+            // The pool's pass still runs on a timer (the widening range is a deadline).
+            pair_every: if pool {
+                Duration::from_millis(200)
+            } else {
+                hour
+            },
+        },
+        ..Config::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+/// The next message of `kind` on `ws` within 10 s: with every sweep and poll set to an hour,
+/// only an event on the bus can bring it.
+async fn heard(ws: &mut Ws, kind: &str, what: &str) -> Value {
+    tokio::time::timeout(Duration::from_secs(10), next_of(ws, kind, None))
+        .await
+        .unwrap_or_else(|_| panic!("not heard within 10 s: {what}"))
+}
+
+/// Two instances on one PostgreSQL, every safety sweep, the seek-list watcher and the
+/// player sockets' reads left to the bus (an hour apart): a change made through instance A
+/// reaches a socket on instance B (the seek list, a seek accepted, a pairing, a challenge
+/// sent, answered and accepted, a game made, presence, a rating, a rematch offer).
+pub async fn events_reach_the_other_instance(url: &str) {
+    use super::ratings::{join_seat, rated_game};
+    use super::seeks::{accept, account, casual, join_pool, play_ws, post_seek};
+    let (a, b) = (start_quiet(url, true).await, start_quiet(url, true).await);
+    let ba = super::accounts::base(&a);
+    let (asha, ca) = account(&ba, "bus-a").await;
+    let (_, cb) = account(&ba, "bus-b").await;
+    // Asha's page is on B; everything below is done through A.
+    let mut home = play_ws(&b.addr.to_string(), Some(&ca), &[]).await;
+    let mut bhome = play_ws(&b.addr.to_string(), Some(&cb), &[]).await;
+
+    // The seek list, then a seek accepted: Asha's seek, posted through A, taken by Baraka.
+    let posted = post_seek(&ba, casual("Asha"), Some(&ca)).await;
+    assert_eq!(posted.status, 201, "{}", posted.text);
+    heard(&mut home, "seeks", "a seek posted on the other instance").await;
+    let seek = posted.json["id"].as_str().unwrap().to_string();
+    let taken = accept(&ba, &seek, Some(&cb)).await;
+    assert_eq!(taken.status, 201, "{}", taken.text);
+    let m = heard(&mut home, "seek_accepted", "a seek accepted").await;
+    assert_eq!(m["seek"], seek.as_str(), "{m}");
+    assert_eq!(m["game"], taken.json["game"], "{m}");
+
+    // A challenge sent, then accepted, through A.
+    let body = json!({"to": asha, "variant": "kete", "rules": "-", "clock": null,
+                      "match": "single_game", "rated": false});
+    let sent = super::accounts::post(&ba, "/api/challenges", body, Some(&cb)).await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    let m = heard(&mut home, "challenge", "a challenge sent").await;
+    assert_eq!(m["challenge"]["id"], sent.json["id"], "{m}");
+    let ch = sent.json["id"].as_str().unwrap();
+    let yes = super::seeks::accept_challenge(&ba, ch, Some(&ca)).await;
+    assert_eq!(yes.status, 201, "{}", yes.text);
+    let m = heard(&mut bhome, "challenge_gone", "a challenge accepted").await;
+    assert_eq!(m["why"], "accepted", "{m}");
+    assert_eq!(m["game"], yes.json["game"], "{m}");
+
+    // A pairing: both wait in the pool through A.
+    let req = json!({"variant": "kimasai", "clock": null});
+    for c in [&ca, &cb] {
+        let t = join_pool(&ba, &req, Some(c)).await;
+        assert_eq!(t.status, 202, "{}", t.text);
+    }
+    let m = heard(&mut home, "paired", "a pairing").await;
+    assert!(m["game"].is_string(), "{m}");
+
+    // A game made for an account: Baraka takes the seat of Asha's game through A.
+    let (id, south, invite) = rated_game(&ba, &ca).await;
+    let north = join_seat(&ba, &id, &invite, Some(&cb)).await;
+    let m = heard(&mut bhome, "game", "a seat taken in a game").await;
+    assert_eq!(m["game"], id.as_str(), "{m}");
+
+    // Presence: South watches on A, North opens the game on B.
+    let mut sws = ws(&a.addr.to_string(), &id, Some(&south)).await;
+    let mut nws = ws(&b.addr.to_string(), &id, Some(&north)).await;
+    let t0 = Instant::now();
+    loop {
+        let m = heard(
+            &mut sws,
+            "presence",
+            "North's presence from the other instance",
+        )
+        .await;
+        if m["connected"]["N"] == true {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "{m}");
+    }
+
+    // A rating: North resigns through A; the rating, written on A, reaches North's socket on B.
+    // (A game without a move is not rated.)
+    super::ratings::one_move_then_north_resigns(&Client::new(&a), &id, &south, &north).await;
+    let t0 = Instant::now();
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), next_json(&mut nws))
+            .await
+            .expect("the rating within 10 s");
+        if m["type"] == "state" && !m["state"]["rating_change"].is_null() {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "no rating: {m}");
+    }
+    drop(nws);
+
+    // A rematch offer: Asha asks through A, Baraka's home page on B hears it.
+    let asked = super::accounts::post(
+        &ba,
+        &format!("/api/games/{id}/rematch"),
+        json!({}),
+        Some(&ca),
+    )
+    .await;
+    assert_eq!(asked.status, 202, "{}", asked.text);
+    let m = heard(&mut bhome, "rematch", "a rematch offer").await;
+    assert_eq!(m["game"], id.as_str(), "{m}");
+    drop(sws);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Signed-in player sockets that nothing happens to cost the store nothing: once open (a
+/// first read and a look for seeks and tickets to keep alive), they take no connection.
+/// `Store::queries` counts the connections taken.
+pub async fn idle_sockets_take_no_connection(url: &str) {
+    use super::seeks::{account, play_ws};
+    let s = start_quiet(url, false).await;
+    let b = super::accounts::base(&s);
+    let mut cookies = Vec::new();
+    for i in 0..20 {
+        cookies.push(account(&b, &format!("idle{i}")).await.1);
+    }
+    // The instance's own work with no socket open (its leases and upkeep: the pending
+    // claims every 10 s, presence every 30 s), over the same window.
+    let window = Duration::from_secs(12);
+    let before = s.app.store.queries();
+    tokio::time::sleep(window).await;
+    let alone = s.app.store.queries() - before;
+    let mut socks = Vec::new();
+    for c in &cookies {
+        socks.push(play_ws(&s.addr.to_string(), Some(c), &[]).await);
+    }
+    // Each socket's first read and keep-alive, then quiet.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let before = s.app.store.queries();
+    // Longer than the old 2 s poll and the keep-alive's 10 s.
+    tokio::time::sleep(window).await;
+    let with = s.app.store.queries() - before;
+    println!(
+        "store connections taken in 12 s: {alone} with no socket, {with} with 20 idle \
+         player sockets"
+    );
+    // The upkeep's timer falls once or twice in a window (6 statements a time); nothing per
+    // socket may (before the bus: four reads per socket every 2 s, about 480).
+    assert!(
+        with <= alone + 6,
+        "20 idle player sockets: {with} store connections in 12 s, {alone} with none"
+    );
+    drop(socks);
+    s.stop().await;
+}
