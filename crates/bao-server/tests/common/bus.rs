@@ -124,6 +124,9 @@ async fn start_quiet(url: &str, pool: bool) -> Running {
             } else {
                 hour
             },
+            // Repairing claims after a crash is a safety sweep too.
+            upkeep: hour,
+            ..Default::default()
         },
         ..Config::default()
     })
