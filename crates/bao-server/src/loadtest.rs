@@ -236,6 +236,32 @@ impl Shared {
     }
 }
 
+/// Starts a server in this process for the load tool, on `database`, with no rate limit (the
+/// tool is one address making every game, move and challenge) and room for `connections`.
+async fn start_own(
+    database: String,
+    durability: crate::Durability,
+    connections: usize,
+) -> Result<crate::Running, String> {
+    crate::start(crate::Config {
+        addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        database,
+        durability,
+        edge: crate::edge::EdgeConfig {
+            rates: crate::edge::Rates::NONE,
+            max_connections: connections,
+            ..Default::default()
+        },
+        lifecycle: Default::default(),
+        ws: Default::default(),
+        engine: Default::default(),
+        push: Default::default(),
+        seeks: Default::default(),
+    })
+    .await
+    .map_err(|e| e.to_string())
+}
+
 /// Runs the load test.
 pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
     let mut own = None;
@@ -247,23 +273,12 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, String> {
                 std::env::temp_dir().join(format!("bao-loadtest-{}", crate::util::random_code(8)));
             std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
             let db = format!("sqlite://{}", dir.join("load.db").display());
-            let running = crate::start(crate::Config {
-                addr: "127.0.0.1:0".parse().map_err(|e| format!("{e}"))?,
-                database: db,
-                durability: opts.durability,
-                // The load tool is one address making every game and move.
-                edge: crate::edge::EdgeConfig {
-                    rates: crate::edge::Rates::NONE,
-                    ..Default::default()
-                },
-                lifecycle: Default::default(),
-                ws: Default::default(),
-                engine: Default::default(),
-                push: Default::default(),
-                seeks: Default::default(),
-            })
-            .await
-            .map_err(|e| e.to_string())?;
+            let running = start_own(
+                db,
+                opts.durability,
+                crate::edge::EdgeConfig::default().max_connections,
+            )
+            .await?;
             let a = running.addr.to_string();
             own = Some(running);
             _dir = Some(dir);

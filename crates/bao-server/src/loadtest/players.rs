@@ -419,24 +419,8 @@ pub async fn run(opts: PlayersOptions) -> Result<PlayersReport, String> {
         };
         let mut addrs = Vec::new();
         for _ in 0..opts.instances.max(1) {
-            let running = crate::start(crate::Config {
-                addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-                database: database.clone(),
-                durability: opts.durability,
-                // The tool is one address making every challenge.
-                edge: crate::edge::EdgeConfig {
-                    rates: crate::edge::Rates::NONE,
-                    max_connections: opts.players + 1024,
-                    ..Default::default()
-                },
-                lifecycle: Default::default(),
-                ws: Default::default(),
-                engine: Default::default(),
-                push: Default::default(),
-                seeks: Default::default(),
-            })
-            .await
-            .map_err(|e| e.to_string())?;
+            let running =
+                super::start_own(database.clone(), opts.durability, opts.players + 1024).await?;
             addrs.push(running.addr);
             own.push(running);
         }
