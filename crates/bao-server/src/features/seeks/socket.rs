@@ -168,10 +168,10 @@ impl Player {
                     }
                     alive.heard();
                 }
-                // Only while something of the page's waits: an idle socket's task then sleeps
-                // until a message, an event, the keep-alive ping or the shutdown.
-                _ = keep.tick(), if self.waiting => {
-                    self.keep_alive().await;
+                _ = keep.tick() => {
+                    if self.waiting {
+                        self.keep_alive().await;
+                    }
                 }
                 e = events.recv() => {
                     let e = match e {
