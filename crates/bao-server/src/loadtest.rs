@@ -198,18 +198,7 @@ impl Seen {
 
 /// User plus system CPU time of this process, in seconds (Linux; 0 elsewhere).
 fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else {
-        return 0.0;
-    };
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; the
-    // kernel counts them in USER_HZ, 100 on Linux.
-    (ticks(11) + ticks(12)) / 100.0
+    players::proc_figures(std::process::id()).map_or(0.0, |(cpu, _)| cpu)
 }
 
 struct Shared {

@@ -206,7 +206,7 @@ struct Created {
 }
 
 /// CPU seconds (user + system) and resident KiB of a process, from /proc (Linux).
-fn proc_figures(pid: u32) -> Option<(f64, f64)> {
+pub(super) fn proc_figures(pid: u32) -> Option<(f64, f64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The fields after the command name, which is in parentheses and may hold spaces;
     // utime and stime are fields 14 and 15, in USER_HZ (100 on Linux).
