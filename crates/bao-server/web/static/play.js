@@ -122,6 +122,7 @@ let offerTimer = null;
 let asked = false; // this page's player offered (or accepted) the rematch
 let lastStatus = null; // the rematch box's status at the last render
 let going = false; // on the way to the new game
+let leaving = false; // the page was sent to the new game (once: a second navigation aborts the first)
 
 /** The rematch as it stands for this page: GameState's, with a lapsed offer dropped. */
 function rematchNow(s) {
@@ -224,8 +225,11 @@ async function rematch() {
     asked = true;
     const r = await ctx.source.rematch(s);
     // Made (against the computer, an offer accepted): go; offered: the state says so.
-    if (r.id) location.assign(r.url || `/g/${r.id}`);
-    else ctx.onState(await ctx.source.state());
+    if (r.id) {
+      // The accept's answer and the state message telling "made" can both lead here.
+      if (!leaving) location.assign(r.url || `/g/${r.id}`);
+      leaving = true;
+    } else ctx.onState(await ctx.source.state());
   } catch (err) {
     asked = false;
     notify(ctx.pageStatus, errorText(err), 'error');
