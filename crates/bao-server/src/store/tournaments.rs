@@ -466,6 +466,44 @@ impl Store {
             .map_err(Into::into)
     }
 
+    /// The deadlines of tournaments (all, or only `id`): an open one's start time, a running
+    /// one's current round's start (with its forfeit time, to add). `(id, starts_at)` and
+    /// `(id, round_started + forfeit_after_ms)` as one list of `(id, ms)`; a tournament with
+    /// neither is absent. The timers of the tournaments' task are set from it.
+    pub async fn tournament_deadlines(
+        &self,
+        id: Option<&str>,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.status, t.starts_at, t.forfeit_after_ms,
+                    (SELECT MAX(r.started) FROM tournament_rounds r
+                     WHERE r.tournament_id = t.id) AS round_started
+             FROM tournaments t
+             WHERE ((t.status = 'open' AND t.starts_at IS NOT NULL)
+                    OR (t.status = 'running' AND t.forfeit_after_ms IS NOT NULL))
+               AND ($1 = '' OR t.id = $1)",
+        )
+        .bind(id.unwrap_or(""))
+        .fetch_all(&self.read)
+        .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let id: String = r.try_get("id")?;
+            let status: String = r.try_get("status")?;
+            let at = if status == "open" {
+                r.try_get::<Option<i64>, _>("starts_at")?
+            } else {
+                let after: Option<i64> = r.try_get("forfeit_after_ms")?;
+                let started: Option<i64> = r.try_get("round_started")?;
+                started.zip(after).map(|(s, a)| s + a)
+            };
+            if let Some(at) = at {
+                out.push((id, at));
+            }
+        }
+        Ok(out)
+    }
+
     /// Tournaments being played (running or paused).
     pub async fn tournaments_in_play(&self) -> Result<Vec<String>, StoreError> {
         let rows =

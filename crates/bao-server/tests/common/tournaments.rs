@@ -14,10 +14,12 @@ use bao_tournament::{Format, GameResult, Player, PlayerId, Tournament};
 use serde_json::json;
 use std::collections::HashMap;
 
-/// A sweep every 100 ms: forfeits and starts are seen quickly.
+/// The safety sweep an hour apart: starts and forfeits come by their timers, rounds by the
+/// games' ends, never by a sweep.
 pub fn quick() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_millis(100),
+        safety_sweep: Duration::from_secs(3600),
         ..Default::default()
     }
 }
@@ -844,7 +846,8 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
     wait_t(&b, &lonely, |t| t["status"] == "cancelled").await;
 
     // An instance paired round 1 (its row and games committed) and stopped before making
-    // the game: the sweep makes it under the chosen id.
+    // the game: the safety sweep (run here at once; it runs every minute) makes it under the
+    // chosen id.
     let a = create_t(&b, Some(org), json!({"format": {"kind": "round_robin"}})).await;
     let id = a.json["id"].as_str().unwrap().to_string();
     for n in &p.names {
@@ -887,6 +890,9 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
         .set_tournament_status(&id, "open", "running", round.started)
         .await
         .unwrap());
+    bao_server::features::tournaments::run::sweep(&s.app.games)
+        .await
+        .unwrap();
     let t = wait_round(&b, &id, 1).await;
     assert_eq!(t["rounds"][0]["pairings"][0]["game"], gid.as_str());
     let st = game_json(&b, &gid, None).await;

@@ -3,16 +3,17 @@
 //!
 //! * Routes: create, list, one tournament (with its standings), join, withdraw, the
 //!   organiser's start, pause, resume and remove, and the exports (standings CSV, every game
-//!   as one records file). Pages follow a tournament by polling its `GET`.
+//!   as one records file). Every change publishes [`Event::Tournament`]; pages hear of it on
+//!   their socket and read the tournament's `GET` again.
 //! * Running: [`Tournaments`] observes the game core and hands the ids of ended games to its
-//!   task, which brings their tournament up to date ([`run::advance`]); a sweep every
-//!   [`crate::game::Lifecycle::sweep_every`] (and at start) does the same for every
-//!   tournament in play and starts those whose time has come. Each step is exactly once
-//!   across instances (see `run`).
+//!   task, which brings their tournament up to date ([`run::advance`]); timers wait for each
+//!   tournament's start and forfeit times, and a slow safety sweep does the same for every
+//!   tournament in play ([`spawn`]). Each step is exactly once across instances (see `run`).
 
 pub mod run;
 pub mod state;
 
+use crate::domain::events::Event;
 use crate::domain::model::Match;
 use crate::domain::names::clean_name;
 use crate::edge::account::{Account, MaybeAccount};
@@ -35,6 +36,7 @@ use state::{Built, FormatJson, Loaded};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 /// Longest tournament name, in characters.
@@ -79,37 +81,72 @@ impl Observer for Tournaments {
     }
 }
 
-/// Starts the task: ended games the observer hands over, and the sweep (the first at once).
-/// Ends when the games are dropped.
+/// Starts the task (ends when the games are dropped). News comes as events, deadlines have
+/// timers (docs/architecture.md, "The event bus"):
+/// * a game of this instance ended (the observer): its tournament is brought up to date;
+/// * [`Event::Tournament`] from any instance: the tournament's deadline (its start time, or
+///   its round's forfeit time) is read again and its timer set;
+/// * a deadline: the tournament is started, or brought up to date (its forfeits);
+/// * the safety sweep, every [`crate::game::Lifecycle::safety_sweep`] (the first at start
+///   unless [`crate::game::Lifecycle::sweep_at_start`] is off): every tournament in play
+///   brought up to date and every timer set again, repairing what a crashed instance left.
 pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
     let rx = match t.rx.lock() {
         Ok(mut g) => g.take(),
         Err(p) => p.into_inner().take(),
     };
     let weak: Weak<Games> = Arc::downgrade(games);
-    // Still the short period: a tournament's start and forfeit times have no timers of
-    // their own yet.
-    let every = games.lifecycle.sweep_every.max(Duration::from_millis(10));
+    let every = games.lifecycle.safety_sweep.max(Duration::from_millis(10));
+    let at_start = games.lifecycle.sweep_at_start;
+    // Subscribed before the first read of the deadlines: no change falls between.
+    let mut events = games.store.subscribe();
     tokio::spawn(async move {
         let mut rx = rx;
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut sweep = tokio::time::interval(every);
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        sweep.tick().await;
+        let mut timers = Deadlines::default();
+        {
+            let Some(games) = weak.upgrade() else { return };
+            if at_start {
+                if let Err(e) = run::sweep(&games).await {
+                    tracing::warn!("tournaments: {e}");
+                }
+            }
+            timers.read(&games, None).await;
+        }
         loop {
-            let id = tokio::select! {
+            let next = timers.next();
+            let work = tokio::select! {
                 id = async {
                     match rx.as_mut() {
                         Some(rx) => rx.recv().await,
                         None => std::future::pending().await,
                     }
                 } => match id {
-                    Some(id) => Some(id),
+                    Some(id) => Work::Ended(id),
                     None => return,
                 },
-                _ = tick.tick() => None,
+                e = events.recv() => match e {
+                    Ok(d) => match &d.event {
+                        Event::Tournament { id } => Work::Changed(id.clone()),
+                        _ => continue,
+                    },
+                    // Fell behind: every timer read again.
+                    Err(RecvError::Lagged(_)) => Work::Reread,
+                    Err(RecvError::Closed) => return,
+                },
+                _ = async {
+                    match next {
+                        Some(at) => tokio::time::sleep_until(at).await,
+                        None => std::future::pending().await,
+                    }
+                } => Work::Due,
+                _ = sweep.tick() => Work::Sweep,
             };
             let Some(games) = weak.upgrade() else { return };
-            match id {
-                Some(game) => match games.store.tournament_of_game(&game).await {
+            match work {
+                Work::Ended(game) => match games.store.tournament_of_game(&game).await {
                     Ok(Some(tid)) => {
                         if let Err(e) = run::advance(&games, &tid).await {
                             tracing::warn!("tournament {tid}: {}", e.message);
@@ -118,14 +155,96 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                     Ok(None) => {}
                     Err(e) => tracing::warn!("tournaments: {e}"),
                 },
-                None => {
+                Work::Changed(id) => timers.read(&games, Some(&id)).await,
+                Work::Reread => timers.read(&games, None).await,
+                Work::Due => {
+                    for id in timers.due() {
+                        if let Err(e) = run::due(&games, &id).await {
+                            tracing::warn!("tournament {id}: {}", e.message);
+                        }
+                        timers.read(&games, Some(&id)).await;
+                    }
+                }
+                Work::Sweep => {
                     if let Err(e) = run::sweep(&games).await {
                         tracing::warn!("tournaments: {e}");
                     }
+                    timers.read(&games, None).await;
                 }
             }
         }
     })
+}
+
+/// What woke the tournaments' task.
+enum Work {
+    /// A game of this instance ended.
+    Ended(String),
+    /// A tournament changed (an event).
+    Changed(String),
+    /// Events were missed: every deadline is read again.
+    Reread,
+    /// A deadline came.
+    Due,
+    /// The safety sweep's time came.
+    Sweep,
+}
+
+/// The deadlines the task waits for: each tournament's next start or forfeit time (ms since
+/// the epoch), only those still ahead.
+#[derive(Default)]
+struct Deadlines(HashMap<String, i64>);
+
+/// A timer fires this long after its deadline, so that the deadline has surely passed by
+/// the clock the store's conditions compare with.
+const DEADLINE_SLACK_MS: i64 = 5;
+
+impl Deadlines {
+    /// Reads the deadlines of tournament `id` (or of all: `None`) from the store.
+    async fn read(&mut self, games: &Games, id: Option<&str>) {
+        let rows = match games.store.tournament_deadlines(id).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("tournaments' deadlines: {e}");
+                return;
+            }
+        };
+        match id {
+            Some(id) => {
+                self.0.remove(id);
+            }
+            None => self.0.clear(),
+        }
+        let now = util::now_ms();
+        for (id, at) in rows {
+            // One gone by has been acted on (or the safety sweep acts on it).
+            if at >= now - DEADLINE_SLACK_MS {
+                self.0.insert(id, at);
+            }
+        }
+    }
+
+    /// When the first deadline comes.
+    fn next(&self) -> Option<tokio::time::Instant> {
+        let at = *self.0.values().min()?;
+        let wait = (at + DEADLINE_SLACK_MS - util::now_ms()).max(0) as u64;
+        Some(tokio::time::Instant::now() + Duration::from_millis(wait))
+    }
+
+    /// Takes out the tournaments whose deadline has come.
+    fn due(&mut self) -> Vec<String> {
+        let now = util::now_ms();
+        let due: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &due {
+            self.0.remove(id);
+        }
+        due
+    }
 }
 
 /// The routes (docs/api.md, "Tournaments"). Making a tournament counts as making a game;
@@ -305,6 +424,8 @@ async fn create(
             Err(e) => return Err(e.into()),
         }
     }
+    // Every instance sets the timer of its start time.
+    run::changed(&games, &row.id).await;
     json(
         StatusCode::CREATED,
         &serde_json::json!({"id": row.id, "url": format!("/t/{}", row.id), "code": row.code}),
@@ -429,9 +550,11 @@ async fn join(
         withdrawn: false,
     };
     match games.store.join_tournament(&id, &row).await? {
-        JoinOutcome::Joined | JoinOutcome::Already => {
+        JoinOutcome::Joined => {
+            run::changed(&games, &id).await;
             json(StatusCode::OK, &serde_json::json!({"joined": true}))
         }
+        JoinOutcome::Already => json(StatusCode::OK, &serde_json::json!({"joined": true})),
         JoinOutcome::Refused => {
             let t = games.store.tournament(&id).await?;
             if t.is_some_and(|t| t.status == "open") {
@@ -481,6 +604,7 @@ async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
         }
         _ => return Err(ApiError::of(Category::Over, "the tournament is over")),
     }
+    run::changed(games, &l.t.id).await;
     Ok(())
 }
 
@@ -550,6 +674,7 @@ async fn pause(
     {
         return Err(wrong_status("paused", &l.t.status));
     }
+    run::changed(&games, &id).await;
     ok_status(&games, &id).await
 }
 
@@ -567,6 +692,7 @@ async fn resume(
     {
         return Err(wrong_status("resumed", &l.t.status));
     }
+    run::changed(&games, &id).await;
     run::advance(&games, &id).await?;
     ok_status(&games, &id).await
 }
@@ -665,6 +791,7 @@ async fn set_forbidden(
         .store
         .set_tournament_forbidden(id, &a, &b, forbid)
         .await?;
+    run::changed(games, id).await;
     json(StatusCode::OK, &serde_json::json!({"forbidden": forbid}))
 }
 

@@ -83,6 +83,9 @@ async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
             n += 1;
         }
     }
+    if n > 0 {
+        changed(games, id).await;
+    }
     Ok(n)
 }
 
@@ -307,6 +310,7 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
                 .await?
             {
                 tracing::info!("tournament {id} finished");
+                changed(games, id).await;
             }
             return Ok(());
         };
@@ -330,6 +334,7 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
             }
         }
         tell_players(games, &l, no, &round_games, &byes);
+        changed(games, id).await;
     }
     Ok(())
 }
@@ -366,10 +371,13 @@ pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
     };
     let now = util::now_ms();
     if t.players < 2 {
-        games
+        if games
             .store
             .set_tournament_status(id, "open", "cancelled", now)
-            .await?;
+            .await?
+        {
+            changed(games, id).await;
+        }
         return Ok(false);
     }
     let started = games
@@ -377,9 +385,26 @@ pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
         .set_tournament_status(id, "open", "running", now)
         .await?;
     if started {
+        changed(games, id).await;
         advance(games, id).await?;
     }
     Ok(started)
+}
+
+/// A deadline of tournament `id` came: its start time (an open one starts) or its round's
+/// forfeit time (brought up to date: the forfeits).
+pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
+    let Some(t) = games.store.tournament(id).await? else {
+        return Ok(());
+    };
+    match t.status.as_str() {
+        "open" if t.starts_at.is_some_and(|at| at <= util::now_ms()) => {
+            start(games, id).await?;
+        }
+        "running" => advance(games, id).await?,
+        _ => {}
+    }
+    Ok(())
 }
 
 /// One pass of the sweep: tournaments due to start, then every tournament in play.
@@ -396,6 +421,16 @@ pub async fn sweep(games: &Games) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// Publishes [`Event::Tournament`] for `id` (docs/architecture.md, "The event bus"): its
+/// pages and every instance's timers of its start and forfeit times hear of the change. A
+/// failure is logged: the pages' next event, and the safety sweep, catch up.
+pub async fn changed(games: &Games, id: &str) {
+    let event = Event::Tournament { id: id.to_string() };
+    if let Err(e) = games.store.publish(vec![event]).await {
+        tracing::warn!("tournament {id}: the change was not published: {e}");
+    }
 }
 
 /// Whether a clock is a live one (real time), for forfeits.
