@@ -287,6 +287,17 @@ impl Store {
         Ok((r.try_get("n")?, r.try_get("newest")?, r.try_get("total")?))
     }
 
+    /// When the first open seek alive at `now` stops being alive (its lease ends), if any.
+    pub async fn next_lapse(&self, now: i64) -> Result<Option<i64>, StoreError> {
+        let r = sqlx::query(
+            "SELECT MIN(alive_until) AS t FROM seeks WHERE status = 'open' AND alive_until >= $1",
+        )
+        .bind(now)
+        .fetch_one(&self.read)
+        .await?;
+        Ok(r.try_get("t")?)
+    }
+
     /// Claims open seek `id` for game `game` (chosen beforehand) and `acceptor`: true for the
     /// one claim that changed the row, false when it was taken, closed or dead.
     pub async fn claim_seek(
@@ -954,8 +965,8 @@ impl Store {
     /// `lease`, so that a player who only polls, or whose socket has not yet renewed it,
     /// finds it there (docs/api.md, "Finding an opponent"). A ticket whose account has asked
     /// again in the same pool since leaves the pool instead: the later ask stands. Challenges
-    /// past their time expire; closed rows older than `old` are deleted. Answers the claims
-    /// undone.
+    /// past their time expire (with [`Event::Challenge`]); closed rows older than `old` are
+    /// deleted. Answers the claims undone.
     pub async fn repair_claims(
         &self,
         now: i64,
@@ -1011,13 +1022,29 @@ impl Store {
         .execute(&self.write)
         .await?
         .rows_affected();
-        sqlx::query(
+        // Expired with their event in one transaction: both players' sockets hear of it.
+        let mut tx = self.write.begin().await?;
+        let rows = sqlx::query(
             "UPDATE challenges SET status = 'expired', changed = $1
-             WHERE status = 'open' AND expires < $1",
+             WHERE status = 'open' AND expires < $1
+             RETURNING id, from_account, to_account",
         )
         .bind(now)
-        .execute(&self.write)
+        .fetch_all(&mut *tx)
         .await?;
+        let expired = rows
+            .iter()
+            .map(|r| {
+                Ok(Event::Challenge {
+                    id: r.try_get("id")?,
+                    from: r.try_get("from_account")?,
+                    to: r.try_get("to_account")?,
+                    status: ChallengeStatus::Expired,
+                    game: None,
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.commit_events(tx, expired).await?;
         sqlx::query("DELETE FROM seeks WHERE status <> 'accepted' AND alive_until < $1")
             .bind(old)
             .execute(&self.write)

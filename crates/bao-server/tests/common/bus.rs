@@ -97,8 +97,9 @@ pub async fn killed_listener_misses_nothing(url: &str) {
     b.stop().await;
 }
 
-/// A server whose safety sweep and seek-list watcher run an hour apart (and not at start):
-/// only the event bus brings news. The pool's pass runs every 200 ms, or never (`pool`).
+/// A server whose safety sweeps (the core's, the tournaments', the seeks' upkeep) run an hour
+/// apart (and not at start), as does a pairing pass's retry: only the event bus brings news.
+/// With `pool` off it runs no pairing pass at all.
 async fn start_quiet(url: &str, pool: bool) -> Running {
     let hour = Duration::from_secs(3600);
     bao_server::start(Config {
@@ -117,13 +118,9 @@ async fn start_quiet(url: &str, pool: bool) -> Running {
         },
         seeks: bao_server::features::seeks::SeeksConfig {
             liveness: Duration::from_secs(30),
-            poll: hour,
-            // The pool's pass still runs on a timer (the widening range is a deadline).
-            pair_every: if pool {
-                Duration::from_millis(200)
-            } else {
-                hour
-            },
+            // A pass runs when a ticket joins (an event) and at a widening step (a deadline).
+            pair_every: hour,
+            background_passes: pool,
             // Repairing claims after a crash is a safety sweep too.
             upkeep: hour,
             ..Default::default()

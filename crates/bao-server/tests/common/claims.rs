@@ -14,17 +14,17 @@ use bao_server::edge::{EdgeConfig, Rates};
 use bao_server::features::seeks::SeeksConfig;
 use std::time::Instant;
 
-/// The crash tests' timings: production's 30 s, 2 s, 2 s, 60 s, 10 s scaled down, the
+/// The crash tests' timings: production's 30 s, 2 s, 60 s, 10 s scaled down, the
 /// stale-claim delay still longer than the liveness (so a lease left as the claim found it
 /// has run out by the time the claim is undone, as it has in production).
 pub fn crash_timings() -> SeeksConfig {
     SeeksConfig {
         liveness: Duration::from_millis(3_000),
-        poll: Duration::from_millis(200),
         pair_every: Duration::from_millis(200),
         stale_claim: Duration::from_millis(4_000),
         upkeep: Duration::from_millis(300),
         halt_after_claim: false,
+        background_passes: true,
     }
 }
 

@@ -34,8 +34,8 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
         url,
         SeeksConfig {
             liveness: Duration::from_secs(3600),
-            poll: Duration::from_secs(3600),
             pair_every: Duration::from_secs(3600),
+            background_passes: false,
             ..SeeksConfig::default()
         },
         Rates::NONE,

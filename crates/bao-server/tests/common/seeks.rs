@@ -18,7 +18,6 @@ pub fn quick() -> SeeksConfig {
         // Long enough that a busy machine (the whole suite at once) still keeps a seek
         // alive through its socket (kept every second).
         liveness: Duration::from_millis(3_000),
-        poll: Duration::from_millis(200),
         pair_every: Duration::from_millis(200),
         ..SeeksConfig::default()
     }

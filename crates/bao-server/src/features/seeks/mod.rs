@@ -19,6 +19,7 @@ mod pool;
 mod seek;
 mod socket;
 
+use crate::domain::events::Event;
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
@@ -33,6 +34,7 @@ use bao_rules::{MatchFormat, Side};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast;
+use tokio::sync::broadcast::error::RecvError;
 
 /// A claim (seek, pairing, challenge) whose game does not exist this long after it was made
 /// is undone: its instance died between the claim and the game (60 s, the default of
@@ -57,34 +59,36 @@ pub struct SeeksConfig {
     /// A seek (or pool ticket) whose owner has had no player socket open (nor polled the
     /// ticket) for this long is gone: not listed, not acceptable, not paired.
     pub liveness: Duration,
-    /// How often each instance looks whether open seeks lapsed (their page went away: a
-    /// deadline, not news, so no event tells it) and then tells its player sockets.
-    pub poll: Duration,
-    /// How often every instance runs a pairing pass over the pool.
+    /// How soon a pairing pass runs again after one of its claims lost (to another
+    /// instance's pass, or a deadlock) or its game could not be made. Otherwise passes run
+    /// when a ticket joins and at the next step of a waiting ticket's range, not on a period.
     pub pair_every: Duration,
     /// A claim (seek, pairing, challenge) whose game does not exist this long after it was
     /// made is undone: its instance died between the claim and the game. Longer than making
     /// a game can take.
     pub stale_claim: Duration,
-    /// How often every instance runs the upkeep: undoing stale claims, expiring challenges,
-    /// deleting old rows.
+    /// How often every instance runs the upkeep, its safety sweep: undoing stale claims,
+    /// expiring challenges, deleting old rows, a pairing pass and a look at the seek list.
     pub upkeep: Duration,
     /// Test only (a fault point), off by default: right after it claims a seek, a pool pair
     /// or a challenge this instance stops dead, never making the game nor undoing the claim,
     /// as if it were killed at that instant. The other instances' upkeep must repair it.
     pub halt_after_claim: bool,
+    /// Whether this instance runs pairing passes by itself (on a join, at a widening step,
+    /// at the upkeep): on by default; off only where a test times one pass of its own.
+    pub background_passes: bool,
 }
 
 impl Default for SeeksConfig {
-    /// 30 s, 2 s, 2 s, 60 s, 10 s, no fault (docs/api.md, "Finding an opponent").
+    /// 30 s, 2 s, 60 s, 10 s, no fault (docs/api.md, "Finding an opponent").
     fn default() -> Self {
         SeeksConfig {
             liveness: Duration::from_secs(30),
-            poll: Duration::from_secs(2),
             pair_every: Duration::from_secs(2),
             stale_claim: Duration::from_millis(STALE_CLAIM_MS as u64),
             upkeep: Duration::from_secs(10),
             halt_after_claim: false,
+            background_passes: true,
         }
     }
 }
@@ -112,7 +116,7 @@ impl Seeks {
 
     /// Runs one pairing pass now (besides the background passes): the games made.
     pub async fn pair_now(&self) -> usize {
-        pool::pairing_pass(self).await
+        pool::pairing_pass(self).await.made
     }
 
     fn list_changed(&self) {
@@ -132,7 +136,8 @@ impl Seeks {
     }
 
     /// One upkeep: undoes the claims older than [`SeeksConfig::stale_claim`] whose game was
-    /// never made, with a fresh lease, expires challenges and deletes old rows.
+    /// never made, with a fresh lease, expires challenges and deletes old rows. (The task
+    /// then runs a pairing pass and looks at the seek list.)
     async fn upkeep(&self) {
         let now = util::now_ms();
         let stale = now - self.cfg.stale_claim.as_millis() as i64;
@@ -195,36 +200,64 @@ pub fn routes(s: Arc<Seeks>) -> Router {
         .with_state(s)
 }
 
-/// The background work: the pairing passes, the list watcher (tells this instance's sockets
-/// when the open seeks change, whoever changed them) and the upkeep.
+/// The background work, one task per instance (docs/architecture.md, "The event bus"):
+/// news comes as events, deadlines have timers.
+/// * [`Event::Waiting`] (a ticket joined, on any instance): a pairing pass. A pass answers
+///   when the next is due (a waiting ticket's range widens): a timer.
+/// * The seek list lapses by deadline (a seek's page went away: no event tells it): a timer
+///   at the first lease to end, which then tells this instance's sockets if the list changed.
+///   [`Event::Seeks`] (the list changed on any instance) sets that timer again.
+/// * The upkeep every [`SeeksConfig::upkeep`], the safety sweep: stale claims undone,
+///   challenges expired, then a pairing pass and a look at the list.
 pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
-    vec![
-        every(s, s.cfg.pair_every, |s| async move {
-            pool::pairing_pass(&s).await;
-        }),
-        every(s, s.cfg.poll, |s| async move {
-            seek::watch_list(&s).await;
-        }),
-        every(s, s.cfg.upkeep, |s| async move { s.upkeep().await }),
-    ]
+    let weak: Weak<Seeks> = Arc::downgrade(s);
+    let upkeep_every = s.cfg.upkeep.max(Duration::from_millis(10));
+    // Subscribed before the first pass and look: nothing falls between.
+    let mut events = s.games.store.subscribe();
+    vec![tokio::spawn(async move {
+        let mut upkeep = tokio::time::interval(upkeep_every);
+        upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let (mut pair_at, mut lapse_at): (Option<i64>, Option<i64>) = (None, None);
+        loop {
+            let (pair, look, tell) = tokio::select! {
+                _ = upkeep.tick() => {
+                    let Some(s) = weak.upgrade() else { return };
+                    s.upkeep().await;
+                    (true, true, true)
+                }
+                e = events.recv() => match e {
+                    Ok(d) => match &d.event {
+                        Event::Waiting { .. } => (true, false, false),
+                        // The sockets heard it themselves: only the timer is set again.
+                        Event::Seeks => (false, true, false),
+                        _ => continue,
+                    },
+                    Err(RecvError::Lagged(_)) => (true, true, true),
+                    Err(RecvError::Closed) => return,
+                },
+                _ = at(pair_at) => (true, false, false),
+                _ = at(lapse_at) => (false, true, true),
+            };
+            let Some(s) = weak.upgrade() else { return };
+            if pair && s.cfg.background_passes {
+                pair_at = pool::pairing_pass(&s).await.next;
+            }
+            if look {
+                lapse_at = seek::watch_list(&s, tell).await;
+            }
+        }
+    })]
 }
 
-/// Runs `f` every `period` while the feature lives.
-fn every<F, Fut>(s: &Arc<Seeks>, period: Duration, f: F) -> tokio::task::JoinHandle<()>
-where
-    F: Fn(Arc<Seeks>) -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = ()> + Send,
-{
-    let weak: Weak<Seeks> = Arc::downgrade(s);
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(period);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tick.tick().await;
-            let Some(s) = weak.upgrade() else { return };
-            f(s).await;
+/// Waits until `ms` (since the epoch), or for ever when `None`.
+async fn at(ms: Option<i64>) {
+    match ms {
+        Some(ms) => {
+            let wait = (ms - util::now_ms()).max(0) as u64;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
         }
-    })
+        None => std::future::pending().await,
+    }
 }
 
 /// The `Authorization: Bearer` token of a request, if any.

@@ -1,7 +1,10 @@
 //! Quick pairing (docs/api.md, "Quick pairing"): accounts wait in a pool per variant and
-//! clock; every instance runs a pairing pass every [`super::SeeksConfig::pair_every`]; the
-//! pairs come from the pure [`crate::domain::pairing::pair`], and each pair is claimed in the
-//! store with one conditional UPDATE of both tickets before its game is made.
+//! clock. Every instance runs a pairing pass when a ticket joins (the event
+//! [`Event::Waiting`]) and at the next step of a waiting ticket's widening range (a
+//! deadline, [`Pass::next`]), never on a fixed period; the pairs come from the pure
+//! [`crate::domain::pairing::pair`], and each pair is claimed in the store with one
+//! conditional UPDATE of both tickets before its game is made, so a pair is made once
+//! whichever instances run the pass.
 
 use super::{new_id, random_side, terms, valid_id, Seeks};
 use crate::domain::events::Event;
@@ -149,27 +152,43 @@ pub(super) async fn leave(
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
+/// What a pairing pass did, and when the next one is due.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pass {
+    /// The games this instance made.
+    pub made: usize,
+    /// When (ms since the epoch) the next pass is due: a waiting ticket's range widens then
+    /// while another waits in its pool, or a claim lost to a conflict is tried again
+    /// ([`super::SeeksConfig::pair_every`]). `None`: nothing to wait for; a ticket joining
+    /// brings the next pass.
+    pub next: Option<i64>,
+}
+
 /// One pairing pass: reads the waiting tickets, pairs them, claims and makes each game.
-/// Answers the games this instance made.
-pub async fn pairing_pass(s: &Seeks) -> usize {
+pub async fn pairing_pass(s: &Seeks) -> Pass {
     match pass(s).await {
-        Ok(n) => n,
+        Ok(p) => p,
         Err(e) => {
             tracing::warn!("pairing pass: {e}");
-            0
+            Pass {
+                made: 0,
+                next: Some(util::now_ms() + s.cfg.pair_every.as_millis() as i64),
+            }
         }
     }
 }
 
-async fn pass(s: &Seeks) -> Result<usize, StoreError> {
+async fn pass(s: &Seeks) -> Result<Pass, StoreError> {
     let store = &s.games.store;
     let now = util::now_ms();
     let (tickets, blocks) = store.waiting_tickets(now).await?;
     if tickets.len() < 2 {
-        return Ok(0);
+        return Ok(Pass::default());
     }
     let pairs = pairing::pair(&tickets, &blocks, now);
     let mut made = 0;
+    let mut paired = vec![false; tickets.len()];
+    let mut again = false;
     for (i, j) in pairs {
         let (a, b) = (&tickets[i], &tickets[j]);
         let game = util::new_game_id();
@@ -177,18 +196,49 @@ async fn pass(s: &Seeks) -> Result<usize, StoreError> {
             .claim_pair(&a.ticket, &b.ticket, &game, util::now_ms())
             .await?
         {
+            // Taken by another instance's pass, or lost to a deadlock: the next pass sees.
+            again = true;
             continue;
         }
         s.after_claim().await;
         match make_game(s, a, b, &game).await {
-            Ok(()) => made += 1,
+            Ok(()) => {
+                made += 1;
+                paired[i] = true;
+                paired[j] = true;
+            }
             Err(e) => {
                 tracing::warn!("pairing: the game could not be made: {}", e.message);
                 store.unclaim_pair(&game).await?;
+                again = true;
             }
         }
     }
-    Ok(made)
+    let left: Vec<&pairing::Waiting> = tickets
+        .iter()
+        .zip(&paired)
+        .filter(|(_, p)| !**p)
+        .map(|(t, _)| t)
+        .collect();
+    let retry = again.then(|| util::now_ms() + s.cfg.pair_every.as_millis() as i64);
+    let next = [retry, next_widening(&left, now)]
+        .into_iter()
+        .flatten()
+        .min();
+    Ok(Pass { made, next })
+}
+
+/// The next moment (ms) a ticket of `left` gets a wider range ([`pairing::range`]) while
+/// another ticket waits in its pool: a pair may be allowed then that is not now.
+fn next_widening(left: &[&pairing::Waiting], now: i64) -> Option<i64> {
+    left.iter()
+        .filter(|t| left.iter().filter(|o| o.pool == t.pool).count() >= 2)
+        .filter(|t| pairing::range(now - t.since) < pairing::RANGE_MAX)
+        .map(|t| {
+            let steps = (now - t.since).max(0) / pairing::RANGE_STEP_MS + 1;
+            t.since + steps * pairing::RANGE_STEP_MS
+        })
+        .min()
 }
 
 /// The rated single game of two paired tickets, with the variant's default rules.

@@ -358,19 +358,32 @@ pub(super) async fn accept(
     Ok(resp)
 }
 
-/// Tells this instance's sockets when the open seeks change, whoever changed them (another
-/// instance, or a page that went away).
-pub(super) async fn watch_list(s: &Seeks) {
-    let Ok(mark) = s.games.store.open_seeks_mark(util::now_ms()).await else {
-        return;
+/// Looks at the list of open seeks: when `tell`, tells this instance's sockets if it changed
+/// since the last look (a seek lapsed: its page went away; other changes are events the
+/// sockets hear themselves). Answers when the first open seek's lease ends (ms), the next
+/// moment the list may change without an event.
+pub(super) async fn watch_list(s: &Seeks, tell: bool) -> Option<i64> {
+    let store = &s.games.store;
+    let now = util::now_ms();
+    let (mark, next) = match tokio::try_join!(store.open_seeks_mark(now), store.next_lapse(now)) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("the seek list: {e}");
+            // Looked at again at the safety sweep.
+            return None;
+        }
     };
     let changed = {
-        let Ok(mut last) = s.mark.lock() else { return };
+        let Ok(mut last) = s.mark.lock() else {
+            return next;
+        };
         let changed = last.is_some_and(|m| m != mark);
         *last = Some(mark);
         changed
     };
-    if changed {
+    if changed && tell {
         s.list_changed();
     }
+    // Just after it, so the seek is past its lease when looked at.
+    next.map(|t| t + 1)
 }
