@@ -21,3 +21,13 @@ async fn postgres_events_reach_the_other_instance() {
 async fn postgres_idle_sockets_take_no_connection() {
     idle_sockets_take_no_connection(&postgres_url()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_tournament_news_reach_the_other_instance() {
+    tournament_news_reach_the_other_instance(&postgres_url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_tournament_news_only_to_followers() {
+    tournament_news_only_to_followers(&postgres_url()).await;
+}

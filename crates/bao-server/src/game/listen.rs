@@ -1,9 +1,10 @@
 //! What the game core hears on the event bus (docs/architecture.md, "The event bus"):
 //! another instance changed a game held here (it is read again and its viewers told), or
-//! who has it open there (its players' marks are read again).
+//! who has it open there (its players' marks are read again), or a review of it moved on
+//! (its viewers told).
 
 use super::Games;
-use crate::domain::events::Event;
+use crate::domain::events::{Event, ReviewProgress};
 use tokio::sync::broadcast::error::RecvError;
 
 impl Games {
@@ -27,6 +28,17 @@ impl Games {
                     }
                     Err(RecvError::Closed) => return,
                 };
+                // A review's progress, from whichever instance makes it, to the game's
+                // sockets here (docs/api.md, "Review").
+                if let Event::Review {
+                    game,
+                    game_no,
+                    progress,
+                } = &d.event
+                {
+                    games.tell_review(game, *game_no, progress);
+                    continue;
+                }
                 // This instance told its own viewers when it made the change.
                 if d.origin == games.instance {
                     continue;
@@ -48,6 +60,20 @@ impl Games {
                 }
             }
         })
+    }
+
+    /// `{"type":"review","game_no","progress"}` to the sockets of game `game` here, if any
+    /// (no version: it is no change of the game).
+    fn tell_review(&self, game: &str, game_no: u32, progress: &ReviewProgress) {
+        let Some(slot) = self.cached(game) else {
+            return;
+        };
+        if slot.tx.receiver_count() == 0 {
+            return;
+        }
+        let text = serde_json::json!({"type": "review", "game_no": game_no, "progress": progress})
+            .to_string();
+        let _ = slot.tx.send(std::sync::Arc::new(super::Update::same(text)));
     }
 
     /// Reads again every game in memory that someone watches here.

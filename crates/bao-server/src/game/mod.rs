@@ -106,6 +106,14 @@ pub struct Update {
 }
 
 impl Update {
+    /// The same message for every viewer.
+    pub(crate) fn same(text: String) -> Update {
+        let t = Utf8Bytes::from(text);
+        Update {
+            views: [t.clone(), t.clone(), t],
+        }
+    }
+
     /// The message for `viewer`.
     pub fn view(&self, viewer: Option<usize>) -> Utf8Bytes {
         self.views[viewer.map_or(0, |p| p + 1)].clone()

@@ -225,6 +225,37 @@ pub async fn events_reach_the_other_instance(url: &str) {
         assert!(t0.elapsed() < Duration::from_secs(10), "no rating: {m}");
     }
     drop(nws);
+    // ... and North's home page on B hears of the rating on the player socket.
+    let m = heard(&mut bhome, "rating", "a rating on the player socket").await;
+    assert_eq!(m["game"], id.as_str(), "{m}");
+    assert_eq!(m["game_no"], 1, "{m}");
+
+    // A review made on A: its progress reaches a viewer of the game on B, up to made.
+    let mut rws = ws(&b.addr.to_string(), &id, None).await;
+    next_of(&mut rws, "state", None).await;
+    let asked = super::accounts::post(
+        &ba,
+        &format!("/api/games/{id}/review"),
+        json!({"game_no": 1}),
+        None,
+    )
+    .await;
+    assert!([200, 202].contains(&asked.status), "{}", asked.text);
+    let t0 = Instant::now();
+    loop {
+        let m = heard(
+            &mut rws,
+            "review",
+            "a review's progress from the other instance",
+        )
+        .await;
+        assert_eq!(m["game_no"], 1, "{m}");
+        if m["progress"]["state"] == "done" {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(20), "not made: {m}");
+    }
+    drop(rws);
 
     // A rematch offer: Asha asks through A, Baraka's home page on B hears it.
     let asked = super::accounts::post(
@@ -280,5 +311,116 @@ pub async fn idle_sockets_take_no_connection(url: &str) {
         "20 idle player sockets: {with} store connections in 12 s, {alone} with none"
     );
     drop(socks);
+    s.stop().await;
+}
+
+/// Two instances on one PostgreSQL, every safety sweep an hour apart: a tournament run
+/// through instance A reaches the sockets on instance B. A page following it
+/// (`/api/play/ws?tournament=ID`) hears of each change (players joining, the start with
+/// round 1 paired, the result and the finish); a player's page hears of their round's game.
+pub async fn tournament_news_reach_the_other_instance(url: &str) {
+    use super::tournaments::{act, create_t, decide, players};
+    let (a, b) = (start_quiet(url, false).await, start_quiet(url, false).await);
+    let ba = super::accounts::base(&a);
+    let p = players(&ba, 2).await;
+    let org = &p.cookie[&p.names[0]];
+    let made = create_t(&ba, Some(org), json!({"format": {"kind": "round_robin"}})).await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let id = made.json["id"].as_str().unwrap().to_string();
+    // A guest follows the tournament on B; the second player's page is on B too.
+    let follow = |cookie: Option<String>| {
+        let addr = b.addr.to_string();
+        let id = id.clone();
+        async move {
+            use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+            let mut req = format!("ws://{addr}/api/play/ws?tournament={id}")
+                .into_client_request()
+                .unwrap();
+            if let Some(c) = cookie {
+                req.headers_mut().insert("cookie", c.parse().unwrap());
+            }
+            tokio_tungstenite::connect_async(req).await.unwrap().0
+        }
+    };
+    let mut guest = follow(None).await;
+    let mut player = follow(Some(p.cookie[&p.names[1]].clone())).await;
+    // Told once as it opens: the page reads the tournament now that it listens.
+    let m = heard(&mut guest, "tournament", "the first read").await;
+    assert_eq!(m["id"], id.as_str(), "{m}");
+    heard(&mut player, "tournament", "the first read").await;
+
+    for n in &p.names {
+        let j = act(&ba, &id, "join", Some(&p.cookie[n])).await;
+        assert_eq!(j.status, 200, "{}", j.text);
+        let m = heard(
+            &mut guest,
+            "tournament",
+            "a player joined on the other instance",
+        )
+        .await;
+        assert_eq!(m["id"], id.as_str(), "{m}");
+    }
+    let started = act(&ba, &id, "start", Some(org)).await;
+    assert_eq!(started.status, 200, "{}", started.text);
+    // Round 1 paired on A: B's follower hears of it, and reads it there.
+    heard(&mut guest, "tournament", "the start on the other instance").await;
+    let bb = super::accounts::base(&b);
+    let t = super::tournaments::tournament_json(&bb, &id, None).await;
+    assert_eq!(t["status"], "running", "{t}");
+    let game = t["rounds"][0]["pairings"][0]["game"]
+        .as_str()
+        .unwrap_or_else(|| panic!("round 1 paired: {t}"))
+        .to_string();
+    // The second player's page on B is told of their round-1 game.
+    let m = heard(&mut player, "game", "a tournament round's game").await;
+    assert_eq!(m["game"], game.as_str(), "{m}");
+
+    // The game decided through A: its result and the finish reach B's follower.
+    let g = &t["rounds"][0]["pairings"][0];
+    let (sn, nn) = (g["S"].as_str().unwrap(), g["N"].as_str().unwrap());
+    decide(std::slice::from_ref(&ba), &game, &p, nn, sn, 1).await;
+    let t0 = Instant::now();
+    loop {
+        heard(&mut guest, "tournament", "a result on the other instance").await;
+        let t = super::tournaments::tournament_json(&bb, &id, None).await;
+        if t["status"] == "finished" {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(10), "not finished: {t}");
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A page following a tournament hears nothing of another tournament, and a socket of no
+/// tournament nothing of any: the news is targeted.
+pub async fn tournament_news_only_to_followers(url: &str) {
+    use super::tournaments::{act, create_t, players};
+    let s = start_quiet(url, false).await;
+    let b = super::accounts::base(&s);
+    let p = players(&b, 1).await;
+    let org = &p.cookie[&p.names[0]];
+    let one = create_t(&b, Some(org), json!({})).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other = create_t(&b, Some(org), json!({})).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = {
+        let (addr, id) = (s.addr.to_string(), one.clone());
+        tokio_tungstenite::connect_async(format!("ws://{addr}/api/play/ws?tournament={id}"))
+            .await
+            .unwrap()
+            .0
+    };
+    heard(&mut ws, "tournament", "the first read").await;
+    let j = act(&b, &other, "join", Some(org)).await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let j = act(&b, &one, "join", Some(org)).await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let m = heard(&mut ws, "tournament", "a join in the followed tournament").await;
+    assert_eq!(m["id"], one.as_str(), "only the followed one: {m}");
     s.stop().await;
 }

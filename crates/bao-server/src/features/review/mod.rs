@@ -16,8 +16,12 @@
 //!   other programs the kernel still serves live games first;
 //! * each ply gets a short budget ([`ReviewConfig::limits`]);
 //! * results stay in memory for the newest [`ReviewConfig::cache`] reviews (a review is
-//!   cheap to make again, so it is not stored in the database).
+//!   cheap to make again, so it is not stored in the database);
+//! * its progress (queued, running: at most one step per [`PROGRESS_EVERY`], made, failed)
+//!   is published as [`Event::Review`] on the event bus (docs/architecture.md, "The event
+//!   bus"); the game's sockets carry it to the pages, which no longer poll.
 
+use crate::domain::events::{Event, ReviewProgress};
 use crate::engine_pool::{EnginePool, Permit};
 use bao_engine::review::{judge_move, review_game, JudgeError, Loss, PlayerSummary, ReviewOptions};
 use bao_engine::search::{Limits, Score};
@@ -26,6 +30,12 @@ use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// A running review's progress is told at most this often (the page's bar moves at that
+/// pace; every step would be an event per ply).
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// How the pool works.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +242,8 @@ struct Shared {
     engine: EnginePool,
     /// Set when the pool is dropped: workers waiting for a permit give up.
     stop: AtomicBool,
+    /// Where progress goes to be published ([`ReviewPool::news`]), once someone takes it.
+    news: Mutex<Option<mpsc::UnboundedSender<(Key, ReviewProgress)>>>,
 }
 
 impl Shared {
@@ -240,6 +252,12 @@ impl Shared {
     }
     fn config(&self) -> ReviewConfig {
         *self.config.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// Hands the progress of `key` to the publisher (never waits: called from the workers).
+    fn tell(&self, key: &Key, progress: ReviewProgress) {
+        if let Some(tx) = &*self.news.lock().unwrap_or_else(|p| p.into_inner()) {
+            let _ = tx.send((key.clone(), progress));
+        }
     }
 }
 
@@ -258,6 +276,7 @@ impl ReviewPool {
             config: Mutex::new(config),
             engine,
             stop: AtomicBool::new(false),
+            news: Mutex::new(None),
         });
         for n in 0..config.workers.max(1) {
             let s = shared.clone();
@@ -269,6 +288,13 @@ impl ReviewPool {
             }
         }
         ReviewPool { shared }
+    }
+
+    /// The reviews' progress from now on, for [`publish`] to put on the event bus.
+    pub fn news(&self) -> mpsc::UnboundedReceiver<(Key, ReviewProgress)> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        *self.shared.news.lock().unwrap_or_else(|p| p.into_inner()) = Some(tx);
+        rx
     }
 
     /// Changes the budget, queue length and cache size for reviews asked for from now on
@@ -353,7 +379,11 @@ impl ReviewPool {
             });
         }
         self.shared.wake.notify_one();
-        self.status(&key).ok_or(SubmitError::Busy)
+        let status = self.status(&key).ok_or(SubmitError::Busy)?;
+        if let ReviewStatus::Queued { ahead, .. } = status {
+            self.shared.tell(&key, ReviewProgress::Queued { ahead });
+        }
+        Ok(status)
     }
 
     /// Reviews waiting in the queue, and reviews being made.
@@ -368,6 +398,34 @@ impl ReviewPool {
                 .count(),
         }
     }
+}
+
+/// Publishes the progress of `pool`'s reviews as [`Event::Review`] until the pool is dropped:
+/// what came meanwhile goes as one batch, only the latest step of each review.
+pub fn publish(pool: &ReviewPool, store: crate::store::Store) -> tokio::task::JoinHandle<()> {
+    let mut rx = pool.news();
+    tokio::spawn(async move {
+        while let Some(first) = rx.recv().await {
+            let mut latest: Vec<(Key, ReviewProgress)> = vec![first];
+            while let Ok((k, p)) = rx.try_recv() {
+                match latest.iter_mut().find(|(lk, _)| lk == &k) {
+                    Some(e) => e.1 = p,
+                    None => latest.push((k, p)),
+                }
+            }
+            let events = latest
+                .into_iter()
+                .map(|((game, game_no), progress)| Event::Review {
+                    game,
+                    game_no,
+                    progress,
+                })
+                .collect();
+            if let Err(e) = store.publish(events).await {
+                tracing::warn!("a review's progress was not published: {e}");
+            }
+        }
+    })
 }
 
 /// How many reviews wait and run (`GET /api/health`, `"reviews"`).
@@ -429,6 +487,7 @@ fn worker(shared: Arc<Shared>) {
             tt_bits: 18,
         };
         let key = job.key.clone();
+        let mut told: Option<Instant> = None;
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // The permit of the ply being searched: taken before each ply, given back after
             // it (and while unwinding if the engine panics).
@@ -448,6 +507,10 @@ fn worker(shared: Arc<Shared>) {
                             total,
                         },
                     );
+                }
+                if told.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY) {
+                    told = Some(Instant::now());
+                    shared.tell(&key, ReviewProgress::Running { done, total });
                 }
                 if done < total {
                     // Waits while live searches wait or every permit is taken.
@@ -477,6 +540,14 @@ fn worker(shared: Arc<Shared>) {
                 ReviewStatus::Failed { game_no: key.1 }
             }
         };
+        shared.tell(
+            &key,
+            if matches!(status, ReviewStatus::Done { .. }) {
+                ReviewProgress::Done
+            } else {
+                ReviewProgress::Failed
+            },
+        );
         let mut st = shared.lock();
         st.status.insert(key.clone(), status);
         st.finished.push_back(key);
@@ -538,6 +609,10 @@ pub mod routes {
 
     /// The review's routes.
     pub fn routes(games: Arc<Games>, pool: Arc<ReviewPool>) -> Router {
+        // The progress goes out on the bus while the routes' runtime runs.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            super::publish(&pool, games.store.clone());
+        }
         Router::new()
             .route("/api/games/{id}/review", post(submit).get(status))
             // A practice try costs two short searches: limited as moves are.

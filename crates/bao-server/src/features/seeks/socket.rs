@@ -1,8 +1,9 @@
-//! The player socket `GET /api/play/ws[?seek=TOKEN...]` (docs/api.md, "The player socket"):
-//! one per open page. While open it keeps the caller's seeks and pool tickets alive, and it
-//! tells the page when a game was made for it (a seek accepted, a pairing, a challenge
-//! accepted, a tournament round), of challenges coming and going, and when the list of open
-//! seeks changed.
+//! The player socket `GET /api/play/ws[?seek=TOKEN...][&tournament=ID...]` (docs/api.md,
+//! "The player socket"): one per open page. While open it keeps the caller's seeks and pool
+//! tickets alive, and it tells the page when a game was made for it (a seek accepted, a
+//! pairing, a challenge accepted, a tournament round), of challenges coming and going, when
+//! the list of open seeks changed, when a rating of its account was written, and when a
+//! tournament it follows changed.
 //!
 //! The socket listens on the event bus (docs/architecture.md, "The event bus"): it
 //! subscribes before its first read, reads what concerns it once when it opens and again
@@ -33,6 +34,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// Seek tokens one socket carries at most.
 pub const MAX_SEEK_TOKENS: usize = 3;
+/// Tournaments one socket follows at most.
+pub const MAX_FOLLOWED: usize = 4;
 /// Each read looks back this far (60 s): a page that opens its socket also learns of a seek
 /// accepted or a pairing made this long before (it may have been reloading at that moment).
 const LOOK_BACK_MS: i64 = 60_000;
@@ -58,6 +61,23 @@ pub(super) fn seek_tokens(query: Option<&str>) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The `tournament=` values of a query that look like a tournament's id, at most
+/// [`MAX_FOLLOWED`]: the tournaments whose changes the page hears of.
+fn followed(query: Option<&str>) -> Vec<String> {
+    query
+        .unwrap_or("")
+        .split('&')
+        .filter_map(|p| p.strip_prefix("tournament="))
+        .filter(|v| {
+            v.len() == 10
+                && v.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+        .take(MAX_FOLLOWED)
+        .map(str::to_string)
+        .collect()
+}
+
 /// `GET /api/play/ws`.
 pub(super) async fn upgrade(
     ws: WebSocketUpgrade,
@@ -71,6 +91,7 @@ pub(super) async fn upgrade(
             "seek= takes a seek token, at most {MAX_SEEK_TOKENS} of them"
         ))
     })?;
+    let follows = followed(query.as_deref());
     let account = account.0.map(|a| a.id.0);
     let hashes = tokens.iter().map(|t| util::hash_token(t)).collect();
     Ok(ws
@@ -85,6 +106,7 @@ pub(super) async fn upgrade(
                 hashes,
                 sent: HashMap::new(),
                 waiting: true,
+                follows,
             }
             .run(socket, guard.map(|g| g.0))
             .await
@@ -103,6 +125,8 @@ struct Player {
     /// Whether a seek or ticket of the page's may wait: kept alive while so (it is until
     /// the first keep-alive finds none; an event of a new one sets it again).
     waiting: bool,
+    /// The tournaments the page follows (`?tournament=ID`).
+    follows: Vec<String>,
 }
 
 impl Player {
@@ -124,6 +148,17 @@ impl Player {
             }
         };
         tokio::pin!(stopping);
+        // Followed tournaments: read once now that the socket listens (a change from now on
+        // comes as its own message).
+        for id in &self.follows {
+            if tx
+                .send(text(json!({"type": "tournament", "id": id})))
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
         // The first read, at once.
         let mut read_now = true;
         loop {
@@ -195,7 +230,14 @@ impl Player {
                                 self.keep_alive().await;
                             }
                         }
-                        _ => read_now = self.concerns(&e),
+                        ev => match self.told(ev) {
+                            Some(m) => {
+                                if tx.send(text(m)).await.is_err() {
+                                    return;
+                                }
+                            }
+                            None => read_now = self.concerns(&e),
+                        },
                     }
                 }
                 l = list.recv() => {
@@ -230,6 +272,25 @@ impl Player {
         }
         self.waiting = true;
         true
+    }
+
+    /// The message event `e` is by itself, with no read (docs/api.md, "The player socket"):
+    /// a rating written for the page's account, a change of a tournament it follows.
+    fn told(&self, e: &Event) -> Option<serde_json::Value> {
+        match e {
+            Event::Rating {
+                game,
+                game_no,
+                accounts,
+            } if self.account.as_ref().is_some_and(|a| accounts.contains(a)) => {
+                Some(json!({"type": "rating", "game": game, "game_no": game_no,
+                       "url": format!("/g/{game}")}))
+            }
+            Event::Tournament { id } if self.follows.contains(id) => {
+                Some(json!({"type": "tournament", "id": id}))
+            }
+            _ => None,
+        }
     }
 
     /// Whether event `d` is news for this page: for its account, or its seek tokens.
