@@ -8,6 +8,10 @@
 // the server judges it as the review judges moves (POST .../review/try): a move that loses
 // less than an inaccuracy counts as found, and the engine's line can be shown after.
 //
+// While a review is queued or made, its progress comes on the game's socket
+// (`/api/games/{id}/ws`, `review` messages, docs/api.md "Review"); the review is read once each
+// time the socket (re)opens and once made. No polling.
+//
 // The replay page calls: attach() once, setGame() when a game is shown, showStep() after the
 // board is drawn. Nothing happens at import.
 
@@ -16,11 +20,11 @@ import { t } from './i18n.js';
 import { MoveChooser } from './chooser.js';
 import { engine } from './offline-engine.js';
 import { seatOf } from './seats.js';
+import { keepSocket } from './socket.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** Evaluations beyond this many centi-seeds are drawn at the edge of the graph. */
 const GRAPH_CAP = 1500;
-const POLL_MS = 400;
 const MARK_CLASS = { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' };
 
 // The review's own look (style.css belongs to the page layout; this module brings its own).
@@ -94,7 +98,8 @@ export class ReviewPanel {
     this.gameNo = 1;
     this.review = null; // the "done" answer
     this.step = 0;
-    this.polling = 0; // generation of the running poll; a new game stops the old one
+    this.polling = 0; // generation of the review followed; a new game stops the old one
+    this.socket = null; // the game's socket while a review is on its way
     this.status = el('p', { class: 'small', id: 'review-status', 'aria-live': 'polite' });
     this.button = el('button', { type: 'button', id: 'review-start', class: 'primary', onclick: () => this.start() }, t('review.start'));
     this.here = el('p', { class: 'small', id: 'review-here' });
@@ -123,6 +128,7 @@ export class ReviewPanel {
     this.gameNo = gameNo || 1;
     this.review = null;
     this.polling += 1;
+    this.unlisten();
     this.graph.hidden = true;
     this.graph.replaceChildren();
     this.summary.replaceChildren();
@@ -168,38 +174,80 @@ export class ReviewPanel {
     }
   }
 
-  /** Shows a state and polls until the review is made. */
-  async follow(r) {
+  /** Shows a state, then follows the review on the game's socket until it is made. */
+  follow(r) {
     const gen = ++this.polling;
     delete this.status.dataset.kind;
-    for (;;) {
-      if (gen !== this.polling) return;
-      if (r.state === 'done') return this.show(r);
-      if (r.state === 'none') {
-        this.button.disabled = false;
-        this.status.textContent = '';
-        return;
-      }
-      if (r.state === 'failed') {
-        this.button.disabled = false;
-        this.status.dataset.kind = 'error';
-        this.status.textContent = t('review.failed');
-        return;
-      }
-      this.button.disabled = true;
-      this.status.textContent =
-        r.state === 'queued' ? t('review.queued', { ahead: r.ahead }) : t('review.running', { done: r.done, total: r.total });
-      await new Promise((ok) => setTimeout(ok, POLL_MS));
-      if (gen !== this.polling) return;
-      try {
-        r = await api(this.url());
-      } catch {
-        this.status.dataset.kind = 'error';
-        this.status.textContent = t('review.failed');
-        this.button.disabled = false;
-        return;
-      }
+    if (this.showProgress(r)) this.unlisten();
+    else this.listen(gen);
+  }
+
+  /** Shows state `r` (a review's body, or a `review` message's progress); true when nothing
+   * more will come. */
+  showProgress(r) {
+    if (r.state === 'done') {
+      this.show(r);
+      return true;
     }
+    if (r.state === 'none') {
+      this.button.disabled = false;
+      this.status.textContent = '';
+      return true;
+    }
+    if (r.state === 'failed') {
+      this.button.disabled = false;
+      this.status.dataset.kind = 'error';
+      this.status.textContent = t('review.failed');
+      return true;
+    }
+    this.button.disabled = true;
+    this.status.textContent =
+      r.state === 'queued' ? t('review.queued', { ahead: r.ahead }) : t('review.running', { done: r.done, total: r.total });
+    return false;
+  }
+
+  /** Opens the game's socket: its first `state` (the socket listens from then on) and a made
+   * or failed review bring a read of the review; `running` and `queued` are shown as they come. */
+  listen(gen) {
+    if (this.socket) return;
+    this.panel.dataset.socket = 'connecting';
+    this.socket = keepSocket(`/api/games/${encodeURIComponent(this.game.id)}/ws`, {
+      onMessage: (msg) => {
+        if (gen !== this.polling) return;
+        if (msg.type === 'state') {
+          this.panel.dataset.socket = 'open';
+          this.refresh(gen);
+        } else if (msg.type === 'review' && msg.game_no === this.gameNo) {
+          const p = msg.progress;
+          if (p.state === 'done' || p.state === 'failed') this.refresh(gen);
+          else this.showProgress(p);
+        }
+      },
+    });
+  }
+
+  unlisten() {
+    if (!this.socket) return;
+    this.socket.close();
+    this.socket = null;
+    delete this.panel.dataset.socket;
+  }
+
+  /** Reads the review once and shows it. */
+  async refresh(gen) {
+    let r;
+    try {
+      r = await api(this.url());
+    } catch {
+      if (gen !== this.polling) return;
+      this.status.dataset.kind = 'error';
+      this.status.textContent = t('review.failed');
+      this.button.disabled = false;
+      this.unlisten();
+      return;
+    }
+    if (gen !== this.polling) return;
+    if (this.showProgress(r)) this.unlisten();
   }
 
   show(r) {

@@ -3,21 +3,21 @@
 // "Your game" while the player has a game in the current round, then by format: a crosstable
 // (round robin), a bracket (knockout), rounds and standings (Swiss), the tie-breaks explained,
 // and the CSV and games-file links. Data: GET /api/tournaments/{id} (docs/api.md
-// "Tournaments"), asked again every few seconds while the tournament is not over, and at once
-// when the tab comes back to the front.
+// "Tournaments"), asked again when the player socket (`/api/play/ws?tournament=ID`, docs/api.md
+// "The player socket") says it changed: once as the socket opens (also after a reconnect), then
+// at each change. No polling.
 
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
 import { accountName, onAccount, profileUrl } from './account.js';
 import { clockText, formatText, statusText, tiebreakText, timeText, tournamentError } from './tournaments.js';
 import { tiebreakAbbr } from './tiebreaks.js';
+import { keepSocket } from './socket.js';
 
 const box = $('tournament');
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const apiBase = `/api/tournaments/${encodeURIComponent(id)}`;
 const codeFromLink = new URLSearchParams(location.search).get('code') || '';
-/** How often an unfinished tournament is asked again (ms). */
-const POLL = 4000;
 
 let data = null;
 const same = (a, b) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -472,20 +472,28 @@ async function load() {
   }
 }
 
-let timer = null;
-function schedule() {
-  clearTimeout(timer);
-  const over = data && (data.status === 'finished' || data.status === 'cancelled');
-  if (box.dataset.state === 'missing' || over) return;
-  timer = setTimeout(async () => {
-    if (document.visibilityState === 'visible') await load();
-    schedule();
-  }, POLL);
+// The player socket tells the page when the tournament changed: `tournament` once it is open
+// (what changed while it was closed), then at every change. Closed once the tournament is over.
+let socket = null;
+function listen() {
+  socket = keepSocket(`/api/play/ws?tournament=${encodeURIComponent(id)}`, {
+    onOpen() {
+      box.dataset.socket = 'open';
+    },
+    onStatus(status) {
+      if (status !== 'open') box.dataset.socket = status;
+    },
+    async onMessage(msg) {
+      if (msg.type !== 'tournament' || msg.id !== id) return;
+      await load();
+      const over = data && (data.status === 'finished' || data.status === 'cancelled');
+      if (over || box.dataset.state === 'missing') {
+        socket.close();
+        box.dataset.socket = 'closed';
+      }
+    },
+  });
 }
-
-document.addEventListener('visibilitychange', () => {
-  if (document.visibilityState === 'visible' && data) load();
-});
 
 async function act(path, body = {}, button = null) {
   const status = $('action-status');
@@ -534,4 +542,7 @@ $('resume-button').addEventListener('click', (e) => act('resume', {}, e.currentT
 
 // account.js confirms a remembered name with the server; the page redraws when it changes.
 onAccount(() => data && draw(data));
-load().then(schedule);
+load().then(() => {
+  const over = data && (data.status === 'finished' || data.status === 'cancelled');
+  if (data && !over) listen();
+});
