@@ -284,3 +284,34 @@ async fn make_game(
         .await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(id: &str, pool: &str, since: i64) -> pairing::Waiting {
+        pairing::Waiting {
+            ticket: id.into(),
+            account: id.into(),
+            pool: pool.into(),
+            rating: 1500,
+            since,
+        }
+    }
+
+    #[test]
+    fn the_next_pass_is_the_next_widening_step_of_a_pool_with_two() {
+        let now = 100_000;
+        // Alone in its pool: nothing to wait for.
+        let a = w("a", "kete none", now - 1_000);
+        assert_eq!(next_widening(&[&a], now), None);
+        // Two in a pool: the sooner of their next steps (5 s each).
+        let b = w("b", "kete none", now - 7_000);
+        assert_eq!(next_widening(&[&a, &b], now), Some(now + 3_000));
+        // A ticket in another pool does not count; one at the widest range has no step left.
+        let c = w("c", "kiswahili none", now - 1);
+        let old = w("d", "kete none", now - 1_000_000);
+        assert_eq!(next_widening(&[&c, &old], now), None);
+        assert_eq!(next_widening(&[&a, &old], now), Some(now + 4_000));
+    }
+}
