@@ -31,3 +31,8 @@ async fn postgres_tournament_news_reach_the_other_instance() {
 async fn postgres_tournament_news_only_to_followers() {
     tournament_news_only_to_followers(&postgres_url()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_challenge_expiry_reaches_the_other_instance() {
+    challenge_expiry_reaches_the_other_instance(&postgres_url()).await;
+}

@@ -101,6 +101,11 @@ pub async fn killed_listener_misses_nothing(url: &str) {
 /// apart (and not at start), as does a pairing pass's retry: only the event bus brings news.
 /// With `pool` off it runs no pairing pass at all.
 async fn start_quiet(url: &str, pool: bool) -> Running {
+    start_quiet_with(url, pool, Duration::from_secs(3600)).await
+}
+
+/// [`start_quiet`] with the seeks' upkeep every `upkeep`.
+async fn start_quiet_with(url: &str, pool: bool, upkeep: Duration) -> Running {
     let hour = Duration::from_secs(3600);
     bao_server::start(Config {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -122,7 +127,7 @@ async fn start_quiet(url: &str, pool: bool) -> Running {
             pair_every: hour,
             background_passes: pool,
             // Repairing claims after a crash is a safety sweep too.
-            upkeep: hour,
+            upkeep,
             ..Default::default()
         },
         ..Config::default()
@@ -423,4 +428,44 @@ pub async fn tournament_news_only_to_followers(url: &str) {
     let m = heard(&mut ws, "tournament", "a join in the followed tournament").await;
     assert_eq!(m["id"], one.as_str(), "only the followed one: {m}");
     s.stop().await;
+}
+
+/// A challenge that expires (the upkeep, on instance A) reaches both players' sockets on
+/// instance B, whose own upkeep runs an hour apart: `challenge_gone` with `expired`.
+pub async fn challenge_expiry_reaches_the_other_instance(url: &str) {
+    use super::seeks::{account, play_ws};
+    let a = start_quiet_with(url, false, Duration::from_millis(200)).await;
+    let b = start_quiet(url, false).await;
+    let ba = super::accounts::base(&a);
+    let (asha, ca) = account(&ba, "exp-a").await;
+    let (_, cb) = account(&ba, "exp-b").await;
+    let mut to = play_ws(&b.addr.to_string(), Some(&ca), &[]).await;
+    let mut from = play_ws(&b.addr.to_string(), Some(&cb), &[]).await;
+    let body = json!({"to": asha, "variant": "kete", "rules": "-", "clock": null,
+                      "match": "single_game", "rated": false});
+    let sent = super::accounts::post(&ba, "/api/challenges", body, Some(&cb)).await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    let id = sent.json["id"].as_str().unwrap().to_string();
+    heard(&mut to, "challenge", "the challenge sent").await;
+    // Its 24 h pass at once: A's next upkeep expires it.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    sqlx::query("UPDATE challenges SET expires = 1 WHERE id = $1")
+        .bind(&id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    for ws in [&mut to, &mut from] {
+        let m = heard(
+            ws,
+            "challenge_gone",
+            "a challenge expired on the other instance",
+        )
+        .await;
+        assert_eq!(m["id"], id.as_str(), "{m}");
+        assert_eq!(m["why"], "expired", "{m}");
+    }
+    a.stop().await;
+    b.stop().await;
 }
