@@ -97,16 +97,22 @@ pub struct Seeks {
     list: broadcast::Sender<()>,
     /// The open seeks as last seen by the list watcher.
     mark: std::sync::Mutex<Option<(i64, i64, i64)>>,
+    /// This instance's open player sockets, by account and seek token.
+    pub sockets: socket::Sockets,
+    /// The bus as [`socket::dispatch`] hears it, subscribed from the start.
+    events: std::sync::Mutex<Option<broadcast::Receiver<Arc<crate::domain::events::Delivered>>>>,
 }
 
 impl Seeks {
     /// The feature on `games`.
     pub fn new(games: Arc<Games>, cfg: SeeksConfig) -> Arc<Seeks> {
         Arc::new(Seeks {
-            games,
             cfg,
             list: broadcast::channel(16).0,
             mark: std::sync::Mutex::new(None),
+            sockets: Default::default(),
+            events: std::sync::Mutex::new(Some(games.store.subscribe())),
+            games,
         })
     }
 
@@ -198,7 +204,12 @@ pub fn routes(s: Arc<Seeks>) -> Router {
 /// The background work: the pairing passes, the list watcher (tells this instance's sockets
 /// when the open seeks change, whoever changed them) and the upkeep.
 pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
-    vec![
+    let events = s.events.lock().ok().and_then(|mut e| e.take());
+    let mut tasks: Vec<_> = events
+        .map(|e| tokio::spawn(socket::dispatch(Arc::downgrade(s), e)))
+        .into_iter()
+        .collect();
+    tasks.extend([
         every(s, s.cfg.pair_every, |s| async move {
             pool::pairing_pass(&s).await;
         }),
@@ -206,7 +217,8 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
             seek::watch_list(&s).await;
         }),
         every(s, s.cfg.upkeep, |s| async move { s.upkeep().await }),
-    ]
+    ]);
+    tasks
 }
 
 /// Runs `f` every `period` while the feature lives.
