@@ -18,10 +18,11 @@ use tokio_tungstenite::tungstenite::Message;
 async fn read_to_close(w: &mut Ws) -> (usize, Option<u16>) {
     let mut texts = 0;
     loop {
-        match tokio::time::timeout(Duration::from_secs(30), w.next())
-            .await
-            .expect("closed in time")
-        {
+        let next = tokio::time::timeout(Duration::from_secs(30), w.next()).await;
+        let Ok(next) = next else {
+            panic!("not closed within 30 s; {texts} messages read");
+        };
+        match next {
             Some(Ok(Message::Text(_))) => texts += 1,
             Some(Ok(Message::Close(f))) => return (texts, f.map(|f| u16::from(f.code))),
             Some(Ok(_)) => {}
@@ -38,9 +39,12 @@ async fn a_client_that_does_not_read_is_closed_with_4000_and_its_messages_droppe
     let mut w = ws(&s.addr.to_string(), &id, None).await;
     // Each `sync` asks for the whole state; the client never reads while it asks. What the
     // socket buffers (the kernel's and ours) fills, then the server gives up on it.
-    let asked = 5_000;
+    let asked = 30_000;
     for _ in 0..asked {
-        if w.send(Message::Text(r#"{"type":"sync"}"#.into())).await.is_err() {
+        if w.send(Message::Text(r#"{"type":"sync"}"#.into()))
+            .await
+            .is_err()
+        {
             break;
         }
     }
@@ -53,7 +57,12 @@ async fn a_client_that_does_not_read_is_closed_with_4000_and_its_messages_droppe
 
 #[tokio::test]
 async fn an_event_for_one_account_wakes_only_its_sockets_and_closed_sockets_leave_no_entry() {
-    let s = start_seeks(&sqlite_url("targeted"), quick(), bao_server::edge::Rates::NONE).await;
+    let s = start_seeks(
+        &sqlite_url("targeted"),
+        quick(),
+        bao_server::edge::Rates::NONE,
+    )
+    .await;
     let b = &base(&s);
     let addr = s.addr.to_string();
     let (aname, ca) = account(b, "Amani").await;
@@ -62,7 +71,10 @@ async fn an_event_for_one_account_wakes_only_its_sockets_and_closed_sockets_leav
     let mut asock = play_ws(&addr, Some(&ca), &[]).await;
     let bsock = play_ws(&addr, Some(&cb), &[]).await;
     let sockets = &s.app.seeks.sockets;
-    until("both sockets registered", || async { sockets.registered() == 2 }).await;
+    until("both sockets registered", || async {
+        sockets.registered() == 2
+    })
+    .await;
     let r = post(
         b,
         "/api/challenges",
