@@ -35,8 +35,8 @@ pub struct WsConfig {
     pub idle_timeout: Duration,
 }
 
-/// The keep-alive of one socket, shared by game and lobby sockets: silence first earns a
-/// ping, then, past the idle timeout, the close (code 1001).
+/// The keep-alive of one socket (run by [`drive`]): silence first earns a ping, then, past
+/// the idle timeout, the close (code 1001).
 pub struct KeepAlive {
     cfg: WsConfig,
     heard: Instant,
@@ -59,7 +59,7 @@ impl KeepAlive {
         self.pinged = false;
     }
 
-    /// When [`KeepAlive::tick`] is next due: the ping, or after it the idle close.
+    /// When the ping is next due, or after it the idle close.
     pub fn deadline(&self) -> Instant {
         if self.pinged {
             self.heard + self.cfg.idle_timeout
@@ -77,25 +77,6 @@ impl KeepAlive {
     pub fn pinged(&mut self) {
         self.pinged = true;
     }
-
-    /// At [`KeepAlive::deadline`]: sends the ping, or closes a socket silent past the idle
-    /// timeout. False when the socket is done (closed, or the send failed).
-    pub async fn tick<S>(&mut self, tx: &mut S) -> bool
-    where
-        S: futures_util::Sink<Message> + Unpin,
-    {
-        if self.heard.elapsed() >= self.cfg.idle_timeout {
-            let _ = tx
-                .send(Message::Close(Some(CloseFrame {
-                    code: 1001,
-                    reason: "no answer from the client".into(),
-                })))
-                .await;
-            return false;
-        }
-        self.pinged = true;
-        tx.send(Message::Ping(Default::default())).await.is_ok()
-    }
 }
 
 impl Default for WsConfig {
@@ -107,21 +88,6 @@ impl Default for WsConfig {
             idle_timeout: Duration::from_secs(75),
         }
     }
-}
-
-/// Whether a client message is `{"type":"ping"}` (the page's own keep-alive).
-pub fn is_ping(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Kind<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: &'a str,
-    }
-    serde_json::from_str::<Kind>(text).is_ok_and(|k| k.kind == "ping")
-}
-
-/// The answer to a client's `ping`.
-pub fn pong() -> Message {
-    Message::Text("{\"type\":\"pong\"}".into())
 }
 
 /// Messages a socket's send queue holds at most before the client counts as not reading.
@@ -148,7 +114,7 @@ pub fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
 pub enum Flow {
     /// Go on.
     Go,
-    /// Close the socket (after what is queued, with a normal close).
+    /// Close the socket (after what is queued, with a normal close, 1000).
     Stop,
 }
 
@@ -367,6 +333,9 @@ pub async fn drive<H: Handler>(socket: WebSocket, mut h: H, cfg: WsConfig, guard
                 }
             }
         }
+    }
+    if flow == Flow::Stop && last.is_none() {
+        last = Some(close_frame(1000, "closed"));
     }
     if out.overflow {
         last = Some(close_frame(
