@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod ending;
 pub mod events;
+pub mod messages;
 pub mod model;
 pub mod names;
 pub mod pairing;

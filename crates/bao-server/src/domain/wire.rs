@@ -1,11 +1,12 @@
 //! The messages of a game's WebSocket as the server sends them (docs/api.md, "WebSocket").
 
+use super::events::ReviewProgress;
 use super::model::{BySide, GameState, MoveFrame};
 use serde::Serialize;
 
-/// A message from the server. Every one but `pong` and `error` carries the version `v`: one
-/// more than the message before it on the same socket, so a client that sees a gap knows it
-/// missed something and asks for the state (`sync`).
+/// A message from the server. Every one but `review`, `pong` and `error` carries the version
+/// `v`: one more than the message before it on the same socket, so a client that sees a gap
+/// knows it missed something and asks for the state (`sync`).
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMsg<'a> {
@@ -24,6 +25,14 @@ pub enum ServerMsg<'a> {
         v: u64,
         /// Per side, whether its player is connected.
         connected: BySide<bool>,
+    },
+    /// A review of one of the match's games moved on (docs/api.md, "Review"): no version,
+    /// as it is no change of the game.
+    Review {
+        /// The game of the match.
+        game_no: u32,
+        /// Where the review is.
+        progress: &'a ReviewProgress,
     },
     /// The answer to `ping`.
     Pong,

@@ -5,6 +5,7 @@
 
 use super::Games;
 use crate::domain::events::{Event, ReviewProgress};
+use crate::domain::wire::ServerMsg;
 use tokio::sync::broadcast::error::RecvError;
 
 impl Games {
@@ -71,8 +72,7 @@ impl Games {
         if slot.tx.receiver_count() == 0 {
             return;
         }
-        let text = serde_json::json!({"type": "review", "game_no": game_no, "progress": progress})
-            .to_string();
+        let text = ServerMsg::Review { game_no, progress }.text();
         let _ = slot.tx.send(std::sync::Arc::new(super::Update::same(text)));
     }
 

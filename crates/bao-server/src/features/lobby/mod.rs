@@ -8,17 +8,19 @@
 //! most one small message a second however busy the server is, and a game with many moves in
 //! that second is sent once.
 
+use crate::domain::messages::{parse, LobbyIn, LobbyOut, Refused};
 use crate::domain::model::{BySide, Match, PlayerKind};
-use crate::edge::socket::{is_ping, pong, KeepAlive, WsConfig, BUFFER, MAX_MESSAGE};
-use crate::edge::{going_away, Guard};
+use crate::domain::wire::json_text;
+use crate::edge::socket::{self, drive, Flow, Handler, Outbox, WsConfig};
+use crate::edge::Guard;
+use crate::error::ApiError;
 use crate::game::Observer;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Extension;
 use axum::Router;
-use futures_util::{SinkExt, StreamExt};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -96,16 +98,6 @@ impl Summary {
     }
 }
 
-/// A batch as the lobby socket sends it.
-#[derive(Serialize)]
-struct Batch<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    games: &'a [Summary],
-    /// More games changed in that second than the batch holds (the oldest were left out).
-    more: bool,
-}
-
 /// The lobby's state: games changed since the last batch, and the channel to the sockets.
 pub struct Lobby {
     marked: Mutex<HashMap<String, Summary>>,
@@ -151,12 +143,11 @@ impl Lobby {
         games.sort_by(|a, b| b.updated.cmp(&a.updated).then_with(|| a.id.cmp(&b.id)));
         let more = games.len() > MAX_BATCH;
         games.truncate(MAX_BATCH);
-        let text = serde_json::to_string(&Batch {
-            kind: "games",
+        // Written once for every socket.
+        let text = json_text(&LobbyOut::Games {
             games: &games,
             more,
-        })
-        .unwrap_or_default();
+        });
         let _ = self.tx.send(text.into());
     }
 }
@@ -195,65 +186,57 @@ async fn upgrade(
     guard: Option<Extension<Guard>>,
 ) -> Response {
     let guard = guard.map(|g| g.0);
-    ws.max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(BUFFER)
-        .write_buffer_size(BUFFER)
-        .on_upgrade(move |socket| run(l.lobby.tx.subscribe(), l.ws, socket, guard))
+    socket::upgrade(ws).on_upgrade(move |socket| {
+        let h = LobbySocket {
+            batches: l.lobby.tx.subscribe(),
+        };
+        // On shutdown the page is told to come back (1001), as game and player sockets are.
+        drive(socket, h, l.ws, guard)
+    })
 }
 
-async fn run(
-    mut batches: broadcast::Receiver<Utf8Bytes>,
-    cfg: WsConfig,
-    socket: WebSocket,
-    guard: Option<Guard>,
-) {
-    let (mut tx, mut rx) = socket.split();
-    let mut alive = KeepAlive::new(cfg);
-    // On shutdown the page is told to come back (1001), as game and player sockets are.
-    let stopping = async {
-        match &guard {
-            Some(g) => g.stopping().await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::pin!(stopping);
-    loop {
-        tokio::select! {
-            _ = &mut stopping => {
-                let _ = tx.send(going_away()).await;
-                return;
-            }
-            _ = tokio::time::sleep_until(alive.deadline()) => {
-                if !alive.tick(&mut tx).await {
-                    return;
-                }
-            }
-            msg = rx.next() => {
-                match msg {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    // The page's own keep-alive; anything else (pongs included) only shows
-                    // that the client is there.
-                    Some(Ok(Message::Text(t))) if is_ping(t.as_str()) => {
-                        if tx.send(pong()).await.is_err() {
-                            return;
-                        }
-                    }
-                    Some(Ok(_)) => {}
-                }
-                alive.heard();
-            }
-            b = batches.recv() => {
-                let text = match b {
-                    Ok(t) => t,
-                    // Too far behind: the page loads the lists again.
-                    Err(RecvError::Lagged(_)) => "{\"type\":\"reload\"}".into(),
-                    Err(RecvError::Closed) => return,
-                };
-                if tx.send(Message::Text(text)).await.is_err() {
-                    return;
-                }
-            }
+/// One home page's lobby socket.
+struct LobbySocket {
+    batches: broadcast::Receiver<Utf8Bytes>,
+}
+
+impl Handler for LobbySocket {
+    type Event = Result<Utf8Bytes, RecvError>;
+
+    async fn open(&mut self, _out: &mut Outbox) -> Flow {
+        // The page loaded the lists over HTTP; only changes come here.
+        Flow::Go
+    }
+
+    async fn next_event(&mut self) -> Option<Self::Event> {
+        match self.batches.recv().await {
+            Err(RecvError::Closed) => None,
+            b => Some(b),
         }
     }
+
+    async fn on_event(&mut self, b: Self::Event, out: &mut Outbox) -> Flow {
+        match b {
+            Ok(t) => out.text(t),
+            // Too far behind: the page loads the lists again.
+            Err(_) => out.json(&LobbyOut::<()>::Reload),
+        }
+        Flow::Go
+    }
+
+    async fn on_text(&mut self, text: &str, out: &mut Outbox) -> Flow {
+        match parse::<LobbyIn>(text) {
+            Ok(LobbyIn::Ping) => out.json(&LobbyOut::<()>::Pong),
+            Err(Refused::Unknown(k)) => out.error(&ApiError::bad_request(format!(
+                "unknown message type '{}' (ping)",
+                bao_rules::printable(&k)
+            ))),
+            Err(Refused::Malformed(e)) => out.error(&ApiError::bad_request(format!(
+                "a message is JSON such as {{\"type\":\"ping\"}}: {e}"
+            ))),
+        }
+        Flow::Go
+    }
+
+    async fn close(self) {}
 }

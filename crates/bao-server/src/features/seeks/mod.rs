@@ -101,16 +101,22 @@ pub struct Seeks {
     list: broadcast::Sender<()>,
     /// The open seeks as last seen by the list watcher.
     mark: std::sync::Mutex<Option<(i64, i64, i64)>>,
+    /// This instance's open player sockets, by account and seek token.
+    pub sockets: socket::Sockets,
+    /// The bus as [`socket::dispatch`] hears it, subscribed from the start.
+    events: std::sync::Mutex<Option<broadcast::Receiver<Arc<crate::domain::events::Delivered>>>>,
 }
 
 impl Seeks {
     /// The feature on `games`.
     pub fn new(games: Arc<Games>, cfg: SeeksConfig) -> Arc<Seeks> {
         Arc::new(Seeks {
-            games,
             cfg,
             list: broadcast::channel(16).0,
             mark: std::sync::Mutex::new(None),
+            sockets: Default::default(),
+            events: std::sync::Mutex::new(Some(games.store.subscribe())),
+            games,
         })
     }
 
@@ -200,8 +206,9 @@ pub fn routes(s: Arc<Seeks>) -> Router {
         .with_state(s)
 }
 
-/// The background work, one task per instance (docs/architecture.md, "The event bus"):
-/// news comes as events, deadlines have timers.
+/// The background work, two tasks per instance (docs/architecture.md, "The event bus"):
+/// [`socket::dispatch`], which wakes the player sockets an event is for, and one task where
+/// news comes as events and deadlines have timers:
 /// * [`Event::Waiting`] (a ticket joined, on any instance): a pairing pass. A pass answers
 ///   when the next is due (a waiting ticket's range widens): a timer.
 /// * The seek list lapses by deadline (a seek's page went away: no event tells it): a timer
@@ -214,7 +221,13 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
     let upkeep_every = s.cfg.upkeep.max(Duration::from_millis(10));
     // Subscribed before the first pass and look: nothing falls between.
     let mut events = s.games.store.subscribe();
-    vec![tokio::spawn(async move {
+    // The player sockets' dispatcher, subscribed when the feature was made.
+    let dispatch = s.events.lock().ok().and_then(|mut e| e.take());
+    let mut tasks: Vec<_> = dispatch
+        .map(|e| tokio::spawn(socket::dispatch(Arc::downgrade(s), e)))
+        .into_iter()
+        .collect();
+    tasks.push(tokio::spawn(async move {
         let mut upkeep = tokio::time::interval(upkeep_every);
         upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let (mut pair_at, mut lapse_at): (Option<i64>, Option<i64>) = (None, None);
@@ -228,7 +241,8 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
                 e = events.recv() => match e {
                     Ok(d) => match &d.event {
                         Event::Waiting { .. } => (true, false, false),
-                        // The sockets heard it themselves: only the timer is set again.
+                        // The sockets heard it through the dispatcher: only the timer is
+                        // set again.
                         Event::Seeks => (false, true, false),
                         _ => continue,
                     },
@@ -246,7 +260,8 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
                 lapse_at = seek::watch_list(&s, tell).await;
             }
         }
-    })]
+    }));
+    tasks
 }
 
 /// Waits until `ms` (since the epoch), or for ever when `None`.

@@ -5,8 +5,10 @@
 //! the list of open seeks changed, when a rating of its account was written, and when a
 //! tournament it follows changed.
 //!
-//! The socket listens on the event bus (docs/architecture.md, "The event bus"): it
-//! subscribes before its first read, reads what concerns it once when it opens and again
+//! The socket hears the event bus (docs/architecture.md, "The event bus") through this
+//! instance's [`Sockets`]: one task hears the bus and wakes only the sockets of the accounts
+//! (or seek tokens) an event is for; the list of seeks changing is told to all. A socket
+//! registers before its first read, reads what concerns it once when it opens and again
 //! only when an event for its account or seek tokens arrives (from any instance), so an
 //! idle socket costs the store nothing. Each read looks back [`LOOK_BACK_MS`] (never before
 //! the socket opened, for challenges), so a change committed a moment before the socket
@@ -16,21 +18,23 @@
 use super::challenges::Shown;
 use super::{valid_token, Seeks};
 use crate::domain::events::{Delivered, Event};
+use crate::domain::messages::{parse, PlayerIn, PlayerOut, Refused};
 use crate::edge::account::MaybeAccount;
-use crate::edge::socket::{is_ping, pong, KeepAlive, BUFFER, MAX_MESSAGE};
-use crate::edge::{going_away, Guard};
+use crate::edge::socket::{self, drive, Flow, Handler, Outbox};
+use crate::edge::Guard;
 use crate::error::{ApiError, ApiResult};
 use crate::util;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use axum::Extension;
-use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, Notify};
+use tokio::time::Instant;
 
 /// Seek tokens one socket carries at most.
 pub const MAX_SEEK_TOKENS: usize = 3;
@@ -78,6 +82,226 @@ fn followed(query: Option<&str>) -> Vec<String> {
         .collect()
 }
 
+/// A wake-up: read what concerns the page again.
+const READ: u8 = 1;
+/// A wake-up: a seek or ticket of the account waits now.
+const WAITING: u8 = 2;
+/// A wake-up: events the page is told of as they are, with no read (in [`Bell::told`]).
+const TOLD: u8 = 4;
+/// A wake-up: the socket fell behind; tell the page of each tournament it follows.
+const FOLLOWED: u8 = 8;
+/// Events waiting in one [`Bell`] at most: they are few (a rating when a game of the
+/// account ends, a change of one of at most [`MAX_FOLLOWED`] tournaments), and the same one
+/// twice is told once.
+const TOLD_MAX: usize = 16;
+
+/// One socket's doorbell: what it was woken for, and how often (for tests).
+struct Bell {
+    flags: AtomicU8,
+    notify: Notify,
+    rung: AtomicU64,
+    /// The events to tell the page of as they are ([`TOLD`]).
+    told: Mutex<Vec<Arc<Delivered>>>,
+}
+
+impl Bell {
+    fn ring(&self, what: u8) {
+        self.flags.fetch_or(what, Ordering::AcqRel);
+        self.rung.fetch_add(1, Ordering::Relaxed);
+        self.notify.notify_one();
+    }
+
+    /// Rings with [`TOLD`] for event `d`, kept until the socket takes it.
+    fn tell(&self, d: &Arc<Delivered>) {
+        if let Ok(mut t) = self.told.lock() {
+            if t.len() >= TOLD_MAX || t.iter().any(|o| o.event == d.event) {
+                return;
+            }
+            t.push(d.clone());
+        }
+        self.ring(TOLD);
+    }
+
+    /// The events kept by [`Bell::tell`], oldest first.
+    fn take_told(&self) -> Vec<Arc<Delivered>> {
+        self.told
+            .lock()
+            .map(|mut t| std::mem::take(&mut *t))
+            .unwrap_or_default()
+    }
+
+    /// What it was woken for, once it was (cancel-safe: the flags stay until taken).
+    async fn woken(&self) -> u8 {
+        loop {
+            let f = self.flags.swap(0, Ordering::AcqRel);
+            if f != 0 {
+                return f;
+            }
+            self.notify.notified().await;
+        }
+    }
+}
+
+/// This instance's open player sockets by account, by seek-token hash and by followed
+/// tournament, so that an event wakes only the sockets it is for (docs/api.md, "The player socket").
+#[derive(Default)]
+pub struct Sockets {
+    next: AtomicU64,
+    map: Mutex<Keys>,
+}
+
+#[derive(Default)]
+struct Keys {
+    /// `a:ACCOUNT`, `h:HASH` and `t:TOURNAMENT` to the sockets registered under it.
+    by_key: HashMap<String, Vec<(u64, Arc<Bell>)>>,
+}
+
+impl Sockets {
+    fn add(&self, key: String, id: u64, bell: &Arc<Bell>) {
+        if let Ok(mut m) = self.map.lock() {
+            m.by_key.entry(key).or_default().push((id, bell.clone()));
+        }
+    }
+
+    fn remove(&self, key: &str, id: u64) {
+        if let Ok(mut m) = self.map.lock() {
+            if let Some(v) = m.by_key.get_mut(key) {
+                v.retain(|(i, _)| *i != id);
+                if v.is_empty() {
+                    m.by_key.remove(key);
+                }
+            }
+        }
+    }
+
+    fn ring(&self, key: &str, what: u8) {
+        if let Ok(m) = self.map.lock() {
+            for (_, b) in m.by_key.get(key).into_iter().flatten() {
+                b.ring(what);
+            }
+        }
+    }
+
+    fn tell(&self, key: &str, d: &Arc<Delivered>) {
+        if let Ok(m) = self.map.lock() {
+            for (_, b) in m.by_key.get(key).into_iter().flatten() {
+                b.tell(d);
+            }
+        }
+    }
+
+    fn ring_all(&self, what: u8) {
+        if let Ok(m) = self.map.lock() {
+            for (_, b) in m.by_key.values().flatten() {
+                b.ring(what);
+            }
+        }
+    }
+
+    /// Keys (accounts, seek tokens, tournaments) with a socket registered: none once all
+    /// closed.
+    pub fn registered(&self) -> usize {
+        self.map.lock().map_or(0, |m| m.by_key.len())
+    }
+
+    /// How often the sockets of `account` open now were woken by an event.
+    pub fn wakes_of(&self, account: &str) -> u64 {
+        self.map.lock().map_or(0, |m| {
+            m.by_key
+                .get(&format!("a:{account}"))
+                .into_iter()
+                .flatten()
+                .map(|(_, b)| b.rung.load(Ordering::Relaxed))
+                .sum()
+        })
+    }
+
+    /// Wakes the sockets event `d` is for.
+    fn deliver(&self, d: &Arc<Delivered>) {
+        match &d.event {
+            Event::Waiting { account } => self.ring(&format!("a:{account}"), WAITING),
+            // Told as they are (docs/api.md, "The player socket"): no read.
+            Event::Rating { accounts, .. } => {
+                for a in accounts {
+                    self.tell(&format!("a:{a}"), d);
+                }
+            }
+            Event::Tournament { id } => self.tell(&format!("t:{id}"), d),
+            Event::SeekAccepted { hash, account, .. } => {
+                self.ring(&format!("h:{hash}"), READ);
+                if let Some(a) = account {
+                    self.ring(&format!("a:{a}"), READ);
+                }
+            }
+            e => {
+                for a in e.accounts() {
+                    self.ring(&format!("a:{a}"), READ);
+                }
+            }
+        }
+    }
+}
+
+/// One socket's entries in [`Sockets`], taken out when it closes.
+struct Registration {
+    s: Arc<Seeks>,
+    id: u64,
+    keys: Vec<String>,
+    bell: Arc<Bell>,
+}
+
+impl Registration {
+    fn new(s: &Arc<Seeks>) -> Registration {
+        Registration {
+            s: s.clone(),
+            id: s.sockets.next.fetch_add(1, Ordering::Relaxed),
+            keys: Vec::new(),
+            bell: Arc::new(Bell {
+                flags: AtomicU8::new(0),
+                notify: Notify::new(),
+                rung: AtomicU64::new(0),
+                told: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    fn add(&mut self, key: String) {
+        if !self.keys.contains(&key) {
+            self.s.sockets.add(key.clone(), self.id, &self.bell);
+            self.keys.push(key);
+        }
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        for k in &self.keys {
+            self.s.sockets.remove(k, self.id);
+        }
+    }
+}
+
+/// Hears this instance's bus for its player sockets while the feature lives: the list of
+/// seeks changing goes to every socket, the rest only to the sockets it is for. Subscribed
+/// when the feature was made, so it hears everything a socket registered since can need.
+pub(super) async fn dispatch(s: Weak<Seeks>, mut events: broadcast::Receiver<Arc<Delivered>>) {
+    loop {
+        let e = events.recv().await;
+        let Some(s) = s.upgrade() else { return };
+        match e {
+            Ok(d) if d.event == Event::Seeks => s.list_changed(),
+            Ok(d) => s.sockets.deliver(&d),
+            // Fell behind: every socket reads again what concerns it, and tells its page to
+            // read its tournaments again.
+            Err(RecvError::Lagged(_)) => {
+                s.sockets.ring_all(READ | WAITING | FOLLOWED);
+                s.list_changed();
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
+}
+
 /// `GET /api/play/ws`.
 pub(super) async fn upgrade(
     ws: WebSocketUpgrade,
@@ -94,23 +318,15 @@ pub(super) async fn upgrade(
     let follows = followed(query.as_deref());
     let account = account.0.map(|a| a.id.0);
     let hashes = tokens.iter().map(|t| util::hash_token(t)).collect();
-    Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .read_buffer_size(BUFFER)
-        .write_buffer_size(BUFFER)
-        .on_upgrade(move |socket| async move {
-            Player {
-                s,
-                account,
-                hashes,
-                sent: HashMap::new(),
-                waiting: true,
-                follows,
-            }
-            .run(socket, guard.map(|g| g.0))
-            .await
-        }))
+    Ok(socket::upgrade(ws).on_upgrade(move |socket| {
+        let cfg = s.games.ws;
+        drive(
+            socket,
+            Player::new(s, account, hashes, follows),
+            cfg,
+            guard.map(|g| g.0),
+        )
+    }))
 }
 
 /// One page's socket.
@@ -127,147 +343,180 @@ struct Player {
     waiting: bool,
     /// The tournaments the page follows (`?tournament=ID`).
     follows: Vec<String>,
+    /// When the socket opened (ms).
+    opened: i64,
+    /// The next keep-alive of the page's seeks and tickets, while some wait.
+    keep_at: Option<Instant>,
+    reg: Registration,
+    list: broadcast::Receiver<()>,
 }
 
+/// What wakes a player socket.
+enum Wake {
+    /// An event for its account, seek tokens or followed tournaments: [`READ`],
+    /// [`WAITING`], [`TOLD`], [`FOLLOWED`].
+    Bell(u8),
+    /// The list of open seeks changed.
+    Seeks,
+}
+
+type Out = PlayerOut<Shown>;
+
 impl Player {
-    async fn run(mut self, socket: WebSocket, guard: Option<Guard>) {
-        let (mut tx, mut rx) = socket.split();
-        let mut alive = KeepAlive::new(self.s.games.ws);
-        // Subscribe, then read: no event falls between the first read and the listening.
-        let mut events = self.s.games.store.subscribe();
-        let mut list = self.s.list.subscribe();
-        let opened = util::now_ms();
-        // Seeks and tickets stay alive at three times the liveness rate.
-        let keep_every = (self.s.cfg.liveness / 3).max(Duration::from_millis(100));
-        let mut keep = tokio::time::interval(keep_every);
-        keep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let stopping = async {
-            match &guard {
-                Some(g) => g.stopping().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::pin!(stopping);
-        // Followed tournaments: read once now that the socket listens (a change from now on
-        // comes as its own message).
-        for id in &self.follows {
-            if tx
-                .send(text(json!({"type": "tournament", "id": id})))
-                .await
-                .is_err()
-            {
-                return;
-            }
+    /// Registers the socket (before its first read: no event falls between the two).
+    fn new(
+        s: Arc<Seeks>,
+        account: Option<String>,
+        hashes: Vec<String>,
+        follows: Vec<String>,
+    ) -> Player {
+        let mut reg = Registration::new(&s);
+        if let Some(a) = &account {
+            reg.add(format!("a:{a}"));
         }
-        // The first read, at once.
-        let mut read_now = true;
-        loop {
-            if read_now {
-                let now = util::now_ms();
-                match self.read(opened).await {
-                    Ok(msgs) => {
-                        for m in msgs {
-                            if tx.send(text(m)).await.is_err() {
-                                return;
-                            }
-                        }
-                    }
-                    Err(e) => tracing::warn!("player socket: {e}"),
-                }
-                self.sent.retain(|_, t| *t >= now - 2 * LOOK_BACK_MS);
-            }
-            read_now = false;
-            tokio::select! {
-                _ = &mut stopping => {
-                    let _ = tx.send(going_away()).await;
-                    return;
-                }
-                _ = tokio::time::sleep_until(alive.deadline()) => {
-                    if !alive.tick(&mut tx).await {
-                        return;
-                    }
-                }
-                msg = rx.next() => {
-                    match msg {
-                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                        Some(Ok(Message::Text(t))) => {
-                            if is_ping(t.as_str()) {
-                                if tx.send(pong()).await.is_err() {
-                                    return;
-                                }
-                            } else if self.add_seek(t.as_str()) {
-                                self.keep_alive().await;
-                            }
-                        }
-                        Some(Ok(_)) => {}
-                    }
-                    alive.heard();
-                }
-                _ = keep.tick() => {
-                    if self.waiting {
-                        self.keep_alive().await;
-                    }
-                }
-                e = events.recv() => {
-                    let e = match e {
-                        Ok(e) => e,
-                        // Fell behind: read again whatever concerns the page.
-                        Err(RecvError::Lagged(_)) => {
-                            read_now = true;
-                            continue;
-                        }
-                        Err(RecvError::Closed) => return,
-                    };
-                    match &e.event {
-                        Event::Seeks => {
-                            if tx.send(text(json!({"type": "seeks"}))).await.is_err() {
-                                return;
-                            }
-                        }
-                        Event::Waiting { account } if self.account.as_ref() == Some(account) => {
-                            if !self.waiting {
-                                self.waiting = true;
-                                self.keep_alive().await;
-                            }
-                        }
-                        ev => match self.told(ev) {
-                            Some(m) => {
-                                if tx.send(text(m)).await.is_err() {
-                                    return;
-                                }
-                            }
-                            None => read_now = self.concerns(&e),
-                        },
-                    }
-                }
-                l = list.recv() => {
-                    if matches!(l, Err(RecvError::Closed)) {
-                        return;
-                    }
-                    if tx.send(text(json!({"type": "seeks"}))).await.is_err() {
-                        return;
-                    }
-                }
-            }
+        for h in &hashes {
+            reg.add(format!("h:{h}"));
+        }
+        for t in &follows {
+            reg.add(format!("t:{t}"));
+        }
+        let list = s.list.subscribe();
+        Player {
+            s,
+            account,
+            hashes,
+            sent: HashMap::new(),
+            waiting: true,
+            follows,
+            opened: util::now_ms(),
+            keep_at: Some(Instant::now()),
+            reg,
+            list,
         }
     }
 
+    /// Reads what concerns the page and queues what was not sent yet.
+    async fn read_into(&mut self, out: &mut Outbox) {
+        let now = util::now_ms();
+        match self.read(self.opened).await {
+            Ok(msgs) => {
+                for m in msgs {
+                    out.json(&m);
+                }
+            }
+            Err(e) => tracing::warn!("player socket: {e}"),
+        }
+        self.sent.retain(|_, t| *t >= now - 2 * LOOK_BACK_MS);
+    }
+
+    /// Seeks and tickets stay alive at three times the liveness rate, while some wait.
+    fn keep_every(&self) -> Duration {
+        (self.s.cfg.liveness / 3).max(Duration::from_millis(100))
+    }
+
+    async fn keep_now(&mut self) {
+        self.keep_alive().await;
+        self.keep_at = self.waiting.then(|| Instant::now() + self.keep_every());
+    }
+}
+
+impl Handler for Player {
+    type Event = Wake;
+
+    async fn open(&mut self, out: &mut Outbox) -> Flow {
+        // Followed tournaments: read once now that the socket listens (a change from now on
+        // comes as its own message).
+        self.tell_followed(out);
+        self.read_into(out).await;
+        Flow::Go
+    }
+
+    async fn next_event(&mut self) -> Option<Wake> {
+        tokio::select! {
+            f = self.reg.bell.woken() => Some(Wake::Bell(f)),
+            l = self.list.recv() => match l {
+                Err(RecvError::Closed) => None,
+                _ => Some(Wake::Seeks),
+            },
+        }
+    }
+
+    async fn on_event(&mut self, w: Wake, out: &mut Outbox) -> Flow {
+        match w {
+            Wake::Seeks => out.json(&Out::Seeks),
+            Wake::Bell(f) => {
+                if f & WAITING != 0 && !self.waiting {
+                    self.waiting = true;
+                    self.keep_now().await;
+                }
+                if f & READ != 0 {
+                    self.read_into(out).await;
+                }
+                if f & TOLD != 0 {
+                    for d in self.reg.bell.take_told() {
+                        if let Some(m) = self.told(&d.event) {
+                            out.json(&m);
+                        }
+                    }
+                }
+                if f & FOLLOWED != 0 {
+                    self.tell_followed(out);
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    async fn on_text(&mut self, text: &str, out: &mut Outbox) -> Flow {
+        match parse::<PlayerIn>(text) {
+            Ok(PlayerIn::Ping) => out.json(&Out::Pong),
+            Ok(PlayerIn::Seek { token }) => {
+                if self.add_seek(&token) {
+                    self.keep_now().await;
+                } else {
+                    out.error(&ApiError::bad_request(format!(
+                        "seek takes a seek token, at most {MAX_SEEK_TOKENS} of them"
+                    )));
+                }
+            }
+            Err(Refused::Unknown(k)) => out.error(&ApiError::bad_request(format!(
+                "unknown message type '{}' (seek, ping)",
+                bao_rules::printable(&k)
+            ))),
+            Err(Refused::Malformed(e)) => out.error(&ApiError::bad_request(format!(
+                "a message is JSON such as {{\"type\":\"ping\"}}: {e}"
+            ))),
+        }
+        Flow::Go
+    }
+
+    /// Only while a seek or ticket of the page's waits: an idle socket sleeps until a
+    /// message, an event, the keep-alive ping or the shutdown.
+    fn deadline(&self) -> Option<Instant> {
+        self.keep_at
+    }
+
+    async fn on_deadline(&mut self, _out: &mut Outbox) -> Flow {
+        self.keep_now().await;
+        Flow::Go
+    }
+
+    async fn close(self) {}
+}
+
+impl Player {
     /// `{"type":"seek","token":T}`: the page posted a seek after opening its socket.
-    fn add_seek(&mut self, t: &str) -> bool {
-        #[derive(serde::Deserialize)]
-        struct AddSeek {
-            #[serde(rename = "type")]
-            kind: String,
-            token: String,
-        }
-        let Ok(m) = serde_json::from_str::<AddSeek>(t) else {
-            return false;
-        };
-        if m.kind != "seek" || !valid_token(&m.token) || self.hashes.len() >= MAX_SEEK_TOKENS {
+    fn add_seek(&mut self, token: &str) -> bool {
+        if !valid_token(token) {
             return false;
         }
-        let h = util::hash_token(&m.token);
+        let h = util::hash_token(token);
         if !self.hashes.contains(&h) {
+            if self.hashes.len() >= MAX_SEEK_TOKENS {
+                return false;
+            }
+            // Registered before the keep-alive that follows: its acceptance wakes us.
+            self.reg.add(format!("h:{h}"));
             self.hashes.push(h);
         }
         self.waiting = true;
@@ -276,33 +525,29 @@ impl Player {
 
     /// The message event `e` is by itself, with no read (docs/api.md, "The player socket"):
     /// a rating written for the page's account, a change of a tournament it follows.
-    fn told(&self, e: &Event) -> Option<serde_json::Value> {
+    fn told(&self, e: &Event) -> Option<Out> {
         match e {
             Event::Rating {
                 game,
                 game_no,
                 accounts,
-            } if self.account.as_ref().is_some_and(|a| accounts.contains(a)) => {
-                Some(json!({"type": "rating", "game": game, "game_no": game_no,
-                       "url": format!("/g/{game}")}))
-            }
+            } if self.account.as_ref().is_some_and(|a| accounts.contains(a)) => Some(Out::Rating {
+                game: game.clone(),
+                game_no: *game_no,
+                url: format!("/g/{game}"),
+            }),
             Event::Tournament { id } if self.follows.contains(id) => {
-                Some(json!({"type": "tournament", "id": id}))
+                Some(Out::Tournament { id: id.clone() })
             }
             _ => None,
         }
     }
 
-    /// Whether event `d` is news for this page: for its account, or its seek tokens.
-    fn concerns(&self, d: &Delivered) -> bool {
-        if let Event::SeekAccepted { hash, .. } = &d.event {
-            if self.hashes.contains(hash) {
-                return true;
-            }
+    /// `{"type":"tournament","id"}` for each tournament the page follows: read it (again).
+    fn tell_followed(&self, out: &mut Outbox) {
+        for id in &self.follows {
+            out.json(&Out::Tournament { id: id.clone() });
         }
-        self.account
-            .as_deref()
-            .is_some_and(|a| d.event.accounts().contains(&a))
     }
 
     /// Keeps the page's seeks and tickets alive; remembers whether any still wait.
@@ -334,10 +579,7 @@ impl Player {
 
     /// What happened in the last [`LOOK_BACK_MS`] (challenges: since the socket `opened`)
     /// that was not sent yet.
-    async fn read(
-        &mut self,
-        opened: i64,
-    ) -> Result<Vec<serde_json::Value>, crate::store::StoreError> {
+    async fn read(&mut self, opened: i64) -> Result<Vec<Out>, crate::store::StoreError> {
         let s = self.s.clone();
         let store = &s.games.store;
         let now = util::now_ms();
@@ -349,8 +591,8 @@ impl Player {
         {
             if self.first(format!("s:{seek}"), now) {
                 self.first(format!("g:{game}"), now);
-                out.push(json!({"type": "seek_accepted", "seek": seek, "game": game,
-                                "url": format!("/g/{game}")}));
+                let url = format!("/g/{game}");
+                out.push(Out::SeekAccepted { seek, game, url });
             }
         }
         let Some(me) = self.account.clone() else {
@@ -359,8 +601,8 @@ impl Player {
         for (ticket, game) in store.tickets_paired(&me, from).await? {
             if self.first(format!("p:{ticket}"), now) {
                 self.first(format!("g:{game}"), now);
-                out.push(json!({"type": "paired", "ticket": ticket, "game": game,
-                                "url": format!("/g/{game}")}));
+                let url = format!("/g/{game}");
+                out.push(Out::Paired { ticket, game, url });
             }
         }
         for c in store
@@ -372,20 +614,29 @@ impl Player {
                 continue;
             }
             let msg = match c.status.as_str() {
-                "open" if c.to_account == me => {
-                    json!({"type": "challenge", "challenge": Shown::of(&c)})
-                }
+                "open" if c.to_account == me => Out::Challenge {
+                    challenge: Shown::of(&c),
+                },
                 "open" => continue,
                 "accepted" => match &c.game {
                     Some(g) if store.game_exists(g).await? => {
                         self.first(format!("g:{g}"), now);
-                        json!({"type": "challenge_gone", "id": c.id, "why": "accepted",
-                               "game": g, "url": format!("/g/{g}")})
+                        Out::ChallengeGone {
+                            id: c.id.clone(),
+                            why: "accepted".into(),
+                            game: Some(g.clone()),
+                            url: Some(format!("/g/{g}")),
+                        }
                     }
                     // Its game is being made: told at a later read.
                     _ => continue,
                 },
-                why => json!({"type": "challenge_gone", "id": c.id, "why": why}),
+                why => Out::ChallengeGone {
+                    id: c.id.clone(),
+                    why: why.to_string(),
+                    game: None,
+                    url: None,
+                },
             };
             self.sent.insert(key, now);
             out.push(msg);
@@ -394,8 +645,13 @@ impl Player {
         // (docs/api.md, "Play: rematch"): told once per offer.
         for (game, from, until) in store.rematch_offers_to(&me, now).await? {
             if self.first(format!("r:{game}:{until}"), now) {
-                out.push(json!({"type": "rematch", "game": game, "from": from,
-                                "url": format!("/g/{game}"), "expires_in_ms": until - now}));
+                let url = format!("/g/{game}");
+                out.push(Out::Rematch {
+                    game,
+                    from,
+                    url,
+                    expires_in_ms: until - now,
+                });
             }
         }
         // Any other game seated for this account since the socket opened (a tournament
@@ -405,7 +661,8 @@ impl Player {
             .await?
         {
             if self.first(format!("g:{game}"), now) {
-                out.push(json!({"type": "game", "game": game, "url": format!("/g/{game}")}));
+                let url = format!("/g/{game}");
+                out.push(Out::Game { game, url });
             }
         }
         Ok(out)
@@ -415,8 +672,4 @@ impl Player {
     fn first(&mut self, key: String, now: i64) -> bool {
         self.sent.insert(key, now).is_none()
     }
-}
-
-fn text(v: serde_json::Value) -> Message {
-    Message::Text(v.to_string().into())
 }
