@@ -540,22 +540,24 @@ fn worker(shared: Arc<Shared>) {
                 ReviewStatus::Failed { game_no: key.1 }
             }
         };
-        shared.tell(
-            &key,
-            if matches!(status, ReviewStatus::Done { .. }) {
-                ReviewProgress::Done
-            } else {
-                ReviewProgress::Failed
-            },
-        );
-        let mut st = shared.lock();
-        st.status.insert(key.clone(), status);
-        st.finished.push_back(key);
-        while st.finished.len() > config.cache.max(1) {
-            if let Some(old) = st.finished.pop_front() {
-                st.status.remove(&old);
+        let progress = if matches!(status, ReviewStatus::Done { .. }) {
+            ReviewProgress::Done
+        } else {
+            ReviewProgress::Failed
+        };
+        {
+            let mut st = shared.lock();
+            st.status.insert(key.clone(), status);
+            st.finished.push_back(key.clone());
+            while st.finished.len() > config.cache.max(1) {
+                if let Some(old) = st.finished.pop_front() {
+                    st.status.remove(&old);
+                }
             }
         }
+        // Told only once its result is there: a page reads the review on `done`, and a read
+        // that found it still running would wait for a message that never comes.
+        shared.tell(&key, progress);
     }
 }
 
