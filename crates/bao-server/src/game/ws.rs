@@ -64,7 +64,7 @@ fn error_frame(e: &ApiError) -> Message {
 async fn full_state(slot: &Slot, viewer: Option<usize>) -> String {
     let m = slot.m.lock().await;
     let v = slot.seq.load(Ordering::Relaxed);
-    state_message(&m, viewer, slot.connected(), v)
+    state_message(&m, viewer, slot.connected(), v, slot.now_ms())
 }
 
 async fn run(
@@ -93,7 +93,7 @@ async fn run(
             updates.try_recv()
         {}
         let v = slot.seq.load(Ordering::Relaxed);
-        state_message(&m, viewer, slot.connected(), v)
+        state_message(&m, viewer, slot.connected(), v, slot.now_ms())
     };
     if tx.send(Message::Text(first.into())).await.is_err() {
         return leave(&app, &slot, viewer).await;

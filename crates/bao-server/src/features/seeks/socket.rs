@@ -112,7 +112,7 @@ impl Player {
         // Subscribe, then read: no event falls between the first read and the listening.
         let mut events = self.s.games.store.subscribe();
         let mut list = self.s.list.subscribe();
-        let opened = util::now_ms();
+        let opened = self.s.now_ms();
         // Seeks and tickets stay alive at three times the liveness rate.
         let keep_every = (self.s.cfg.liveness / 3).max(Duration::from_millis(100));
         let mut keep = tokio::time::interval(keep_every);
@@ -128,7 +128,7 @@ impl Player {
         let mut read_now = true;
         loop {
             if read_now {
-                let now = util::now_ms();
+                let now = self.s.now_ms();
                 match self.read(opened).await {
                     Ok(msgs) => {
                         for m in msgs {
@@ -247,7 +247,7 @@ impl Player {
     /// Keeps the page's seeks and tickets alive; remembers whether any still wait.
     async fn keep_alive(&mut self) {
         let store = &self.s.games.store;
-        let until = util::now_ms() + self.s.liveness_ms();
+        let until = self.s.now_ms() + self.s.liveness_ms();
         let mut kept = 0;
         match store
             .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
@@ -279,7 +279,7 @@ impl Player {
     ) -> Result<Vec<serde_json::Value>, crate::store::StoreError> {
         let s = self.s.clone();
         let store = &s.games.store;
-        let now = util::now_ms();
+        let now = self.s.now_ms();
         let mut out = Vec::new();
         let from = now - LOOK_BACK_MS;
         for (seek, game) in store
