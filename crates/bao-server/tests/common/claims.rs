@@ -37,6 +37,30 @@ fn reopen_bound(c: &SeeksConfig) -> Duration {
     c.stale_claim + c.upkeep
 }
 
+/// The time since the claim: the instances' clock stood still from the claim until
+/// [`past_stale`] moved it on; real time counts from then.
+struct SinceClaim {
+    advanced: Duration,
+    at: Instant,
+}
+
+impl SinceClaim {
+    fn took(&self) -> Duration {
+        self.advanced + self.at.elapsed()
+    }
+}
+
+/// Moves the instances' clock just past the stale-claim delay after the claim (no test
+/// waits for it), for the surviving instance's upkeep to find the claim stale.
+fn past_stale(clock: &Clock, cfg: &SeeksConfig) -> SinceClaim {
+    let advanced = cfg.stale_claim + Duration::from_millis(1);
+    clock.advance(advanced);
+    SinceClaim {
+        advanced,
+        at: Instant::now(),
+    }
+}
+
 /// What a busy machine may add to a bound (the whole suite at once on two cores).
 const SLACK: Duration = Duration::from_secs(3);
 
@@ -85,7 +109,9 @@ async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
 /// ticket; player two polls too, or (`socket`) holds a player socket on B and never polls.
 pub async fn pool_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
+    let clock = manual_clock();
     let a = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(halting())
         .with(short_grace)
@@ -107,16 +133,17 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
         r1.unwrap().status == "paired" && r2.unwrap().status == "paired"
     })
     .await;
-    let claimed = Instant::now();
     let game = store.ticket(&t1).await.unwrap().unwrap().game.unwrap();
     // A dies: its HTTP, its sockets and its background work end.
     a.stop().await;
     let b = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(cfg)
         .with(short_grace)
         .start()
         .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
     assert!(
         !b.app.store.game_exists(&game).await.unwrap(),
@@ -135,7 +162,7 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
             poll_until_paired(&bb, &t2, &c2)
         )
     };
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert_eq!(g1, g2, "one game for the pair");
     assert_ne!(g1, game, "a new game, not the one never made");
     assert!(
@@ -155,7 +182,9 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
 /// `GET /api/seeks/{id}`), or has opened a new one on B.
 pub async fn seek_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
+    let clock = manual_clock();
     let a = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(halting())
         .with(short_grace)
@@ -175,17 +204,18 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
         store.seek(&id).await.unwrap().unwrap().status == "accepted"
     })
     .await;
-    let claimed = Instant::now();
     // A dies: the acceptor's request and the owner's socket with it.
     acceptor.abort();
     drop(sock_a);
     a.stop().await;
     let b = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(cfg)
         .with(short_grace)
         .start()
         .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
     let mut sock = if socket {
         Some(play_ws(&b.addr.to_string(), None, &[&token]).await)
@@ -202,7 +232,7 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
         open
     })
     .await;
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert!(
         took <= reopen_bound(&cfg) + SLACK,
         "open again {took:?} after the claim; the bound is {:?}",
@@ -229,7 +259,9 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
 /// again (the challenged sees it among the incoming ones) and it can be accepted.
 pub async fn challenge_claim_crash(url: &str) {
     let cfg = crash_timings();
+    let clock = manual_clock();
     let a = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(halting())
         .with(short_grace)
@@ -257,15 +289,16 @@ pub async fn challenge_claim_crash(url: &str) {
         store.challenge(&id).await.unwrap().unwrap().status == "accepted"
     })
     .await;
-    let claimed = Instant::now();
     acceptor.abort();
     a.stop().await;
     let b = server(url)
+        .clock(&clock)
         .behind_proxy()
         .seeks(cfg)
         .with(short_grace)
         .start()
         .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
     eventually("the challenge is open again", || async {
         let l = get(&bb, "/api/challenges", Some(&cb)).await;
@@ -276,7 +309,7 @@ pub async fn challenge_claim_crash(url: &str) {
             .any(|c| c["id"] == id.as_str())
     })
     .await;
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert!(
         took <= reopen_bound(&cfg) + SLACK,
         "open again {took:?} after the claim"

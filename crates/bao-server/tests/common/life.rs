@@ -4,6 +4,7 @@
 
 use super::*;
 use bao_rules::{legal_moves, Game, Position, Rules, Side, Variant};
+use bao_server::features::abandon::abandon_stale;
 use bao_server::game::Lifecycle;
 use serde_json::json;
 use std::sync::Arc;
@@ -377,7 +378,9 @@ async fn wait_over(c: &Client, id: &str) -> Value {
 
 /// A match without a move for `abandon_after` ends as abandoned.
 pub async fn abandoned_games_end(url: &str) {
+    let clock = manual_clock();
     let s = server(url)
+        .clock(&clock)
         .lifecycle(Lifecycle {
             abandon_after: Duration::from_millis(1500),
             abandon_every: Duration::from_millis(50),
@@ -392,6 +395,11 @@ pub async fn abandoned_games_end(url: &str) {
     let (one, south, _) = c.two_player_game("kete", "S", "best_of_three").await;
     let st = c.state(&one, None).await;
     assert_eq!(c.play(&one, &south, &first_legal(&st), 0).await.status, 200);
+    // A sweep just before the deadline leaves both alone.
+    clock.advance(Duration::from_millis(1400));
+    assert_eq!(abandon_stale(&s.app.games).await.unwrap(), 0);
+    assert_eq!(c.state(&empty, None).await["match"]["over"], false);
+    clock.advance(Duration::from_millis(150));
 
     let st = wait_over(&c, &empty).await;
     assert_eq!(st["result"], "-");

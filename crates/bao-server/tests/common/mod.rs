@@ -14,6 +14,7 @@ pub mod seeks;
 pub mod storage;
 pub mod tournaments;
 
+pub use bao_server::util::Clock;
 use bao_server::{Config, Durability, Running};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -180,6 +181,12 @@ impl Server {
         self.with(|c| c.seeks = seeks)
     }
 
+    /// The clock the server's model and timers read (a test's [`manual_clock`]).
+    pub fn clock(self, clock: &Clock) -> Server {
+        let clock = clock.clone();
+        self.with(|c| c.clock = clock)
+    }
+
     /// Trusts X-Forwarded-For from the loopback, so that a test's players post from
     /// addresses of their own (the caps per address count across a database).
     pub fn behind_proxy(self) -> Server {
@@ -204,6 +211,12 @@ impl Server {
         let b = bao_server::start(self.config).await.expect("server starts");
         (a, b)
     }
+}
+
+/// A clock standing at the system's time that moves only when the test advances it
+/// (`Clock::advance`): a deadline comes without waiting for it.
+pub fn manual_clock() -> Clock {
+    Clock::manual(bao_server::util::now_ms())
 }
 
 /// How long [`eventually`] waits: long enough for the whole suite at once on a busy 2-core

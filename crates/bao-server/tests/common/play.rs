@@ -265,7 +265,12 @@ pub async fn clock_charges_every_move(south_c: &Client, north_c: &Client, increm
 /// A clock runs out while nobody is connected and nobody asks: the server's own timer ends
 /// the game (Termination "time", in the state and the record), and a late move is refused.
 pub async fn clock_runs_out_unattended(url: &str) {
-    let s = server(url).lifecycle(no_sweep()).start().await;
+    let clock = manual_clock();
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(no_sweep())
+        .start()
+        .await;
     let c = Client::new(&s);
     let (id, south, north) = clocked_pair(
         &c,
@@ -273,7 +278,15 @@ pub async fn clock_runs_out_unattended(url: &str) {
         "single_game",
     )
     .await;
-    // South is to move and does nothing.
+    // South is to move and does nothing: nothing happens until the time has run out.
+    clock.advance(Duration::from_millis(299));
+    let st = c.state(&id, None).await;
+    assert_eq!(
+        (st["clock"]["S"].as_i64(), st["result"].as_str()),
+        (Some(1), Some("-")),
+        "{st}"
+    );
+    clock.advance(Duration::from_millis(2));
     assert_eq!(wait_stored_end(&s, &id).await.as_deref(), Some("time"));
     let st = c.state(&id, Some(&north)).await;
     assert_eq!(st["result"], "N", "{st}");
@@ -487,7 +500,9 @@ pub async fn rematch_is_an_offer(url: &str) {
 /// it. A lapsed offer cannot be accepted (409 `rematch_lapsed`); asking then makes one's own
 /// offer. Two offers crossing make one game. Against the computer, asking makes the game.
 pub async fn rematch_offers_lapse_and_cross(url: &str) {
+    let clock = manual_clock();
     let s = server(url)
+        .clock(&clock)
         .lifecycle(Lifecycle {
             rematch_offer_for: Duration::from_millis(1_500),
             ..no_sweep()
@@ -501,6 +516,13 @@ pub async fn rematch_offers_lapse_and_cross(url: &str) {
         rematch_call(&c, &id, "", &south, json!({})).await.status,
         202
     );
+    clock.advance(Duration::from_millis(1_499));
+    let st = c.state(&id, None).await;
+    assert_eq!(
+        st["rematch"]["status"], "offered",
+        "standing until it lapses: {st}"
+    );
+    clock.advance(Duration::from_millis(1));
     wait_state(&c, &id, None, |st| st["rematch"].is_null()).await;
     let lapsed = rematch_call(&c, &id, "", &north, json!({"accept": true})).await;
     assert_eq!(lapsed.status, 409, "{}", lapsed.text);

@@ -509,7 +509,8 @@ pub async fn exports(b: &str, id: &str, games: usize) {
 
 /// A player who never makes a first move loses by forfeit once the forfeit time has passed.
 pub async fn forfeit_after_time(url: &str) {
-    let s = server(url).lifecycle(quick()).start().await;
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 2).await;
     let id = create_join_start(
@@ -522,7 +523,8 @@ pub async fn forfeit_after_time(url: &str) {
     let t = wait_round(&b, &id, 1).await;
     let g = &t["rounds"][0]["pairings"][0];
     assert!(g["result"].is_null());
-    // Nobody moves: South, to move, forfeits.
+    // Nobody moves: South, to move, forfeits once the time has passed.
+    clock.advance(Duration::from_millis(1000));
     let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
     let g = &t["rounds"][0]["pairings"][0];
     assert_eq!(g["result"], "N");
@@ -539,8 +541,7 @@ pub async fn forfeit_after_time(url: &str) {
     let forfeit = json!({"reason": "forfeit", "winner": "N"});
     assert_eq!(st["ending"], forfeit, "{st}");
     assert_eq!(st["match"]["games"][0]["ending"], forfeit, "{st}");
-    // South moves, North never does: North forfeits. (4 s: South's move must come first,
-    // even on a loaded machine.)
+    // South moves, North never does: North forfeits.
     let id = create_join_start(
         &b,
         &p,
@@ -559,6 +560,7 @@ pub async fn forfeit_after_time(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
+    clock.advance(Duration::from_millis(4000));
     let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
     let g = &t["rounds"][0]["pairings"][0];
     assert_eq!(
