@@ -53,7 +53,7 @@ fn postgres_server_url() -> String {
 /// A schema of one test's own in the test server's database: its URL reaches only that
 /// schema (its `search_path`), so tests running at once share no row, no table and no
 /// bus channel (src/store/bus.rs names the channel after the schema). Dropped, with all
-/// it holds, when the guard is.
+/// it holds, when the guard is (its connections are named after it, to be ended first).
 pub struct PgSchema {
     url: String,
     server: String,
@@ -79,12 +79,19 @@ impl Drop for PgSchema {
         // thread of its own with a runtime of its own drops the schema.
         let (server, name) = (self.server.clone(), self.name.clone());
         let schema = name.clone();
+        // The test's servers may still hold a transaction open (their tasks cannot run while
+        // this waits): their connections, named after the schema, are ended first.
+        let sql = format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = '{name}' AND pid <> pg_backend_pid(); \
+             DROP SCHEMA {name} CASCADE"
+        );
         let dropped = std::thread::spawn(move || {
             tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .unwrap()
-                .block_on(pg_execute(&server, &format!("DROP SCHEMA {name} CASCADE")))
+                .block_on(pg_execute(&server, &sql))
         })
         .join();
         if !matches!(dropped, Ok(Ok(()))) {
@@ -123,7 +130,7 @@ pub fn postgres_url() -> PgSchema {
     .expect("the test schema is made");
     let sep = if server.contains('?') { '&' } else { '?' };
     PgSchema {
-        url: format!("{server}{sep}options=-csearch_path%3D{name}"),
+        url: format!("{server}{sep}options=-csearch_path%3D{name}&application_name={name}"),
         server,
         name,
     }
