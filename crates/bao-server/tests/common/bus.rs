@@ -33,8 +33,7 @@ pub async fn kill_listener(url: &str, instance: &str) -> i64 {
 /// Instance A publishes 300 events while instance B's listener connection is killed three
 /// times: B gets every one of them, once, in order.
 pub async fn killed_listener_misses_nothing(url: &str) {
-    let a = start(url).await;
-    let b = start(url).await;
+    let (a, b) = server(url).start_two().await;
     let mut rx = b.app.store.subscribe();
     let tag = bao_server::util::random_code(8);
     let n = 300;
@@ -99,23 +98,12 @@ pub async fn killed_listener_misses_nothing(url: &str) {
 
 /// A server whose safety sweep and seek-list watcher run an hour apart (and not at start):
 /// only the event bus brings news. The pool's pass runs every 200 ms, or never (`pool`).
-async fn start_quiet(url: &str, pool: bool) -> Running {
+fn quiet(url: &str, pool: bool) -> Server {
     let hour = Duration::from_secs(3600);
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: url.to_string(),
-        durability: Durability::Full,
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
-            ..Default::default()
-        },
-        lifecycle: bao_server::game::Lifecycle {
-            safety_sweep: hour,
-            sweep_at_start: false,
-            ..Default::default()
-        },
-        seeks: bao_server::features::seeks::SeeksConfig {
+    server(url).behind_proxy().with(|c| {
+        c.lifecycle.safety_sweep = hour;
+        c.lifecycle.sweep_at_start = false;
+        c.seeks = bao_server::features::seeks::SeeksConfig {
             liveness: Duration::from_secs(30),
             poll: hour,
             // The pool's pass still runs on a timer (the widening range is a deadline).
@@ -127,11 +115,8 @@ async fn start_quiet(url: &str, pool: bool) -> Running {
             // Repairing claims after a crash is a safety sweep too.
             upkeep: hour,
             ..Default::default()
-        },
-        ..Config::default()
+        };
     })
-    .await
-    .expect("server starts")
 }
 
 /// The next message of `kind` on `ws` within 10 s: with every sweep and poll set to an hour,
@@ -149,7 +134,7 @@ async fn heard(ws: &mut Ws, kind: &str, what: &str) -> Value {
 pub async fn events_reach_the_other_instance(url: &str) {
     use super::ratings::{join_seat, rated_game};
     use super::seeks::{accept, account, casual, join_pool, play_ws, post_seek};
-    let (a, b) = (start_quiet(url, true).await, start_quiet(url, true).await);
+    let (a, b) = quiet(url, true).start_two().await;
     let ba = super::accounts::base(&a);
     let (asha, ca) = account(&ba, "bus-a").await;
     let (_, cb) = account(&ba, "bus-b").await;
@@ -250,7 +235,7 @@ pub async fn events_reach_the_other_instance(url: &str) {
 /// `Store::queries` counts the connections taken.
 pub async fn idle_sockets_take_no_connection(url: &str) {
     use super::seeks::{account, play_ws};
-    let s = start_quiet(url, false).await;
+    let s = quiet(url, false).start().await;
     let b = super::accounts::base(&s);
     let mut cookies = Vec::new();
     for i in 0..20 {

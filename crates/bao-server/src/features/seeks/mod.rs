@@ -104,6 +104,12 @@ pub struct Seeks {
 }
 
 impl Seeks {
+    /// Now by the games' clock (ms since the epoch): leases, claims and expiries are read
+    /// on it.
+    fn now_ms(&self) -> i64 {
+        self.games.clock.now_ms()
+    }
+
     /// The feature on `games`.
     pub fn new(games: Arc<Games>, cfg: SeeksConfig) -> Arc<Seeks> {
         Arc::new(Seeks {
@@ -140,7 +146,7 @@ impl Seeks {
     /// One upkeep: undoes the claims older than [`SeeksConfig::stale_claim`] whose game was
     /// never made, with a fresh lease, expires challenges and deletes old rows.
     async fn upkeep(&self) {
-        let now = util::now_ms();
+        let now = self.now_ms();
         let stale = now - self.cfg.stale_claim.as_millis() as i64;
         let lease = now + self.liveness_ms();
         match self

@@ -49,7 +49,7 @@ pub(super) async fn join(
         clock_text.as_deref().unwrap_or("none")
     );
     let store = &s.games.store;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let until = now + s.liveness_ms();
     // One waiting ticket per account and pool: asking again answers the same one.
     for _ in 0..3 {
@@ -112,7 +112,7 @@ pub(super) async fn status(
     account: Account,
 ) -> ApiResult<Response> {
     let (t, account) = owned(&s, &id, account).await?;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let waiting = || {
         json(
             StatusCode::OK,
@@ -163,7 +163,7 @@ pub async fn pairing_pass(s: &Seeks) -> usize {
 
 async fn pass(s: &Seeks) -> Result<usize, StoreError> {
     let store = &s.games.store;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let (tickets, blocks) = store.waiting_tickets(now).await?;
     if tickets.len() < 2 {
         return Ok(0);
@@ -174,7 +174,7 @@ async fn pass(s: &Seeks) -> Result<usize, StoreError> {
         let (a, b) = (&tickets[i], &tickets[j]);
         let game = util::new_game_id();
         if !store
-            .claim_pair(&a.ticket, &b.ticket, &game, util::now_ms())
+            .claim_pair(&a.ticket, &b.ticket, &game, s.now_ms())
             .await?
         {
             continue;

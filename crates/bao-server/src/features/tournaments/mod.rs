@@ -241,7 +241,7 @@ async fn create(
     let Some(clock) = terms.clock else {
         return Err(bad("a tournament needs a clock: {\"initial_ms\": N, \"increment_ms\": M} or {\"days_per_move\": D}"));
     };
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     if let Some(s) = req.starts_at {
         if s <= now || s > now + MAX_AHEAD_MS {
             return Err(bad(
@@ -414,7 +414,7 @@ async fn join(
     if t.status != "open" {
         return Err(started());
     }
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     let shown = games
         .store
         .seat_account(&acct, &t.variant, now)
@@ -462,7 +462,7 @@ async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
             "that player is not registered in this tournament",
         ));
     }
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     match l.t.status.as_str() {
         "open" => {
             if !games.store.leave_tournament(&l.t.id, acct, now).await? {
@@ -545,7 +545,7 @@ async fn pause(
     let l = organised(&games, &id, &me).await?;
     if !games
         .store
-        .set_tournament_status(&id, "running", "paused", util::now_ms())
+        .set_tournament_status(&id, "running", "paused", games.clock.now_ms())
         .await?
     {
         return Err(wrong_status("paused", &l.t.status));
@@ -562,7 +562,7 @@ async fn resume(
     let l = organised(&games, &id, &me).await?;
     if !games
         .store
-        .set_tournament_status(&id, "paused", "running", util::now_ms())
+        .set_tournament_status(&id, "paused", "running", games.clock.now_ms())
         .await?
     {
         return Err(wrong_status("resumed", &l.t.status));
