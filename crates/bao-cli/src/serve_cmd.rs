@@ -225,6 +225,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
             ..Default::default()
         },
         seeks: Default::default(),
+        clock: bao_server::util::Clock::system(),
     })
     .map_err(CliError::internal)
 }

@@ -53,6 +53,7 @@ impl App {
         engine: &EngineConfig,
         push: push::PushConfig,
         seeks_config: seeks::SeeksConfig,
+        clock: crate::util::Clock,
     ) -> Arc<App> {
         let engine = EnginePool::new(engine);
         let lobby = Arc::new(lobby::Lobby::default());
@@ -60,7 +61,14 @@ impl App {
         let tournaments = tournaments::Tournaments::new();
         let observers: Vec<Arc<dyn Observer>> =
             vec![lobby.clone(), ratings.clone(), tournaments.clone()];
-        let games = Games::new(store.clone(), engine.clone(), lifecycle, ws, observers);
+        let games = Games::new(
+            store.clone(),
+            engine.clone(),
+            lifecycle,
+            ws,
+            observers,
+            clock,
+        );
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
         let push = push::Push::new(games.clone(), push);
@@ -258,6 +266,7 @@ pub async fn start(mut config: Config) -> Result<Running, StartError> {
         &config.engine,
         config.push.clone(),
         config.seeks,
+        config.clock.clone(),
     );
     let resumed = app.games.resume().await?;
     if resumed > 0 {

@@ -59,6 +59,8 @@ pub struct Config {
     /// Finding an opponent: how long a seek outlives its page, how often sockets read and
     /// the pool is paired.
     pub seeks: features::seeks::SeeksConfig,
+    /// The time the model and the timers read: the system's, or a test's.
+    pub clock: util::Clock,
 }
 
 impl Default for Config {
@@ -74,6 +76,7 @@ impl Default for Config {
             engine: engine_pool::EngineConfig::default(),
             push: features::push::PushConfig::default(),
             seeks: features::seeks::SeeksConfig::default(),
+            clock: util::Clock::system(),
         }
     }
 }

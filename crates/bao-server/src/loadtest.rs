@@ -246,6 +246,7 @@ async fn start_own(
         engine: Default::default(),
         push: Default::default(),
         seeks: Default::default(),
+        clock: crate::util::Clock::system(),
     })
     .await
     .map_err(|e| e.to_string())

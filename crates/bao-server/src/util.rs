@@ -3,6 +3,9 @@
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
+pub mod clock;
+pub use clock::Clock;
+
 const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
 /// A random string of `n` characters from an unambiguous lower-case alphabet (5 bits each).
@@ -35,7 +38,8 @@ pub fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Milliseconds since the Unix epoch.
+/// Milliseconds since the Unix epoch, by the system's clock. The model and the timers read
+/// the server's [`Clock`] instead (a test's may be one it moves on).
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -34,7 +34,10 @@ async fn sqlite_sessions_across_instances() {
 #[tokio::test]
 async fn a_burst_of_logins_holds_at_most_one_memory_per_worker() {
     use bao_server::features::accounts::HASHING_AT_ONCE;
-    let s = start_edge(&sqlite_url("acc-burst"), account_rates(0, 0)).await;
+    let s = server(&sqlite_url("acc-burst"))
+        .edge(account_rates(0, 0))
+        .start()
+        .await;
     let b = &base(&s);
     let names: Vec<String> = (0..4).map(|_| fresh_name("Burst")).collect();
     for n in &names {
@@ -61,7 +64,10 @@ async fn a_burst_of_logins_holds_at_most_one_memory_per_worker() {
 /// logins and recoveries together.
 #[tokio::test]
 async fn password_guessing_hits_429() {
-    let s = start_edge(&sqlite_url("acc-rate"), account_rates(0, 3)).await;
+    let s = server(&sqlite_url("acc-rate"))
+        .edge(account_rates(0, 3))
+        .start()
+        .await;
     let b = &base(&s);
     let name = fresh_name("Target");
     assert_eq!(signup(b, &name, "the-real-one", None).await.status, 201);
@@ -87,7 +93,10 @@ async fn password_guessing_hits_429() {
     assert_eq!(signup(b, &other, "the-real-one", None).await.status, 201);
     s.stop().await;
 
-    let s = start_edge(&sqlite_url("acc-rate-ip"), account_rates(4, 0)).await;
+    let s = server(&sqlite_url("acc-rate-ip"))
+        .edge(account_rates(4, 0))
+        .start()
+        .await;
     let b = &base(&s);
     let mut statuses = Vec::new();
     for _ in 0..5 {
@@ -115,7 +124,7 @@ async fn password_guessing_hits_429() {
 /// anything is read; our own pages can.
 #[tokio::test]
 async fn foreign_origin_login_is_refused() {
-    let s = start(&sqlite_url("acc-origin")).await;
+    let s = server(&sqlite_url("acc-origin")).start().await;
     let b = &base(&s);
     let name = fresh_name("Asha");
     assert_eq!(signup(b, &name, "origin-test-1", None).await.status, 201);
@@ -157,7 +166,7 @@ async fn session_cookie_is_secure_behind_https() {
         rates: bao_server::edge::Rates::NONE,
         ..Default::default()
     };
-    let s = start_edge(&sqlite_url("acc-secure"), edge).await;
+    let s = server(&sqlite_url("acc-secure")).edge(edge).start().await;
     let a = signup(&base(&s), &fresh_name("Asha"), "secure-cookie", None).await;
     assert_eq!(a.status, 201, "{}", a.text);
     assert!(
@@ -174,7 +183,7 @@ async fn session_cookie_is_secure_behind_https() {
 async fn no_secret_in_the_database_file() {
     let url = sqlite_url("acc-secrets");
     let file = url.strip_prefix("sqlite://").unwrap().to_string();
-    let s = start(&url).await;
+    let s = server(&url).start().await;
     let b = &base(&s);
     let name = fresh_name("Asha");
     let pw = "Secret-Passw0rd-Zebra";
@@ -252,7 +261,7 @@ async fn measure_argon2_and_login_time() {
     let hash = t0.elapsed().as_secs_f64() * 1000.0 / n as f64;
     println!("argon2id (m=19456 KiB, t=2, p=1): verify {verify:.1} ms, hash {hash:.1} ms");
 
-    let s = start(&sqlite_url("acc-measure")).await;
+    let s = server(&sqlite_url("acc-measure")).start().await;
     let b = &base(&s);
     let name = fresh_name("Timer");
     assert_eq!(signup(b, &name, "timing-password", None).await.status, 201);

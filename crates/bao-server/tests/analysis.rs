@@ -9,7 +9,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn analysis_gives_a_legal_line_and_refuses_bad_input_with_words() {
-    let s = start(&sqlite_url("analysis")).await;
+    let s = server(&sqlite_url("analysis")).start().await;
     let c = Client::new(&s);
 
     for variant in ["kiswahili", "kete", "kimasai"] {

@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
 async fn health_variants_pages_and_unknown_paths() {
-    let s = start(&sqlite_url("pages")).await;
+    let s = server(&sqlite_url("pages")).start().await;
     let c = Client::new(&s);
     // An idle server: the engine pool is bounded by the machine's cores by default, and
     // nothing searches or waits.
@@ -108,7 +108,7 @@ async fn health_variants_pages_and_unknown_paths() {
 
 #[tokio::test]
 async fn create_join_and_seat_protection() {
-    let s = start(&sqlite_url("seats")).await;
+    let s = server(&sqlite_url("seats")).start().await;
     let c = Client::new(&s);
     let created = c
         .post("/api/games", None, json!({"variant": "kiswahili", "opponent": {"kind": "human"}, "side": "N", "match": "single_game"}))
@@ -243,7 +243,7 @@ async fn create_join_and_seat_protection() {
 
 #[tokio::test]
 async fn moves_are_checked_by_the_rules_and_bad_input_harms_nothing() {
-    let s = start(&sqlite_url("moves")).await;
+    let s = server(&sqlite_url("moves")).start().await;
     let c = Client::new(&s);
     let (id, south, north) = c.two_player_game("kiswahili", "S", "single_game").await;
     let rules = Rules::new(Variant::Kiswahili);
@@ -398,7 +398,7 @@ async fn moves_are_checked_by_the_rules_and_bad_input_harms_nothing() {
 
 #[tokio::test]
 async fn websocket_live_updates_errors_and_reconnect() {
-    let s = start(&sqlite_url("ws")).await;
+    let s = server(&sqlite_url("ws")).start().await;
     let c = Client::new(&s);
     let addr = s.addr.to_string();
     let (id, south, north) = c.two_player_game("kimasai", "S", "single_game").await;
@@ -531,7 +531,7 @@ impl SendText for Ws {
 
 #[tokio::test]
 async fn the_computer_answers_on_the_server() {
-    let s = start(&sqlite_url("computer")).await;
+    let s = server(&sqlite_url("computer")).start().await;
     let c = Client::new(&s);
     // The person plays North, so the computer (South) opens the game by itself.
     let a = c
@@ -560,7 +560,7 @@ async fn the_computer_answers_on_the_server() {
 
 #[tokio::test]
 async fn best_of_three_swaps_sides_and_counts_wins() {
-    let s = start(&sqlite_url("match")).await;
+    let s = server(&sqlite_url("match")).start().await;
     let c = Client::new(&s);
     let (id, p0, p1) = c.two_player_game("kiswahili", "S", "best_of_three").await;
     // Game 1: player 0 is South; South resigns, so player 1 (North) wins.
@@ -640,7 +640,7 @@ async fn best_of_three_swaps_sides_and_counts_wins() {
 
 #[tokio::test]
 async fn drawn_games_do_not_count_and_five_games_end_the_match() {
-    let s = start(&sqlite_url("draws")).await;
+    let s = server(&sqlite_url("draws")).start().await;
     let c = Client::new(&s);
     // max_plies=2: every game is drawn after two moves (BRD-7.3); BRD-8.1 stops after five games.
     let a = c
@@ -686,7 +686,7 @@ async fn drawn_games_do_not_count_and_five_games_end_the_match() {
 
 #[tokio::test]
 async fn records_upload_download_and_refusals() {
-    let s = start(&sqlite_url("records")).await;
+    let s = server(&sqlite_url("records")).start().await;
     let c = Client::new(&s);
     // NOT-6.5's example record.
     let text = "[Variant \"kiswahili\"]\n[Rules \"-\"]\n[South \"Ramadhan\"]\n[North \"Kijumbe\"]\n[Date \"1994.10.17\"]\n[Result \"-\"]\n[Site \"Zanzibar\"]\n\n1. A7L* a5R 2. A6R* a6R* 3. A7R* a8L* -\n";
@@ -748,7 +748,7 @@ async fn records_upload_download_and_refusals() {
 
 #[tokio::test]
 async fn render_svg_endpoint() {
-    let s = start(&sqlite_url("svg")).await;
+    let s = server(&sqlite_url("svg")).start().await;
     let c = Client::new(&s);
     let a = c.get("/api/render/svg?position=kete&last=A6L", None).await;
     assert_eq!(a.status, 200);

@@ -4,7 +4,7 @@
 
 mod common;
 use common::play::*;
-use common::{postgres_url, sqlite_url, start_with, Client};
+use common::{postgres_url, server, sqlite_url, Client};
 
 #[tokio::test]
 async fn sqlite_clock_requests_are_checked() {
@@ -18,7 +18,10 @@ async fn sqlite_clock_runs_for_the_side_to_move() {
 
 #[tokio::test]
 async fn sqlite_clock_charges_every_move() {
-    let s = start_with(&sqlite_url("clock-every"), no_sweep()).await;
+    let s = server(&sqlite_url("clock-every"))
+        .lifecycle(no_sweep())
+        .start()
+        .await;
     let c = Client::new(&s);
     clock_charges_every_move(&c, &c, 0).await;
     s.stop().await;
@@ -26,7 +29,8 @@ async fn sqlite_clock_charges_every_move() {
 
 #[tokio::test]
 async fn postgres_clock_charges_every_move() {
-    let s = start_with(&postgres_url(), no_sweep()).await;
+    let url = postgres_url();
+    let s = server(&url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     clock_charges_every_move(&c, &c, 0).await;
     s.stop().await;

@@ -4,7 +4,7 @@
 
 mod common;
 use common::play::*;
-use common::{postgres_url, start_with, Client};
+use common::{postgres_url, server, Client};
 
 #[tokio::test]
 async fn postgres_clock_loss_recorded_once_over_two_instances() {
@@ -15,8 +15,8 @@ async fn postgres_clock_loss_recorded_once_over_two_instances() {
 /// other: every move's clock charged once, with the increment, as both instances show it.
 #[tokio::test]
 async fn postgres_clock_charged_across_two_instances() {
-    let a = start_with(&postgres_url(), no_sweep()).await;
-    let b = start_with(&postgres_url(), no_sweep()).await;
+    let url = postgres_url();
+    let (a, b) = server(&url).lifecycle(no_sweep()).start_two().await;
     clock_charges_every_move(&Client::new(&a), &Client::new(&b), 250).await;
     a.stop().await;
     b.stop().await;

@@ -5,7 +5,7 @@
 mod common;
 
 use bao_server::edge::{EdgeConfig, Rates};
-use bao_server::{Config, Running};
+use bao_server::Running;
 use common::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -16,14 +16,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 async fn start_with(tag: &str, edge: EdgeConfig) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: sqlite_url(tag),
-        edge,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts")
+    server(&sqlite_url(tag)).edge(edge).start().await
 }
 
 /// A POST as a browser sends it: the seat cookie, and the given extra headers.
@@ -1119,15 +1112,11 @@ async fn each_route_declares_its_rate_limit() {
         subscribe_per_minute: 1,
         ..Default::default()
     };
-    let s = bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: sqlite_url("route-limits"),
-        edge,
-        push,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts");
+    let s = server(&sqlite_url("route-limits"))
+        .edge(edge)
+        .with(|c| c.push = push)
+        .start()
+        .await;
     let limited = [
         "/api/games",
         "/api/games/{id}/join",

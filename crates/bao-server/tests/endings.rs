@@ -13,7 +13,7 @@ const FRONT_ROW: &str = "kiswahili 0,0,0,0,0,0,0,0/1,2,2,16,0,0,2,0/2,0,0,0,14,0
 
 #[tokio::test]
 async fn a_rules_ending_is_typed_in_the_state_and_the_move_frame() {
-    let s = start(&sqlite_url("endings-rules")).await;
+    let s = server(&sqlite_url("endings-rules")).start().await;
     let c = Client::new(&s);
     let a = create(&c, json!({"start": FRONT_ROW, "match": "single_game"})).await;
     assert_eq!(a.status, 201, "{}", a.text);
@@ -52,7 +52,10 @@ async fn a_rules_ending_is_typed_in_the_state_and_the_move_frame() {
 
 #[tokio::test]
 async fn a_loss_on_time_is_typed() {
-    let s = start_with(&sqlite_url("endings-time"), no_sweep()).await;
+    let s = server(&sqlite_url("endings-time"))
+        .lifecycle(no_sweep())
+        .start()
+        .await;
     let c = Client::new(&s);
     let (id, _south, north) = clocked_pair(
         &c,
@@ -76,7 +79,7 @@ async fn a_loss_on_time_is_typed() {
 #[tokio::test]
 async fn a_resignation_is_typed_in_the_match_and_after_a_restart() {
     let url = sqlite_url("endings-resign");
-    let s = start(&url).await;
+    let s = server(&url).start().await;
     let c = Client::new(&s);
     let (id, south, _north) = c.two_player_game("kiswahili", "S", "best_of_three").await;
     let r = c.resign(&id, &south, 1, 0).await;
@@ -95,7 +98,7 @@ async fn a_resignation_is_typed_in_the_match_and_after_a_restart() {
     s.stop().await;
 
     // Read back from the store by a new server.
-    let s = start(&url).await;
+    let s = server(&url).start().await;
     let c = Client::new(&s);
     let st = c.state(&id, None).await;
     assert_eq!(st["match"]["games"][0]["ending"], resigned, "{st}");

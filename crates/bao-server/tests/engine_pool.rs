@@ -7,54 +7,24 @@ mod common;
 
 use bao_engine::search::Limits;
 use bao_server::engine_pool::{EngineConfig, EnginePool};
-use bao_server::{Config, Durability, Running};
+use bao_server::Running;
 use common::review::upload;
-use common::{first_legal, sqlite_url, Client};
+use common::{eventually_within, first_legal, server, sqlite_url, Client};
 use serde_json::{json, Value};
-use std::future::Future;
 use std::time::Duration;
 
 /// A server whose engine pool has `threads` permits.
 async fn start_pool(tag: &str, engine: EngineConfig) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: sqlite_url(tag),
-        durability: Durability::Full,
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            ..Default::default()
-        },
-        engine,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts")
+    server(&sqlite_url(tag))
+        .with(|c| c.engine = engine)
+        .start()
+        .await
 }
 
 fn pool_of(threads: usize) -> EngineConfig {
     EngineConfig {
         threads,
         ..Default::default()
-    }
-}
-
-/// Waits until `f` holds, checking after every short pause; fails after `secs` seconds
-/// (a hang, not a slow machine).
-async fn until<F, Fut>(what: &str, secs: u64, mut f: F)
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = bool>,
-{
-    let wait = async {
-        while !f().await {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    };
-    if tokio::time::timeout(Duration::from_secs(secs), wait)
-        .await
-        .is_err()
-    {
-        panic!("waited {secs} s for: {what}");
     }
 }
 
@@ -94,11 +64,15 @@ async fn start_review(c: &Client, id: &str) {
         .post(&format!("/api/games/{id}/review"), None, json!({}))
         .await;
     assert_eq!(a.status, 202, "{}", a.text);
-    until("the review's first ply", 300, || async {
-        let st = review_state(c, id).await;
-        assert_ne!(st["state"], "done", "the review ended too soon: {st}");
-        st["state"] == "running" && st["done"].as_u64().unwrap() >= 1
-    })
+    eventually_within(
+        "the review's first ply",
+        Duration::from_secs(300),
+        || async {
+            let st = review_state(c, id).await;
+            assert_ne!(st["state"], "done", "the review ended too soon: {st}");
+            st["state"] == "running" && st["done"].as_u64().unwrap() >= 1
+        },
+    )
     .await;
 }
 
@@ -129,7 +103,7 @@ async fn a_computer_move_waits_for_one_review_ply_not_the_whole_review() {
     // The review holds the only permit ply after ply; a computer move asked for now gets
     // the permit at the end of the current ply.
     let (g, t) = computer_first(&c, "kiswahili", 1).await;
-    until("the computer's move", 300, || async {
+    eventually_within("the computer's move", Duration::from_secs(300), || async {
         c.state(&g, Some(&t)).await["ply"].as_u64().unwrap() >= 1
     })
     .await;
@@ -161,10 +135,14 @@ async fn searches_never_outnumber_the_bound() {
     for _ in 0..6 {
         games.push(computer_first(&c, "kimasai", 8).await);
     }
-    until("six live searches and the review waiting", 300, || async {
-        let e = s.app.engine.stats();
-        (e.live_waiting, e.review_waiting) == (6, 1)
-    })
+    eventually_within(
+        "six live searches and the review waiting",
+        Duration::from_secs(300),
+        || async {
+            let e = s.app.engine.stats();
+            (e.live_waiting, e.review_waiting) == (6, 1)
+        },
+    )
     .await;
     // What waits shows on the health check.
     let h = c.get("/api/health", None).await;
@@ -181,7 +159,7 @@ async fn searches_never_outnumber_the_bound() {
     );
     drop(hold);
     for (g, t) in &games {
-        until("every computer move", 600, || async {
+        eventually_within("every computer move", Duration::from_secs(600), || async {
             let e = s.app.engine.stats();
             assert!(e.searching <= 2 && e.busy <= 2, "{e:?}");
             c.state(g, Some(t)).await["ply"].as_u64().unwrap() >= 1
@@ -296,15 +274,17 @@ async fn a_client_gone_mid_hint_gives_its_permit_back() {
     tokio::io::AsyncWriteExt::write_all(&mut tcp, req.as_bytes())
         .await
         .unwrap();
-    until("the hint's search", 120, || async {
+    eventually_within("the hint's search", Duration::from_secs(120), || async {
         let e = s.app.engine.stats();
         e.live_running == 1 && e.searching == 1
     })
     .await;
     drop(tcp);
-    until("the permit back after the client left", 120, || async {
-        s.app.engine.stats().busy == 0
-    })
+    eventually_within(
+        "the permit back after the client left",
+        Duration::from_secs(120),
+        || async { s.app.engine.stats().busy == 0 },
+    )
     .await;
     // Its search stopped (it had ten minutes): the permit lives as long as the search.
     let e = s.app.engine.stats();
@@ -312,9 +292,11 @@ async fn a_client_gone_mid_hint_gives_its_permit_back() {
     // The only permit serves the computer's answer to a move.
     let st = c.state(&g, Some(&t)).await;
     assert_eq!(c.play(&g, &t, &first_legal(&st), 0).await.status, 200);
-    until("the computer's answer", 120, || async {
-        c.state(&g, Some(&t)).await["ply"].as_u64().unwrap() >= 2
-    })
+    eventually_within(
+        "the computer's answer",
+        Duration::from_secs(120),
+        || async { c.state(&g, Some(&t)).await["ply"].as_u64().unwrap() >= 2 },
+    )
     .await;
     assert_eq!(s.app.engine.stats().max_searching, 1);
     s.stop().await;
@@ -386,23 +368,25 @@ async fn live_searches_go_before_a_waiting_review() {
         let _ = released.recv();
         got
     });
-    until("the review waiting", 60, || async {
+    eventually_within("the review waiting", Duration::from_secs(60), || async {
         pool.stats().review_waiting == 1
     })
     .await;
     // ...and so does a computer move, asked for after it.
     let p3 = pool.clone();
     let second = tokio::spawn(async move { p3.live(1).await.map(|p| p.threads()) });
-    until("the live search waiting", 60, || async {
-        pool.stats().live_waiting == 1
-    })
+    eventually_within(
+        "the live search waiting",
+        Duration::from_secs(60),
+        || async { pool.stats().live_waiting == 1 },
+    )
     .await;
     drop(first);
     // The live search gets the permit, though the review asked first (had the review
     // taken it, it would keep it and this would never end).
     let got = tokio::time::timeout(Duration::from_secs(60), second).await;
     assert_eq!(got.expect("the live search got the permit").unwrap(), Ok(1));
-    until("the review's turn", 60, || async {
+    eventually_within("the review's turn", Duration::from_secs(60), || async {
         pool.stats().review_running == 1
     })
     .await;
@@ -414,9 +398,11 @@ async fn live_searches_go_before_a_waiting_review() {
     let p4 = pool.clone();
     let stop4 = stop.clone();
     let waiting = std::thread::spawn(move || p4.review(&stop4).is_some());
-    until("the review waiting again", 60, || async {
-        pool.stats().review_waiting == 1
-    })
+    eventually_within(
+        "the review waiting again",
+        Duration::from_secs(60),
+        || async { pool.stats().review_waiting == 1 },
+    )
     .await;
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     pool.wake_reviews();
@@ -436,7 +422,7 @@ async fn timed_searches_use_the_search_threads() {
     let s = start_pool("pool-threads", two).await;
     let c = Client::new(&s);
     let (g, t) = computer_first(&c, "kiswahili", 8).await;
-    until("the computer's move", 300, || async {
+    eventually_within("the computer's move", Duration::from_secs(300), || async {
         c.state(&g, Some(&t)).await["ply"].as_u64().unwrap() >= 1
     })
     .await;
@@ -460,9 +446,11 @@ async fn timed_searches_use_the_search_threads() {
         .await;
     assert_eq!(a.status, 201, "{}", a.text);
     let g = a.json["id"].as_str().unwrap().to_string();
-    until("the computer's move on its clock", 300, || async {
-        c.state(&g, None).await["ply"].as_u64().unwrap() >= 1
-    })
+    eventually_within(
+        "the computer's move on its clock",
+        Duration::from_secs(300),
+        || async { c.state(&g, None).await["ply"].as_u64().unwrap() >= 1 },
+    )
     .await;
     let e = s.app.engine.stats();
     assert_eq!((e.max_searching, e.granted), (2, 1), "{e:?}");
@@ -489,7 +477,7 @@ async fn measure_live_wait_beside_a_review() {
         drop(p);
         // Let the review take the permit again before the next sample.
         let g = s.app.engine.stats().granted;
-        until("the review's next ply", 60, || async {
+        eventually_within("the review's next ply", Duration::from_secs(60), || async {
             s.app.engine.stats().granted > g || review_state(&c, &id).await["state"] == "done"
         })
         .await;

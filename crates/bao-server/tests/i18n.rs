@@ -345,7 +345,7 @@ fn swahili_words_mean_one_thing() {
 
 #[tokio::test]
 async fn board_pictures_speak_the_language_asked_for() {
-    let s = start(&sqlite_url("i18n-svg")).await;
+    let s = server(&sqlite_url("i18n-svg")).start().await;
     let http = reqwest::Client::new();
     let get = |q: &'static str| {
         let url = format!("http://{}/api/render/svg?{q}", s.addr);
@@ -372,7 +372,7 @@ async fn board_pictures_speak_the_language_asked_for() {
 
 #[tokio::test]
 async fn a_page_answers_in_the_chosen_language_and_remembers_it() {
-    let s = start(&sqlite_url("i18n")).await;
+    let s = server(&sqlite_url("i18n")).start().await;
     let http = reqwest::Client::new();
     let base = format!("http://{}", s.addr);
     let get = |path: &str, headers: &[(&str, &str)]| {

@@ -27,7 +27,7 @@ fn plies(step: &Value, line: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn lessons_in_both_languages_with_keys_and_texts() {
-    let s = start(&sqlite_url("learn")).await;
+    let s = server(&sqlite_url("learn")).start().await;
     let c = Client::new(&s);
     for v in ["kiswahili", "kete", "kimasai"] {
         let en = c.get(&format!("/api/learn/{v}?lang=en"), None).await;
@@ -81,7 +81,7 @@ async fn lessons_in_both_languages_with_keys_and_texts() {
 
 #[tokio::test]
 async fn the_language_comes_from_the_query_the_cookie_or_accept_language() {
-    let s = start(&sqlite_url("learn-lang")).await;
+    let s = server(&sqlite_url("learn-lang")).start().await;
     let c = Client::new(&s);
     let url = format!("{}/api/learn/kiswahili", c.base);
     let lang = |r: reqwest::Response| async move {
@@ -120,7 +120,7 @@ async fn the_language_comes_from_the_query_the_cookie_or_accept_language() {
 
 #[tokio::test]
 async fn every_solution_is_done_with_three_stars_at_par() {
-    let s = start(&sqlite_url("learn-check")).await;
+    let s = server(&sqlite_url("learn-check")).start().await;
     let c = Client::new(&s);
     let mut checked = 0;
     for v in ["kiswahili", "kete", "kimasai"] {
@@ -154,7 +154,7 @@ async fn every_solution_is_done_with_three_stars_at_par() {
 /// step teaches one sowing, so a sowing in the other direction misses it.
 #[tokio::test]
 async fn a_wrong_move_is_not_done() {
-    let s = start(&sqlite_url("learn-wrong")).await;
+    let s = server(&sqlite_url("learn-wrong")).start().await;
     let c = Client::new(&s);
     let course = c.get("/api/learn/kiswahili", None).await.json;
     let lesson = &course["lessons"][0];
@@ -199,7 +199,7 @@ async fn a_wrong_move_is_not_done() {
 
 #[tokio::test]
 async fn bad_input_is_refused_in_words_and_an_unknown_game_is_404() {
-    let s = start(&sqlite_url("learn-bad")).await;
+    let s = server(&sqlite_url("learn-bad")).start().await;
     let c = Client::new(&s);
     let course = c.get("/api/learn/kete", None).await.json;
     let id = course["lessons"][0]["id"].clone();
@@ -260,7 +260,7 @@ async fn bad_input_is_refused_in_words_and_an_unknown_game_is_404() {
 /// every course, in the reader's language; an unknown game or lesson is 404.
 #[tokio::test]
 async fn the_page_has_an_address_per_lesson() {
-    let s = start(&sqlite_url("learn-page")).await;
+    let s = server(&sqlite_url("learn-page")).start().await;
     let c = Client::new(&s);
     let list = c.get("/learn?lang=sw", None).await;
     assert_eq!(list.status, 200);

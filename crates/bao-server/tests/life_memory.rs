@@ -95,15 +95,15 @@ async fn memory_across_many_games() {
     } else {
         Lifecycle::default()
     };
-    let s = bao_server::start(bao_server::Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: sqlite_url("memory"),
-        durability: bao_server::Durability::Normal,
-        lifecycle,
-        ..bao_server::Config::default()
-    })
-    .await
-    .unwrap();
+    // Rate limits as in production: this test measures the server as it runs.
+    let s = server(&sqlite_url("memory"))
+        .with(|c| {
+            c.durability = bao_server::Durability::Normal;
+            c.edge = Default::default();
+        })
+        .lifecycle(lifecycle)
+        .start()
+        .await;
     let app = s.app.clone();
     // Warm up pools and allocator with a few games first.
     for _ in 0..200 {

@@ -35,7 +35,7 @@ fn game<'a>(a: &'a Value, id: &str) -> &'a Value {
 }
 
 async fn my_games_say_whose_turn_it_is(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
 
     // A: Asha (South) against Baraka, both seats taken.
@@ -211,7 +211,7 @@ async fn my_games_say_whose_turn_it_is(url: &str) {
 }
 
 async fn bad_questions_get_clear_errors(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let many: Vec<Value> = (0..51)
         .map(|i| json!({"id": format!("g{i}"), "token": "x"}))

@@ -11,7 +11,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
-    let s = start(&sqlite_url("pairs")).await;
+    let s = server(&sqlite_url("pairs")).start().await;
     let b = base(&s);
     let (asha, baraka, chausiku) = (fresh_name("asha"), fresh_name("baraka"), fresh_name("chau"));
     let mut cookies = Vec::new();
@@ -129,7 +129,7 @@ async fn a_pair_game_seats_both_players_and_sessions_hold_their_seats() {
 #[tokio::test]
 async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
     let url = postgres_url();
-    let (a, b) = tokio::join!(start(&url), start(&url));
+    let (a, b) = tokio::join!(server(&url).start(), server(&url).start());
     let (ba, bb) = (base(&a), base(&b));
     let (asha, baraka, chausiku) = (fresh_name("asha"), fresh_name("baraka"), fresh_name("chau"));
     let mut cookies = Vec::new();
@@ -190,7 +190,7 @@ async fn a_game_made_elsewhere_is_told_on_the_player_socket() {
 #[tokio::test]
 async fn a_player_connected_through_another_instance_shows_connected() {
     let url = postgres_url();
-    let (a, b) = tokio::join!(start(&url), start(&url));
+    let (a, b) = tokio::join!(server(&url).start(), server(&url).start());
     let c = Client::new(&a);
     let (id, south, north) = c.two_player_game("kete", "S", "single_game").await;
     let mut s = ws(&b.addr.to_string(), &id, Some(&south)).await;

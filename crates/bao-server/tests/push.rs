@@ -9,12 +9,10 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use bao_server::features::push::PushConfig;
 use bao_server::game::{Alert, AlertKind, Recipient};
-use bao_server::{Config, Durability, Running};
+use bao_server::Running;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
-use common::accounts::{
-    account_id, base, delete_json, fresh_name, post, session_of, signup, wait_for,
-};
+use common::accounts::{account_id, base, delete_json, fresh_name, post, session_of, signup};
 use common::*;
 use p256::ecdsa::signature::Verifier as _;
 use p256::elliptic_curve::sec1::ToEncodedPoint as _;
@@ -165,29 +163,20 @@ impl Browser {
     }
 }
 
-fn config(database: &str, service: &PushService) -> Config {
-    Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: database.to_string(),
-        durability: Durability::Full,
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            ..Default::default()
-        },
-        push: PushConfig {
-            allow: vec![format!("{}/push/", service.base)],
+fn push_server(database: &str, service: &PushService) -> Server {
+    let allow = vec![format!("{}/push/", service.base)];
+    server(database).with(|c| {
+        c.push = PushConfig {
+            allow,
             your_move_delay: Duration::ZERO,
             contact: "mailto:ops@bao.test".into(),
             ..Default::default()
-        },
-        ..Config::default()
-    }
+        }
+    })
 }
 
 async fn start_push(database: &str, service: &PushService) -> Running {
-    bao_server::start(config(database, service))
-        .await
-        .expect("server starts")
+    push_server(database, service).start().await
 }
 
 async fn server_key(s: &Running) -> String {
@@ -465,7 +454,10 @@ async fn a_gone_subscription_is_forgotten() {
     subscribe_seat(&s, &b, "en", &id, &baraka).await;
     s.app.games.alerts.publish(game_start(&id, 1, "Asha"));
     assert_eq!(service.next().await.sub, "9");
-    wait_for(|| async { s.app.push.stats().handled == 1 }).await;
+    eventually("the push service to handle one alert", || async {
+        s.app.push.stats().handled == 1
+    })
+    .await;
     assert_eq!(s.app.push.stats().gone, 1);
     assert_eq!(north_subscriptions(&s, &id).await, 0);
     s.stop().await;
@@ -483,12 +475,18 @@ async fn no_push_of_your_move_while_the_player_has_a_socket_open() {
     subscribe_seat(&s, &b, "en", &id, &baraka).await;
     let _ws = ws(&s.addr.to_string(), &id, Some(&baraka)).await;
     let slot = s.app.games.cached(&id).unwrap();
-    wait_for(|| async { slot.connected()[1] }).await;
+    eventually("North's socket to be connected", || async {
+        slot.connected()[1]
+    })
+    .await;
     // Asha has the first move: it is not Baraka's turn either. Published as the core would
     // when it misses a socket (another instance's, or one that opened meanwhile).
     s.app.games.alerts.publish(your_move(&id, 1, "Asha"));
     s.app.games.alerts.publish(game_start(&id, 1, "Asha"));
-    wait_for(|| async { s.app.push.stats().handled == 2 }).await;
+    eventually("the push service to handle two alerts", || async {
+        s.app.push.stats().handled == 2
+    })
+    .await;
     let got = service.drain();
     assert_eq!(got.len(), 1, "only the game start is pushed");
     assert_eq!(b.open(&got[0], &key)["tag"], format!("game-{id}"));
@@ -515,7 +513,10 @@ async fn your_move_is_checked_again_before_it_is_pushed() {
     s.app.games.alerts.publish(your_move(&id, 0, "Baraka"));
     // Three alerts: the first, the core's "your move" to Baraka (no subscription), the stale
     // one.
-    wait_for(|| async { s.app.push.stats().handled == 3 }).await;
+    eventually("the push service to handle three alerts", || async {
+        s.app.push.stats().handled == 3
+    })
+    .await;
     assert!(service.drain().is_empty());
     assert_eq!(s.app.push.stats().skipped, 1);
     s.stop().await;
@@ -525,9 +526,10 @@ async fn your_move_is_checked_again_before_it_is_pushed() {
 #[tokio::test]
 async fn pushes_to_one_subscription_are_rate_limited() {
     let mut service = PushService::start().await;
-    let mut cfg = config(&sqlite_url("push-rate"), &service);
-    cfg.push.per_minute = 2;
-    let s = bao_server::start(cfg).await.unwrap();
+    let s = push_server(&sqlite_url("push-rate"), &service)
+        .with(|c| c.push.per_minute = 2)
+        .start()
+        .await;
     let c = Client::new(&s);
     let (id, _asha, baraka) = c.two_player_game("kiswahili", "S", "single_game").await;
     let b = Browser::new(&service, "5");
@@ -541,7 +543,10 @@ async fn pushes_to_one_subscription_are_rate_limited() {
             },
         });
     }
-    wait_for(|| async { s.app.push.stats().handled == 3 }).await;
+    eventually("the push service to handle three alerts", || async {
+        s.app.push.stats().handled == 3
+    })
+    .await;
     // Every alert is over; the minute may have turned between two of them, hence "at most".
     let got = service.drain();
     assert!(got.len() == 2 || got.len() == 3 && s.app.push.stats().limited == 0);
@@ -576,8 +581,14 @@ async fn two_instances_share_one_key_and_push_once() {
     let p = phone.open(&service.next().await, &key);
     assert_eq!(p["title"], "Your move against Asha");
     // Instance a hears of the move (its copy moves on) and pushes nothing.
-    wait_for(|| async { ca.state(&id, None).await["ply"] == 1 }).await;
-    wait_for(|| async { b.app.push.stats().handled == 1 }).await;
+    eventually("the first move on instance A", || async {
+        ca.state(&id, None).await["ply"] == 1
+    })
+    .await;
+    eventually("instance B to handle the alert", || async {
+        b.app.push.stats().handled == 1
+    })
+    .await;
     assert_eq!(a.app.push.stats().handled, 0);
     assert!(service.drain().is_empty(), "one alert, one push");
     a.stop().await;
@@ -606,9 +617,12 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
             .await
             .unwrap()
     };
-    wait_for(|| async { on_a().await }).await;
+    eventually("the seat's socket on instance A", || async { on_a().await }).await;
     play_first_move(&cb, &id, &asha).await;
-    wait_for(|| async { b.app.push.stats().handled == 1 }).await;
+    eventually("instance B to handle the alert", || async {
+        b.app.push.stats().handled == 1
+    })
+    .await;
     assert_eq!(b.app.push.stats().skipped, 1, "{:?}", b.app.push.stats());
     assert!(
         service.drain().is_empty(),
@@ -616,13 +630,16 @@ async fn no_push_of_your_move_while_the_player_is_on_another_instance() {
     );
     // Baraka closes the page: a writes its set again without him, and the alert goes.
     drop(socket);
-    wait_for(|| async { !on_a().await }).await;
+    eventually("the seat's socket gone from instance A", || async {
+        !on_a().await
+    })
+    .await;
     b.app.games.alerts.publish(your_move(&id, 1, "Asha"));
     let p = phone.open(&service.next().await, &key);
     assert_eq!(p["title"], "Your move against Asha");
     // A stopping instance forgets its players at once (not only when the rows expire).
     let again = ws(&a.addr.to_string(), &id, Some(&baraka)).await;
-    wait_for(|| async { on_a().await }).await;
+    eventually("the seat's socket on instance A", || async { on_a().await }).await;
     a.stop().await;
     assert!(!on_a().await, "a's rows are gone when it has stopped");
     drop(again);

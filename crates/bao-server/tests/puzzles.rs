@@ -192,7 +192,7 @@ fn every_puzzle_is_proven_again() {
 
 #[tokio::test]
 async fn the_api_lists_shows_and_checks_puzzles() {
-    let s = start(&sqlite_url("puzzles")).await;
+    let s = server(&sqlite_url("puzzles")).start().await;
     let c = Client::new(&s);
     let list = c.get("/api/puzzles?variant=kete", None).await;
     assert_eq!(list.status, 200);
@@ -238,7 +238,7 @@ async fn the_api_lists_shows_and_checks_puzzles() {
 /// Solves a puzzle of each goal through the check endpoint, a wrong move first.
 #[tokio::test]
 async fn solving_through_the_check_endpoint() {
-    let s = start(&sqlite_url("puzzles-check")).await;
+    let s = server(&sqlite_url("puzzles-check")).start().await;
     let c = Client::new(&s);
     let list = c.get("/api/puzzles?variant=kiswahili", None).await.json;
     let rules = Rules::new(Variant::Kiswahili);

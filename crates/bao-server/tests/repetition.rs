@@ -28,7 +28,7 @@ async fn plays_to_a_repetition_draw(
 ) {
     let plies = line.len() - 1;
     let cycle = plies / 2;
-    let s = start(&sqlite_url(db)).await;
+    let s = server(&sqlite_url(db)).start().await;
     let c = Client::new(&s);
     let a = c
         .post(

@@ -6,7 +6,7 @@ mod common;
 
 use bao_engine::search::Limits;
 use common::review::*;
-use common::{sqlite_url, start, Client};
+use common::{eventually_some_within, server, sqlite_url, Client};
 use serde_json::json;
 use std::time::Duration;
 
@@ -37,7 +37,7 @@ fn nice_of_thread(name: &str) -> Option<i64> {
 
 #[tokio::test]
 async fn a_full_queue_answers_busy_and_workers_run_at_low_priority() {
-    let s = start(&sqlite_url("review-busy")).await;
+    let s = server(&sqlite_url("review-busy")).start().await;
     // A slow review (many nodes per search) and room for one waiting job.
     s.app.review.configure(|c| {
         c.limits = Limits::nodes(1_000_000);
@@ -53,18 +53,15 @@ async fn a_full_queue_answers_busy_and_workers_run_at_low_priority() {
         .await;
     assert_eq!(a.status, 202, "{}", a.text);
     // Wait until the worker has taken it (a state, not a time).
-    let running = async {
-        loop {
+    let st = eventually_some_within(
+        "the worker to take the review",
+        Duration::from_secs(120),
+        || async {
             let a = c.get(&format!("/api/games/{}/review", ids[0]), None).await;
-            if a.json["state"] != "queued" {
-                return a.json;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    };
-    let st = tokio::time::timeout(Duration::from_secs(120), running)
-        .await
-        .unwrap();
+            (a.json["state"] != "queued").then_some(a.json)
+        },
+    )
+    .await;
     assert_eq!(st["state"], "running", "{st}");
     {
         let b = c
@@ -100,7 +97,7 @@ async fn a_full_queue_answers_busy_and_workers_run_at_low_priority() {
 #[tokio::test]
 async fn a_practice_try_is_judged_like_a_reviewed_move() {
     use bao_engine::review::{judge_move, ReviewOptions};
-    let s = start(&sqlite_url("review-try")).await;
+    let s = server(&sqlite_url("review-try")).start().await;
     depth_limited(&s, 3);
     let c = Client::new(&s);
     let id = upload(&c, RESIGNED).await;

@@ -33,7 +33,7 @@ async fn read_to_close(w: &mut Ws) -> (usize, Option<u16>) {
 
 #[tokio::test]
 async fn a_client_that_does_not_read_is_closed_with_4000_and_its_messages_dropped() {
-    let s = start(&sqlite_url("slow")).await;
+    let s = server(&sqlite_url("slow")).start().await;
     let c = Client::new(&s);
     let (id, _, _) = c.two_player_game("kiswahili", "S", "single_game").await;
     let mut w = ws(&s.addr.to_string(), &id, None).await;
@@ -57,12 +57,7 @@ async fn a_client_that_does_not_read_is_closed_with_4000_and_its_messages_droppe
 
 #[tokio::test]
 async fn an_event_for_one_account_wakes_only_its_sockets_and_closed_sockets_leave_no_entry() {
-    let s = start_seeks(
-        &sqlite_url("targeted"),
-        quick(),
-        bao_server::edge::Rates::NONE,
-    )
-    .await;
+    let s = server(&sqlite_url("targeted")).seeks(quick()).start().await;
     let b = &base(&s);
     let addr = s.addr.to_string();
     let (aname, ca) = account(b, "Amani").await;
@@ -71,7 +66,7 @@ async fn an_event_for_one_account_wakes_only_its_sockets_and_closed_sockets_leav
     let mut asock = play_ws(&addr, Some(&ca), &[]).await;
     let bsock = play_ws(&addr, Some(&cb), &[]).await;
     let sockets = &s.app.seeks.sockets;
-    until("both sockets registered", || async {
+    eventually("both sockets registered", || async {
         sockets.registered() == 2
     })
     .await;
@@ -92,7 +87,7 @@ async fn an_event_for_one_account_wakes_only_its_sockets_and_closed_sockets_leav
     assert_eq!(sockets.wakes_of(&b_id), 0, "B's socket was woken");
     drop(asock);
     drop(bsock);
-    until("no entry left", || async { sockets.registered() == 0 }).await;
+    eventually("no entry left", || async { sockets.registered() == 0 }).await;
     s.stop().await;
 }
 
@@ -105,7 +100,7 @@ async fn next_error(w: &mut Ws) -> Value {
 
 #[tokio::test]
 async fn every_socket_kind_refuses_malformed_and_oversized_messages() {
-    let s = start(&sqlite_url("typed")).await;
+    let s = server(&sqlite_url("typed")).start().await;
     let c = Client::new(&s);
     let addr = s.addr.to_string();
     let (id, _, _) = c.two_player_game("kiswahili", "S", "single_game").await;

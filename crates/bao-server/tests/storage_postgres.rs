@@ -25,8 +25,7 @@ async fn postgres_one_move_per_ply_under_races() {
 #[tokio::test]
 async fn postgres_two_servers_share_live_games() {
     let url = postgres_url();
-    let a = start(&url).await;
-    let b = start(&url).await;
+    let (a, b) = server(&url).start_two().await;
     let ca = Client::new(&a);
     let cb = Client::new(&b);
     // Created on A, joined on B.

@@ -14,23 +14,15 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// A server whose sockets ping after `ping` ms of silence and close after `idle` ms.
 async fn start_with(db: &str, ping: u64, idle: u64) -> bao_server::Running {
-    bao_server::start(bao_server::Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: db.to_string(),
-        durability: bao_server::Durability::Full,
-        ws: WsConfig {
-            ping_every: Duration::from_millis(ping),
-            idle_timeout: Duration::from_millis(idle),
-        },
-        // One address makes every request here; tests/edge.rs tests the rate limits.
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            ..Default::default()
-        },
-        ..bao_server::Config::default()
-    })
-    .await
-    .expect("server starts")
+    server(db)
+        .with(|c| {
+            c.ws = WsConfig {
+                ping_every: Duration::from_millis(ping),
+                idle_timeout: Duration::from_millis(idle),
+            }
+        })
+        .start()
+        .await
 }
 
 /// A person-against-person game with both seats taken: (id, tokens by side).
@@ -65,7 +57,7 @@ async fn next_sized(ws: &mut Ws) -> (Value, usize) {
 
 #[tokio::test]
 async fn a_spectator_rebuilds_a_whole_game_from_lean_move_frames() {
-    let s = start(&sqlite_url("lean")).await;
+    let s = server(&sqlite_url("lean")).start().await;
     let c = Client::new(&s);
     // A ply cap makes random play end (BRD-7.6): by the rules or as a draw at ply 80.
     let (id, tokens) = two_player_game(&c, "kiswahili", "max_plies=80").await;
@@ -132,7 +124,7 @@ async fn a_spectator_rebuilds_a_whole_game_from_lean_move_frames() {
 
 #[tokio::test]
 async fn players_connecting_reach_the_others_as_small_presence_messages() {
-    let s = start(&sqlite_url("presence")).await;
+    let s = server(&sqlite_url("presence")).start().await;
     let c = Client::new(&s);
     let (id, tokens) = two_player_game(&c, "kimasai", "-").await;
     let addr = s.addr.to_string();
@@ -247,7 +239,7 @@ async fn a_silent_socket_is_closed_and_one_that_answers_pings_stays() {
 
 #[tokio::test]
 async fn the_lobby_tells_the_home_page_about_new_games_and_moves() {
-    let s = start(&sqlite_url("lobby")).await;
+    let s = server(&sqlite_url("lobby")).start().await;
     let c = Client::new(&s);
     let (mut lobby, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/lobby/ws", s.addr))
         .await
@@ -298,8 +290,7 @@ async fn seen(lobby: &mut Ws, id: &str, ply: u64) -> Value {
 #[tokio::test]
 async fn a_move_and_a_resignation_read_together_reach_the_viewers_whole() {
     let url = sqlite_url("wire-refresh");
-    let a = start(&url).await;
-    let b = start(&url).await;
+    let (a, b) = server(&url).start_two().await;
     let ca = Client::new(&a);
     let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
     let mut s = ws(&b.addr.to_string(), &id, Some(&south)).await;

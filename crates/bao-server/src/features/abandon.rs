@@ -9,7 +9,6 @@ use crate::error::ApiResult;
 use crate::game::commit::CommitError;
 use crate::game::{ops::forced_end, Games};
 use crate::store::{StoreError, Write};
-use crate::util;
 use bao_rules::{RecordResult, Termination};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -22,9 +21,8 @@ const ABANDON_BATCH: i64 = 200;
 pub fn spawn(games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
     let weak: Weak<Games> = Arc::downgrade(games);
     let every = games.lifecycle.abandon_every.max(Duration::from_millis(10));
+    let mut tick = games.clock.ticker(every);
     tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
             let Some(games) = weak.upgrade() else { return };
@@ -40,7 +38,7 @@ pub fn spawn(games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
 /// Ends every live match unchanged for [`crate::game::Lifecycle::abandon_after`]; returns how
 /// many this instance ended.
 pub async fn abandon_stale(games: &Games) -> Result<usize, StoreError> {
-    let cutoff = util::now_ms() - games.lifecycle.abandon_after.as_millis() as i64;
+    let cutoff = games.clock.now_ms() - games.lifecycle.abandon_after.as_millis() as i64;
     let ids = games.store.stale_ids(cutoff, ABANDON_BATCH).await?;
     let mut n = 0;
     for id in ids {
@@ -77,7 +75,7 @@ pub async fn abandon(games: &Games, id: &str, cutoff: i64) -> ApiResult<bool> {
         &m,
         result,
         Termination::Abandoned,
-        util::now_ms(),
+        games.clock.now_ms(),
         true,
         |t| Write::Abandon { game_no, seen, t },
     );

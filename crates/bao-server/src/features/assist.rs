@@ -8,7 +8,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::game::routes::GamePly;
 use crate::game::{Change, Games, Seat};
 use crate::store::Write;
-use crate::util;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -87,7 +86,7 @@ async fn take_back(games: &Games, seat: &Seat, game_no: u32, ply: u32) -> ApiRes
     let (game, events) =
         Match::replay(m.current.start, m.rules, &keep).map_err(ApiError::internal)?;
     let to_ply = game.position().ply();
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     let mut after = m.clone();
     // The player's clock ran since the computer's reply: that time stays spent.
     if m.clock_running() == Some(p) {

@@ -20,7 +20,6 @@ use crate::game::commit::CommitError;
 use crate::game::routes::list_page;
 use crate::game::{Change, Games, Observer};
 use crate::store::{DueRound, HistoryPoint, Results, Store, StoreError, Write, RATING_PAGE};
-use crate::util;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -115,7 +114,7 @@ fn games_every(games: &Weak<Games>) -> Duration {
 /// Rates the finished rated games without a rating (of match `id`, or of every match
 /// changed within [`CATCH_UP_WINDOW_MS`]); returns how many this instance rated.
 pub async fn rate_due(games: &Games, id: Option<&str>) -> Result<usize, StoreError> {
-    let since = util::now_ms() - CATCH_UP_WINDOW_MS;
+    let since = games.clock.now_ms() - CATCH_UP_WINDOW_MS;
     let due = games.store.due_rounds(id, since, 200).await?;
     let mut n = 0;
     for d in due {
@@ -175,7 +174,7 @@ async fn rating_change(games: &Games, m: &Match, game_no: u32) -> ApiResult<Opti
         games.store.rating_of(&a0.id, variant).await?,
         games.store.rating_of(&a1.id, variant).await?,
     ];
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     let u = rate(before, outcome_for_p0(winner), now);
     let mut after = m.clone();
     if after.current.game_no == game_no {
@@ -280,7 +279,7 @@ struct Profile {
 async fn profile(State(games): State<Arc<Games>>, Path(name): Path<String>) -> ApiResult<Response> {
     let store = &games.store;
     let (id, username, created) = account_named(store, &name).await?;
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     let stored: HashMap<String, Stored> = store.ratings_of(&id).await?.into_iter().collect();
     let mut ratings = BTreeMap::new();
     let mut history = BTreeMap::new();
@@ -458,7 +457,7 @@ async fn leaderboard_route(
 ) -> ApiResult<Response> {
     let v =
         crate::edge::terms::parse_variant(q.get("variant").map_or("kiswahili", String::as_str))?;
-    let players = leaderboard(&games.store, v, util::now_ms()).await?;
+    let players = leaderboard(&games.store, v, games.clock.now_ms()).await?;
     json(
         StatusCode::OK,
         &serde_json::json!({"variant": v.id(), "players": players}),

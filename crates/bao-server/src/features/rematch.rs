@@ -104,7 +104,7 @@ async fn ask(games: &Games, seat: &Seat, accept_only: bool) -> ApiResult<Asked> 
                 "a rematch can be asked for once the game is over",
             ));
         }
-        let (now, connected, other) = (util::now_ms(), slot.connected(), 1 - p);
+        let (now, connected, other) = (games.clock.now_ms(), slot.connected(), 1 - p);
         let offer = m.rematch_offer;
         // Who must agree: a person holding the other seat (not the computer, not the same
         // person in pass and play, not a seat nobody ever took).
@@ -222,7 +222,7 @@ async fn answer(
         if m.rematch.is_some() {
             return Err(ApiError::conflict("the rematch has been made already"));
         }
-        let now = util::now_ms();
+        let now = games.clock.now_ms();
         let offer = decide(&m, now, slot.connected())?;
         match set_offer(games, slot, &mut m, offer, now).await {
             Ok(()) => return Ok(()),

@@ -7,11 +7,9 @@ use super::ops::forced_end;
 use super::{Games, Slot};
 use crate::domain::model::Match;
 use crate::store::{StoreError, Write};
-use crate::util;
 use bao_rules::{RecordResult, Termination};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Most games ended on time per sweep (the rest wait for the next one).
 const OVERDUE_BATCH: i64 = 200;
@@ -27,9 +25,10 @@ impl Games {
             return;
         };
         let (games, slot, id) = (self.me(), Arc::downgrade(slot), m.id.clone());
+        let clock = self.clock.clone();
         tokio::spawn(async move {
-            let wait = (deadline - util::now_ms()).max(0) as u64 + 1;
-            tokio::time::sleep(Duration::from_millis(wait)).await;
+            // A millisecond past the deadline: by then the clock has run out.
+            clock.sleep_until_ms(deadline + 1).await;
             let Some(games) = games.upgrade() else {
                 return;
             };
@@ -64,7 +63,7 @@ impl Games {
     /// left, the other side wins the current game. Stored only if the database agrees (one
     /// instance of several records it; the others reload). Returns whether this call ended it.
     pub(crate) async fn flag_locked(&self, slot: &Arc<Slot>, m: &mut Match) -> bool {
-        let now = util::now_ms();
+        let now = self.clock.now_ms();
         let Some(p) = m.clock_running() else {
             return false;
         };
@@ -101,7 +100,7 @@ impl Games {
     pub async fn flag_overdue(&self) -> Result<usize, StoreError> {
         let ids = self
             .store
-            .overdue_ids(util::now_ms(), OVERDUE_BATCH)
+            .overdue_ids(self.clock.now_ms(), OVERDUE_BATCH)
             .await?;
         let n = ids.len();
         for id in ids {

@@ -9,7 +9,6 @@ use crate::domain::model::{Match, MoveEvent, PlayerKind, Round};
 use crate::domain::wire::{json_text, ServerMsg};
 use crate::error::ApiError;
 use crate::store::{StoreError, Write};
-use crate::util;
 use axum::extract::ws::Utf8Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -221,7 +220,7 @@ impl Games {
             return;
         }
         let v = slot.seq.fetch_add(1, Ordering::Relaxed) + 1;
-        let mut frame = m.move_frame(ev, v, util::now_ms());
+        let mut frame = m.move_frame(ev, v, self.clock.now_ms());
         let plain = Utf8Bytes::from(json_text(&ServerMsg::Move(&frame)));
         let mut views = [plain.clone(), plain.clone(), plain];
         if let Some(p) = m.to_move() {
@@ -246,7 +245,7 @@ impl Games {
             return;
         }
         let v = slot.seq.fetch_add(1, Ordering::Relaxed) + 1;
-        let mut state = m.state(None, slot.connected(), None, util::now_ms());
+        let mut state = m.state(None, slot.connected(), None, self.clock.now_ms());
         let mut view = |p: Option<usize>| {
             state.you = p.map(|p| m.you(p));
             state.invite = if p == Some(0) { m.invite.clone() } else { None };

@@ -4,7 +4,6 @@
 
 use super::{Games, Slot};
 use crate::store::StoreError;
-use crate::util;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -31,7 +30,7 @@ impl Games {
             // With a clock, the computer budgets the time left on its own clock, which runs
             // while it thinks (docs/engine-protocol.md, "Clocks").
             let clock = m.clock_running().and_then(|p| {
-                let left = m.time_left(p, util::now_ms())?.max(0) as u64;
+                let left = m.time_left(p, self.clock.now_ms())?.max(0) as u64;
                 let inc = m.clock?.control.increment().max(0) as u64;
                 Some((
                     std::time::Duration::from_millis(left),
@@ -98,7 +97,7 @@ impl Games {
                 return;
             }
         };
-        let at = util::now_ms();
+        let at = self.clock.now_ms();
         let p = m.player_on(m.game.position().side());
         if m.clock_running() == Some(p) && m.time_left(p, at).is_some_and(|l| l <= 0) {
             let flagged = self.flag_locked(&slot, &mut m).await;

@@ -139,16 +139,24 @@ pub struct Slot {
     /// The computer is searching the current position (memory only; changed under the
     /// match lock).
     pub thinking: AtomicBool,
+    /// The games' clock, for what is shown of this game's clocks.
+    clock: util::Clock,
 }
 
 impl Slot {
-    fn new(m: Match) -> Slot {
+    /// Now by the games' clock (ms since the epoch).
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    fn new(m: Match, clock: util::Clock) -> Slot {
         Slot {
+            touched: AtomicI64::new(clock.now_ms()),
+            clock,
             m: Mutex::new(m),
             tx: broadcast::channel(64).0,
             conns: [AtomicUsize::new(0), AtomicUsize::new(0)],
             remote: [AtomicBool::new(false), AtomicBool::new(false)],
-            touched: AtomicI64::new(util::now_ms()),
             seq: AtomicU64::new(0),
             thinking: AtomicBool::new(false),
         }
@@ -183,6 +191,9 @@ pub struct Games {
     pub engine: EnginePool,
     /// Timings of a game's life.
     pub lifecycle: Lifecycle,
+    /// The time the games read (their clocks, deadlines and timers), and the features
+    /// with them.
+    pub clock: util::Clock,
     /// Keep-alive of WebSockets.
     pub ws: WsConfig,
     observers: Vec<Arc<dyn Observer>>,
@@ -205,8 +216,10 @@ impl Games {
         lifecycle: Lifecycle,
         ws: WsConfig,
         observers: Vec<Arc<dyn Observer>>,
+        clock: util::Clock,
     ) -> Arc<Games> {
         Arc::new_cyclic(|me| Games {
+            clock,
             instance: store.instance().to_string(),
             store,
             map: StdMutex::new(HashMap::new()),
@@ -242,7 +255,7 @@ impl Games {
     /// The game `id`, from memory or the database; 404 when unknown.
     pub async fn slot(&self, id: &str) -> ApiResult<Arc<Slot>> {
         let slot = self.slot_untouched(id).await?;
-        slot.touched.store(util::now_ms(), Ordering::Relaxed);
+        slot.touched.store(self.clock.now_ms(), Ordering::Relaxed);
         Ok(slot)
     }
 
@@ -268,7 +281,7 @@ impl Games {
             if self.evictions.load(Ordering::SeqCst) != epoch {
                 continue;
             }
-            let slot = Arc::new(Slot::new(m));
+            let slot = Arc::new(Slot::new(m, self.clock.clone()));
             games.insert(id.to_string(), slot.clone());
             drop(games);
             if let Ok(m) = slot.m.try_lock() {
@@ -286,7 +299,7 @@ impl Games {
         let slot = self
             .map()
             .entry(id)
-            .or_insert_with(|| Arc::new(Slot::new(m)))
+            .or_insert_with(|| Arc::new(Slot::new(m, self.clock.clone())))
             .clone();
         if let Ok(m) = slot.m.try_lock() {
             self.arm_clock(&slot, &m);
@@ -307,7 +320,7 @@ impl Games {
     /// request. Runs under the map's lock, so nobody can take the slot meanwhile and two
     /// copies of one game can never exist. Returns how many left.
     pub fn evict_idle(&self) -> usize {
-        let idle_before = util::now_ms() - self.lifecycle.idle_after.as_millis() as i64;
+        let idle_before = self.clock.now_ms() - self.lifecycle.idle_after.as_millis() as i64;
         let mut games = self.map();
         let before = games.len();
         games.retain(|_, slot| {
@@ -407,7 +420,7 @@ impl Games {
             Ok(_) => {}
             Err(e) => tracing::warn!("clocks: {e}"),
         }
-        let old = util::now_ms() - crate::store::bus::KEEP_EVENTS_MS;
+        let old = self.clock.now_ms() - crate::store::bus::KEEP_EVENTS_MS;
         if let Err(e) = self.store.prune_events(old).await {
             tracing::warn!("event bus: {e}");
         }

@@ -124,16 +124,27 @@ pub fn board_svg(m: &Match) -> String {
 }
 
 /// The GameState for `viewer` as JSON text, with the picture (HTTP answers).
-pub(crate) fn state_string(m: &Match, viewer: Option<usize>, connected: [bool; 2]) -> String {
+pub(crate) fn state_string(
+    m: &Match,
+    viewer: Option<usize>,
+    connected: [bool; 2],
+    now: i64,
+) -> String {
     let svg = board_svg(m);
-    json_text(&m.state(viewer, connected, Some(svg), util::now_ms()))
+    json_text(&m.state(viewer, connected, Some(svg), now))
 }
 
 /// `{"type":"state","v":V,"state":...}` for `viewer`, without the picture.
-pub fn state_message(m: &Match, viewer: Option<usize>, connected: [bool; 2], v: u64) -> String {
+pub fn state_message(
+    m: &Match,
+    viewer: Option<usize>,
+    connected: [bool; 2],
+    v: u64,
+    now: i64,
+) -> String {
     ServerMsg::State {
         v,
-        state: &m.state(viewer, connected, None, util::now_ms()),
+        state: &m.state(viewer, connected, None, now),
     }
     .text()
 }
@@ -156,7 +167,7 @@ impl Games {
         let account = match &g.account {
             Some(id) => {
                 self.store
-                    .seat_account(id, g.rules.variant.id(), util::now_ms())
+                    .seat_account(id, g.rules.variant.id(), self.clock.now_ms())
                     .await?
             }
             None => None,
@@ -189,7 +200,7 @@ impl Games {
             players: [person(&g.name, Some(hash)), p1],
             invite: invite.clone(),
             clock: g.clock,
-            now: util::now_ms(),
+            now: self.clock.now_ms(),
             rated: g.rated,
             accounts: [account, None],
         });
@@ -230,7 +241,7 @@ impl Games {
     /// each of them ([`super::alerts`], `GameStart`).
     pub async fn create_pair(&self, p: NewPair) -> ApiResult<PairCreated> {
         let variant = p.rules.variant.id();
-        let now = util::now_ms();
+        let now = self.clock.now_ms();
         let mut accounts = [None, None];
         for (slot, seat) in accounts.iter_mut().zip(&p.players) {
             if let Some(id) = &seat.account {
@@ -370,7 +381,7 @@ impl Games {
             .cloned()
             .ok_or_else(|| ApiError::bad_request("the file holds no record"))?;
         let n = recs.len() as u32;
-        let now = util::now_ms();
+        let now = self.clock.now_ms();
         let mut m = Match::new(NewMatch {
             id: util::new_game_id(),
             rules: last.rules,
@@ -421,7 +432,11 @@ impl Games {
         let slot = &seat.slot;
         let variant = slot.m.lock().await.rules.variant.id();
         let account = match &account {
-            Some(id) => self.store.seat_account(id, variant, util::now_ms()).await?,
+            Some(id) => {
+                self.store
+                    .seat_account(id, variant, self.clock.now_ms())
+                    .await?
+            }
             None => None,
         };
         let mut m = slot.m.lock().await;
@@ -461,7 +476,7 @@ impl Games {
             name = a.username.clone();
         }
         let token = util::new_token();
-        let now = util::now_ms();
+        let now = self.clock.now_ms();
         let mut after = m.clone();
         after.players[1].name = name.clone();
         after.players[1].token_hash = Some(util::hash_token(&token));
@@ -498,7 +513,7 @@ impl Games {
         ply: Option<u32>,
     ) -> ApiResult<MoveEvent> {
         // The clock is read at the time the move arrived, not when its turn on the lock comes.
-        let received = util::now_ms();
+        let received = self.clock.now_ms();
         let ev = {
             let mut m = slot.m.lock().await;
             let Some(p) = player else {
@@ -582,7 +597,7 @@ impl Games {
         let outcome = after.game.outcome();
         let ev = move_event(&before, &m.rules, &lm, outcome.token());
         let ended = Ending::of_outcome(outcome).map(|e| m.transition(e));
-        after.updated = util::now_ms();
+        after.updated = self.clock.now_ms();
         let next = ended.clone().and_then(|t| after.record_end(t));
         after.clock_settle(at);
         let game_no = m.game_no;
@@ -650,12 +665,12 @@ impl Games {
                 &m,
                 result,
                 Termination::Resignation,
-                util::now_ms(),
+                self.clock.now_ms(),
                 false,
                 |t| Write::End { game_no, t },
             );
             self.commit(slot, &mut m, change).await?;
-            state_string(&m, Some(p), slot.connected())
+            state_string(&m, Some(p), slot.connected(), slot.now_ms())
         };
         self.schedule_computer(slot.clone());
         Ok(out)
@@ -686,7 +701,7 @@ impl Games {
             return Ok(false);
         }
         let result = RecordResult::Win(side.other());
-        let now = util::now_ms();
+        let now = self.clock.now_ms();
         let seen = m.updated;
         let game_no = m.game_no;
         let mut t = m.transition(Ending::forfeit(side.other()));
@@ -715,14 +730,19 @@ impl Games {
     /// The GameState of the locked match `m` for `viewer`, as JSON text (the answer of an
     /// operation that changed it).
     pub fn state_text(&self, slot: &Slot, m: &Match, viewer: Option<usize>) -> String {
-        state_string(m, viewer, slot.connected())
+        state_string(m, viewer, slot.connected(), slot.now_ms())
     }
 
     /// The GameState for `viewer`, as JSON text.
     pub async fn state(&self, seat: &super::Seat) -> ApiResult<String> {
         let m = seat.slot.m.lock().await;
         let viewer = seat.player;
-        Ok(state_string(&m, viewer, seat.slot.connected()))
+        Ok(state_string(
+            &m,
+            viewer,
+            seat.slot.connected(),
+            seat.slot.now_ms(),
+        ))
     }
 
     /// The GameState of an earlier game of the match (`game_no` below the current one).
@@ -732,7 +752,7 @@ impl Games {
             let m = slot.m.lock().await;
             let viewer = seat.player;
             if game_no == m.game_no {
-                return Ok(state_string(&m, viewer, slot.connected()));
+                return Ok(state_string(&m, viewer, slot.connected(), slot.now_ms()));
             }
             let Some(r) = m.past.iter().find(|r| r.game_no == game_no).cloned() else {
                 return Err(ApiError::not_found(format!(
@@ -753,7 +773,7 @@ impl Games {
         // Nobody moves in a finished game.
         view.read_only = true;
         view.past.retain(|r| r.game_no < game_no);
-        Ok(state_string(&view, viewer, connected))
+        Ok(state_string(&view, viewer, connected, self.clock.now_ms()))
     }
 
     /// The record file of every game of the match (NOT-6).

@@ -10,7 +10,6 @@
 //! (rows of a stopped instance that expired tell no event).
 
 use super::Games;
-use crate::util;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -53,7 +52,7 @@ impl Games {
         }
         match self
             .store
-            .present_elsewhere(game, player, &self.instance, util::now_ms())
+            .present_elsewhere(game, player, &self.instance, self.clock.now_ms())
             .await
         {
             Ok(b) => b,
@@ -85,7 +84,7 @@ impl Games {
         let ids: Vec<String> = watched.iter().map(|(id, _)| id.clone()).collect();
         let seen = match self
             .store
-            .present_in(&ids, &self.instance, util::now_ms())
+            .present_in(&ids, &self.instance, self.clock.now_ms())
             .await
         {
             Ok(seen) => seen,
@@ -119,7 +118,7 @@ impl Games {
                 let Some(games) = weak.upgrade() else { return };
                 if changed || written.is_none_or(|t| t.elapsed() >= REFRESH) {
                     let seats = games.present_here();
-                    let until = util::now_ms() + TTL.as_millis() as i64;
+                    let until = games.clock.now_ms() + TTL.as_millis() as i64;
                     if let Err(e) = games
                         .store
                         .presence_sync(&games.instance, &seats, until)

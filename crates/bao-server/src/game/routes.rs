@@ -326,7 +326,7 @@ async fn list(
         Some(_) => return Err(ApiError::bad_request("status is live or finished")),
     };
     let (limit, after) = list_page(&q)?;
-    let since = crate::util::now_ms() - games.lifecycle.live_window.as_millis() as i64;
+    let since = games.clock.now_ms() - games.lifecycle.live_window.as_millis() as i64;
     let (list, next) = games
         .store
         .list(status, since, after.as_ref(), limit)

@@ -49,7 +49,7 @@ pub async fn upgrade(
 async fn full_state(slot: &Slot, viewer: Option<usize>) -> String {
     let m = slot.m.lock().await;
     let v = slot.seq.load(Ordering::Relaxed);
-    state_message(&m, viewer, slot.connected(), v)
+    state_message(&m, viewer, slot.connected(), v, slot.now_ms())
 }
 
 async fn run(
@@ -103,7 +103,7 @@ impl Handler for GameSocket {
                 self.updates.try_recv()
             {}
             let v = slot.seq.load(Ordering::Relaxed);
-            state_message(&m, viewer, slot.connected(), v)
+            state_message(&m, viewer, slot.connected(), v, slot.now_ms())
         };
         out.text(first);
         Flow::Go

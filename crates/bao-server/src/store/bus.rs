@@ -19,7 +19,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// The PostgreSQL channel of the bus.
+/// The PostgreSQL channel of the bus (for the tables of the `public` schema; see
+/// [`channel_for`]).
 pub const EVENTS_CHANNEL: &str = "bao_events";
 /// The listener connection's `application_name` is this followed by the instance's id (an
 /// operator, or a test, finds it in `pg_stat_activity`).
@@ -34,9 +35,23 @@ const MAX_PAYLOAD: usize = 7000;
 /// Rows read at a time when replaying.
 const REPLAY_PAGE: i64 = 1000;
 
+/// The bus's channel for the tables of `schema`. A notification reaches every listener of
+/// the database whatever its schema, so the instances of another schema (each test's own,
+/// tests/common/mod.rs) get a channel of their own and never hear the others' events; the
+/// `public` schema keeps [`EVENTS_CHANNEL`].
+pub fn channel_for(schema: &str) -> String {
+    if schema == "public" {
+        EVENTS_CHANNEL.to_string()
+    } else {
+        format!("{EVENTS_CHANNEL}_{schema}")
+    }
+}
+
 /// This instance's end of the bus.
 pub(crate) struct Bus {
     tx: broadcast::Sender<Arc<Delivered>>,
+    /// The PostgreSQL channel ([`channel_for`] the store's schema; unused on SQLite).
+    pub(crate) channel: String,
     /// The numbers of SQLite's events (PostgreSQL's come from the database).
     seq: AtomicI64,
     /// Events the listener read from the table instead of a notification.
@@ -44,9 +59,10 @@ pub(crate) struct Bus {
 }
 
 impl Bus {
-    pub(crate) fn new() -> Bus {
+    pub(crate) fn new(channel: String) -> Bus {
         Bus {
             tx: broadcast::channel(BUFFER).0,
+            channel,
             seq: AtomicI64::new(0),
             replayed: AtomicU64::new(0),
         }
@@ -70,6 +86,7 @@ impl Bus {
 pub(crate) async fn stage(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     backend: Backend,
+    channel: &str,
     mut events: Vec<Delivered>,
 ) -> Result<Vec<Delivered>, StoreError> {
     if events.is_empty() || backend == Backend::Sqlite {
@@ -105,7 +122,7 @@ pub(crate) async fn stage(
     }
     for payload in payloads(&events) {
         sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(EVENTS_CHANNEL)
+            .bind(channel)
             .bind(payload)
             .execute(&mut **tx)
             .await?;
@@ -183,7 +200,13 @@ impl Store {
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         events: Vec<Event>,
     ) -> Result<Vec<Delivered>, StoreError> {
-        stage(tx, self.backend, from(&self.instance, events)).await
+        stage(
+            tx,
+            self.backend,
+            &self.bus.channel,
+            from(&self.instance, events),
+        )
+        .await
     }
 
     /// Writes `events` into `tx`, commits it, then delivers them (see [`stage`]).
@@ -222,13 +245,13 @@ impl Store {
     }
 
     /// Starts this instance's listener (PostgreSQL; `None` on SQLite): one connection that
-    /// LISTENs on [`EVENTS_CHANNEL`] and delivers the other instances' events here, reading
+    /// LISTENs on the bus's channel and delivers the other instances' events here, reading
     /// from the table what a dropped connection missed. Ends when aborted.
     pub async fn spawn_listener(&self) -> Result<Option<tokio::task::JoinHandle<()>>, StoreError> {
         if self.backend != Backend::Postgres {
             return Ok(None);
         }
-        let listener = listen(&self.url, &self.instance).await?;
+        let listener = listen(&self.url, &self.instance, &self.bus.channel).await?;
         // Read once LISTEN is active: anything committed later comes as a notification.
         let last = self.last_event_id().await?;
         let store = self.clone();
@@ -252,9 +275,13 @@ impl Store {
     }
 }
 
-/// A listener connection LISTENing on [`EVENTS_CHANNEL`], named [`LISTENER_NAME`] and the
-/// instance's id.
-async fn listen(url: &str, instance: &str) -> Result<sqlx::postgres::PgListener, StoreError> {
+/// A listener connection LISTENing on `channel`, named [`LISTENER_NAME`] and the instance's
+/// id.
+async fn listen(
+    url: &str,
+    instance: &str,
+    channel: &str,
+) -> Result<sqlx::postgres::PgListener, StoreError> {
     use std::str::FromStr;
     let opts = sqlx::postgres::PgConnectOptions::from_str(url)?
         .application_name(&format!("{LISTENER_NAME}{instance}"));
@@ -264,7 +291,7 @@ async fn listen(url: &str, instance: &str) -> Result<sqlx::postgres::PgListener,
         .acquire_timeout(Duration::from_secs(10))
         .connect_lazy_with(opts);
     let mut l = sqlx::postgres::PgListener::connect_with(&pool).await?;
-    l.listen(EVENTS_CHANNEL).await?;
+    l.listen(channel).await?;
     Ok(l)
 }
 
@@ -311,7 +338,13 @@ impl Listening {
     async fn reconnect(&mut self) {
         let mut wait = Duration::from_millis(200);
         loop {
-            match listen(&self.store.url, self.store.instance()).await {
+            match listen(
+                &self.store.url,
+                self.store.instance(),
+                &self.store.bus.channel,
+            )
+            .await
+            {
                 Ok(l) => {
                     self.listener = l;
                     return;

@@ -306,8 +306,18 @@ impl Store {
                 (pool.clone(), pool)
             }
         };
+        let channel = match backend {
+            Backend::Sqlite => String::new(),
+            Backend::Postgres => {
+                let schema: String = sqlx::query("SELECT current_schema()::text AS s")
+                    .fetch_one(&write)
+                    .await?
+                    .try_get("s")?;
+                bus::channel_for(&schema)
+            }
+        };
         let (jobs, rx) = mpsc::channel(4096);
-        let bus = Arc::new(bus::Bus::new());
+        let bus = Arc::new(bus::Bus::new(channel));
         tokio::spawn(writer(write.clone(), backend, rx, bus.clone()));
         Ok(Store {
             read,
@@ -1047,7 +1057,7 @@ async fn writer(
                 Err(_) => break,
             }
         }
-        let results = run_batch(&pool, backend, &batch).await;
+        let results = run_batch(&pool, backend, &bus.channel, &batch).await;
         match results {
             Ok((results, events)) => {
                 // Told once committed, before anyone gets an answer.
@@ -1073,6 +1083,7 @@ type BatchResult = (Vec<Result<i64, StoreError>>, Vec<Delivered>);
 async fn run_batch(
     pool: &AnyPool,
     backend: Backend,
+    channel: &str,
     batch: &[(Job, Reply)],
 ) -> Result<BatchResult, StoreError> {
     let mut tx = pool.begin().await?;
@@ -1108,7 +1119,7 @@ async fn run_batch(
         }
     }
     // Last, so that the event counter's row is locked only for the commit.
-    let events = bus::stage(&mut tx, backend, events).await?;
+    let events = bus::stage(&mut tx, backend, channel, events).await?;
     tx.commit().await?;
     Ok((results, events))
 }

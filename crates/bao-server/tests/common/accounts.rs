@@ -7,19 +7,6 @@ use bao_server::edge::{EdgeConfig, Rates};
 use reqwest::Method;
 use serde_json::json;
 
-/// A server with these edge settings (rate limits, public URL).
-pub async fn start_edge(database: &str, edge: EdgeConfig) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: database.to_string(),
-        durability: Durability::Full,
-        edge,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts")
-}
-
 /// No limits but those of accounts.
 pub fn account_rates(account: u32, account_name: u32) -> EdgeConfig {
     EdgeConfig {
@@ -46,19 +33,9 @@ pub async fn call(
     cookie: Option<&str>,
     extra: &[(&str, &str)],
 ) -> Answer {
-    let mut r = reqwest::Client::new().request(method, format!("{base}{path}"));
-    if let Some(b) = body {
-        r = r
-            .header("content-type", "application/json")
-            .body(b.to_string());
-    }
-    if let Some(c) = cookie {
-        r = r.header("cookie", c);
-    }
-    for (k, v) in extra {
-        r = r.header(*k, *v);
-    }
-    answer(r.send().await.unwrap()).await
+    Client::at(base)
+        .call(method, path, body, cookie, extra)
+        .await
 }
 
 /// `GET` with an optional session cookie and no other header: what most reads send, so a
@@ -150,7 +127,7 @@ pub async fn whoami(b: &str, cookie: &str) -> Answer {
 
 /// Signup, the account call, login and logout, with the refusals of each.
 pub async fn signup_login_logout(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let b = &base(&s);
     let name = fresh_name("Asha");
     let pw = "mancala-nights-42";
@@ -227,7 +204,7 @@ pub async fn signup_login_logout(url: &str) {
 /// Recovery replaces the password and the code and ends every session; a password change
 /// ends the other sessions.
 pub async fn recover_and_change_password(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let b = &base(&s);
     let name = fresh_name("Baraka");
     let a = signup(b, &name, "first-password", None).await;
@@ -297,7 +274,7 @@ pub async fn recover_and_change_password(url: &str) {
 /// Signup and login claim the browser's seats; "My games" of a signed-in browser answers
 /// them anywhere; deleting the account leaves "deleted player" in its games.
 pub async fn claimed_seats_and_deletion(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let b = &base(&s);
     // Game A: Asha holds the creator's seat (in the body); game B: her seat cookie.
@@ -351,7 +328,7 @@ pub async fn claimed_seats_and_deletion(url: &str) {
 
     // An instance that reads the games from the database shows the neutral label; the
     // other player keeps their name, and the seat token still plays.
-    let fresh = start(url).await;
+    let fresh = server(url).start().await;
     let cf = Client::new(&fresh);
     let st = cf.state(&ga, None).await;
     let names = [
@@ -375,8 +352,7 @@ pub async fn claimed_seats_and_deletion(url: &str) {
 
 /// Two instances on one database: a session made on A works on B; logout on A is seen by B.
 pub async fn sessions_across_instances(url: &str) {
-    let a = start(url).await;
-    let b = start(url).await;
+    let (a, b) = server(url).start_two().await;
     let (ba, bb) = (base(&a), base(&b));
     let name = fresh_name("Zawadi");
     let s = session_of(&signup(&ba, &name, "two-instances", None).await).unwrap();
@@ -384,24 +360,12 @@ pub async fn sessions_across_instances(url: &str) {
     let out = post(&ba, "/api/account/logout", json!({}), Some(&s)).await;
     assert_eq!(out.status, 204);
     // Sessions are read from the database on every request: B sees the logout at once.
-    wait_for(|| async { whoami(&bb, &s).await.status == 401 }).await;
+    eventually("instance B to see the logout", || async {
+        whoami(&bb, &s).await.status == 401
+    })
+    .await;
     let s2 = session_of(&login(&bb, &name, "two-instances", None).await).unwrap();
     assert_eq!(whoami(&ba, &s2).await.status, 200);
     a.stop().await;
     b.stop().await;
-}
-
-/// Polls `f` until it holds (at most 10 s).
-pub async fn wait_for<F, Fut>(f: F)
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    for _ in 0..200 {
-        if f().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the condition did not hold within 10 s");
 }

@@ -33,8 +33,7 @@ pub async fn kill_listener(url: &str, instance: &str) -> i64 {
 /// Instance A publishes 300 events while instance B's listener connection is killed three
 /// times: B gets every one of them, once, in order.
 pub async fn killed_listener_misses_nothing(url: &str) {
-    let a = start(url).await;
-    let b = start(url).await;
+    let (a, b) = server(url).start_two().await;
     let mut rx = b.app.store.subscribe();
     let tag = bao_server::util::random_code(8);
     let n = 300;
@@ -100,28 +99,17 @@ pub async fn killed_listener_misses_nothing(url: &str) {
 /// A server whose safety sweeps (the core's, the tournaments', the seeks' upkeep) run an hour
 /// apart (and not at start), as does a pairing pass's retry: only the event bus brings news.
 /// With `pool` off it runs no pairing pass at all.
-async fn start_quiet(url: &str, pool: bool) -> Running {
-    start_quiet_with(url, pool, Duration::from_secs(3600)).await
+fn quiet(url: &str, pool: bool) -> Server {
+    quiet_with(url, pool, Duration::from_secs(3600))
 }
 
-/// [`start_quiet`] with the seeks' upkeep every `upkeep`.
-async fn start_quiet_with(url: &str, pool: bool, upkeep: Duration) -> Running {
+/// [`quiet`] with the seeks' upkeep every `upkeep`.
+fn quiet_with(url: &str, pool: bool, upkeep: Duration) -> Server {
     let hour = Duration::from_secs(3600);
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: url.to_string(),
-        durability: Durability::Full,
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
-            ..Default::default()
-        },
-        lifecycle: bao_server::game::Lifecycle {
-            safety_sweep: hour,
-            sweep_at_start: false,
-            ..Default::default()
-        },
-        seeks: bao_server::features::seeks::SeeksConfig {
+    server(url).behind_proxy().with(|c| {
+        c.lifecycle.safety_sweep = hour;
+        c.lifecycle.sweep_at_start = false;
+        c.seeks = bao_server::features::seeks::SeeksConfig {
             liveness: Duration::from_secs(30),
             // A pass runs when a ticket joins (an event) and at a widening step (a deadline).
             pair_every: hour,
@@ -129,11 +117,8 @@ async fn start_quiet_with(url: &str, pool: bool, upkeep: Duration) -> Running {
             // Repairing claims after a crash is a safety sweep too.
             upkeep,
             ..Default::default()
-        },
-        ..Config::default()
+        };
     })
-    .await
-    .expect("server starts")
 }
 
 /// The next message of `kind` on `ws` within 10 s: with every sweep and poll set to an hour,
@@ -151,7 +136,7 @@ async fn heard(ws: &mut Ws, kind: &str, what: &str) -> Value {
 pub async fn events_reach_the_other_instance(url: &str) {
     use super::ratings::{join_seat, rated_game};
     use super::seeks::{accept, account, casual, join_pool, play_ws, post_seek};
-    let (a, b) = (start_quiet(url, true).await, start_quiet(url, true).await);
+    let (a, b) = quiet(url, true).start_two().await;
     let ba = super::accounts::base(&a);
     let (asha, ca) = account(&ba, "bus-a").await;
     let (_, cb) = account(&ba, "bus-b").await;
@@ -283,7 +268,7 @@ pub async fn events_reach_the_other_instance(url: &str) {
 /// `Store::queries` counts the connections taken.
 pub async fn idle_sockets_take_no_connection(url: &str) {
     use super::seeks::{account, play_ws};
-    let s = start_quiet(url, false).await;
+    let s = quiet(url, false).start().await;
     let b = super::accounts::base(&s);
     let mut cookies = Vec::new();
     for i in 0..20 {
@@ -325,7 +310,10 @@ pub async fn idle_sockets_take_no_connection(url: &str) {
 /// round 1 paired, the result and the finish); a player's page hears of their round's game.
 pub async fn tournament_news_reach_the_other_instance(url: &str) {
     use super::tournaments::{act, create_t, decide, players};
-    let (a, b) = (start_quiet(url, false).await, start_quiet(url, false).await);
+    let (a, b) = (
+        quiet(url, false).start().await,
+        quiet(url, false).start().await,
+    );
     let ba = super::accounts::base(&a);
     let p = players(&ba, 2).await;
     let org = &p.cookie[&p.names[0]];
@@ -401,7 +389,7 @@ pub async fn tournament_news_reach_the_other_instance(url: &str) {
 /// tournament nothing of any: the news is targeted.
 pub async fn tournament_news_only_to_followers(url: &str) {
     use super::tournaments::{act, create_t, players};
-    let s = start_quiet(url, false).await;
+    let s = quiet(url, false).start().await;
     let b = super::accounts::base(&s);
     let p = players(&b, 1).await;
     let org = &p.cookie[&p.names[0]];
@@ -434,8 +422,10 @@ pub async fn tournament_news_only_to_followers(url: &str) {
 /// instance B, whose own upkeep runs an hour apart: `challenge_gone` with `expired`.
 pub async fn challenge_expiry_reaches_the_other_instance(url: &str) {
     use super::seeks::{account, play_ws};
-    let a = start_quiet_with(url, false, Duration::from_millis(200)).await;
-    let b = start_quiet(url, false).await;
+    let a = quiet_with(url, false, Duration::from_millis(200))
+        .start()
+        .await;
+    let b = quiet(url, false).start().await;
     let ba = super::accounts::base(&a);
     let (asha, ca) = account(&ba, "exp-a").await;
     let (_, cb) = account(&ba, "exp-b").await;

@@ -4,13 +4,11 @@
 //! instance B on the same database undoes the claim with a fresh lease, so that the players
 //! are paired again, or the seek is listed again, within the documented bound, whether a
 //! player only polls or holds a player socket. On SQLite (tests/seeks_sqlite.rs) and
-//! PostgreSQL (tests/claims_postgres.rs, one after another: a pairing pass of any instance on
-//! the database pairs every pool, so a test beside these could make the game A must not).
+//! PostgreSQL (tests/claims_postgres.rs).
 
 use super::accounts::{base, get, post};
 use super::seeks::*;
 use super::*;
-use bao_server::edge::{EdgeConfig, Rates};
 use bao_server::features::seeks::SeeksConfig;
 use std::time::Instant;
 
@@ -39,6 +37,30 @@ fn reopen_bound(c: &SeeksConfig) -> Duration {
     c.stale_claim + c.upkeep
 }
 
+/// The time since the claim: the instances' clock stood still from the claim until
+/// [`past_stale`] moved it on; real time counts from then.
+struct SinceClaim {
+    advanced: Duration,
+    at: Instant,
+}
+
+impl SinceClaim {
+    fn took(&self) -> Duration {
+        self.advanced + self.at.elapsed()
+    }
+}
+
+/// Moves the instances' clock just past the stale-claim delay after the claim (no test
+/// waits for it), for the surviving instance's upkeep to find the claim stale.
+fn past_stale(clock: &Clock, cfg: &SeeksConfig) -> SinceClaim {
+    let advanced = cfg.stale_claim + Duration::from_millis(1);
+    clock.advance(advanced);
+    SinceClaim {
+        advanced,
+        at: Instant::now(),
+    }
+}
+
 /// What a busy machine may add to a bound (the whole suite at once on two cores).
 const SLACK: Duration = Duration::from_secs(3);
 
@@ -52,23 +74,9 @@ fn halting() -> SeeksConfig {
     }
 }
 
-/// An instance with `seeks`; a short shutdown grace, since A's halted request never ends.
-async fn instance(url: &str, seeks: SeeksConfig) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: url.to_string(),
-        durability: Durability::Full,
-        edge: EdgeConfig {
-            rates: Rates::NONE,
-            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
-            shutdown_grace: Duration::from_millis(500),
-            ..Default::default()
-        },
-        seeks,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts")
+/// A short shutdown grace, since A's halted request never ends.
+fn short_grace(c: &mut bao_server::Config) {
+    c.edge.shutdown_grace = Duration::from_millis(500);
 }
 
 /// The ticket of a `POST /api/pool` answer.
@@ -77,11 +85,10 @@ fn ticket_of(a: &Answer) -> String {
     a.json["ticket"].as_str().unwrap().to_string()
 }
 
-/// A player who only polls `GET /api/pool/{ticket}` (every 200 ms, as a page may) until
+/// A player who only polls `GET /api/pool/{ticket}` (as a page may) until
 /// paired: the game. A 404 means the ticket was lost.
 async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
-    let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(20) {
+    eventually_some_within("the ticket paired", Duration::from_secs(20), || async {
         let st = pool_ticket(b, ticket, Some(cookie)).await;
         assert_eq!(
             st.status, 200,
@@ -89,12 +96,12 @@ async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
             st.text
         );
         if st.json["status"] == "paired" {
-            return st.json["game"].as_str().unwrap().to_string();
+            return Some(st.json["game"].as_str().unwrap().to_string());
         }
         assert_eq!(st.json["status"], "waiting", "{}", st.text);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("not paired within 20 s");
+        None
+    })
+    .await
 }
 
 /// A pool pair claimed by A, which dies before making the game; B's upkeep puts both back
@@ -102,18 +109,23 @@ async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
 /// ticket; player two polls too, or (`socket`) holds a player socket on B and never polls.
 pub async fn pool_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
-    let a = instance(url, halting()).await;
+    let clock = manual_clock();
+    let a = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(halting())
+        .with(short_grace)
+        .start()
+        .await;
     let ba = base(&a);
-    // A pool of its own (the clock), so that nothing else on the database pairs with it.
-    let clock = json!({"initial_ms": 240000 + (rand_ms() % 1000) * 1000, "increment_ms": 2000});
-    let req = json!({"variant": "kimasai", "clock": clock});
+    let req = json!({"variant": "kimasai", "clock": {"initial_ms": 240000, "increment_ms": 2000}});
     let (_, c1) = account(&ba, "Crash").await;
     let (_, c2) = account(&ba, "Crash").await;
     let t1 = ticket_of(&join_pool(&ba, &req, Some(&c1)).await);
     let t2 = ticket_of(&join_pool(&ba, &req, Some(&c2)).await);
     // A's pass claims the pair and stops there.
     let store = a.app.store.clone();
-    until("A claims the pair", || async {
+    eventually("A claims the pair", || async {
         let (r1, r2) = (
             store.ticket(&t1).await.unwrap(),
             store.ticket(&t2).await.unwrap(),
@@ -121,11 +133,17 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
         r1.unwrap().status == "paired" && r2.unwrap().status == "paired"
     })
     .await;
-    let claimed = Instant::now();
     let game = store.ticket(&t1).await.unwrap().unwrap().game.unwrap();
     // A dies: its HTTP, its sockets and its background work end.
     a.stop().await;
-    let b = instance(url, cfg).await;
+    let b = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(cfg)
+        .with(short_grace)
+        .start()
+        .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
     assert!(
         !b.app.store.game_exists(&game).await.unwrap(),
@@ -144,7 +162,7 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
             poll_until_paired(&bb, &t2, &c2)
         )
     };
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert_eq!(g1, g2, "one game for the pair");
     assert_ne!(g1, game, "a new game, not the one never made");
     assert!(
@@ -164,7 +182,14 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
 /// `GET /api/seeks/{id}`), or has opened a new one on B.
 pub async fn seek_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
-    let a = instance(url, halting()).await;
+    let clock = manual_clock();
+    let a = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(halting())
+        .with(short_grace)
+        .start()
+        .await;
     let ba = base(&a);
     let p = post_seek(&ba, casual("Owner"), None).await;
     assert_eq!(p.status, 201, "{}", p.text);
@@ -175,16 +200,22 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
         tokio::spawn(async move { accept(&ba, &id, None).await })
     };
     let store = a.app.store.clone();
-    until("A claims the seek", || async {
+    eventually("A claims the seek", || async {
         store.seek(&id).await.unwrap().unwrap().status == "accepted"
     })
     .await;
-    let claimed = Instant::now();
     // A dies: the acceptor's request and the owner's socket with it.
     acceptor.abort();
     drop(sock_a);
     a.stop().await;
-    let b = instance(url, cfg).await;
+    let b = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(cfg)
+        .with(short_grace)
+        .start()
+        .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
     let mut sock = if socket {
         Some(play_ws(&b.addr.to_string(), None, &[&token]).await)
@@ -193,7 +224,7 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
     };
     // The moment the store has it open again, the list has it.
     let store = b.app.store.clone();
-    until("the seek is open again", || async {
+    eventually("the seek is open again", || async {
         let open = store.seek(&id).await.unwrap().unwrap().status == "open";
         if open {
             assert!(listed(&bb, &id).await, "open again but not in the list");
@@ -201,7 +232,7 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
         open
     })
     .await;
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert!(
         took <= reopen_bound(&cfg) + SLACK,
         "open again {took:?} after the claim; the bound is {:?}",
@@ -228,7 +259,14 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
 /// again (the challenged sees it among the incoming ones) and it can be accepted.
 pub async fn challenge_claim_crash(url: &str) {
     let cfg = crash_timings();
-    let a = instance(url, halting()).await;
+    let clock = manual_clock();
+    let a = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(halting())
+        .with(short_grace)
+        .start()
+        .await;
     let ba = base(&a);
     let (_, ca) = account(&ba, "Asha").await;
     let (bname, cb) = account(&ba, "Baraka").await;
@@ -247,16 +285,22 @@ pub async fn challenge_claim_crash(url: &str) {
         tokio::spawn(async move { accept_challenge(&ba, &id, Some(&cb)).await })
     };
     let store = a.app.store.clone();
-    until("A claims the challenge", || async {
+    eventually("A claims the challenge", || async {
         store.challenge(&id).await.unwrap().unwrap().status == "accepted"
     })
     .await;
-    let claimed = Instant::now();
     acceptor.abort();
     a.stop().await;
-    let b = instance(url, cfg).await;
+    let b = server(url)
+        .clock(&clock)
+        .behind_proxy()
+        .seeks(cfg)
+        .with(short_grace)
+        .start()
+        .await;
+    let claimed = past_stale(&clock, &cfg);
     let bb = base(&b);
-    until("the challenge is open again", || async {
+    eventually("the challenge is open again", || async {
         let l = get(&bb, "/api/challenges", Some(&cb)).await;
         l.json["incoming"]
             .as_array()
@@ -265,7 +309,7 @@ pub async fn challenge_claim_crash(url: &str) {
             .any(|c| c["id"] == id.as_str())
     })
     .await;
-    let took = claimed.elapsed();
+    let took = claimed.took();
     assert!(
         took <= reopen_bound(&cfg) + SLACK,
         "open again {took:?} after the claim"

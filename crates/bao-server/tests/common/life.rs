@@ -4,6 +4,7 @@
 
 use super::*;
 use bao_rules::{legal_moves, Game, Position, Rules, Side, Variant};
+use bao_server::features::abandon::abandon_stale;
 use bao_server::game::Lifecycle;
 use serde_json::json;
 use std::sync::Arc;
@@ -77,7 +78,7 @@ async fn new_match(c: &Client, start: &Position) -> (String, String, String) {
 /// In a best of three, a resignation sent for game 1 while the opponent's
 /// move ends game 1 never lands on game 2 (which made the match 0-2).
 pub async fn resign_names_its_game(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let (start_pos, winning) = south_wins_in_one();
     // The joiner (player 1) plays South in game 1 and has the winning move.
@@ -173,7 +174,7 @@ pub async fn resign_names_its_game(url: &str) {
 
 /// One gate for every name, the same stored on both databases.
 pub async fn names_pass_one_gate(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let dirty = format!(
         "  \u{0}As\u{7}ha\u{200B} \u{202E}Juma\u{FEFF}\t {}",
@@ -258,14 +259,13 @@ async fn upload(c: &Client) -> String {
 /// `GET /api/games` pages with a limit and an opaque cursor: newest first,
 /// no duplicates and no gaps while games are added.
 pub async fn lists_are_paginated(url: &str) {
-    let s = start_with(
-        url,
-        Lifecycle {
+    let s = server(url)
+        .lifecycle(Lifecycle {
             live_window: Duration::from_secs(600),
             ..manual()
-        },
-    )
-    .await;
+        })
+        .start()
+        .await;
     let c = Client::new(&s);
     let mut ours = Vec::new();
     for _ in 0..52 {
@@ -355,24 +355,20 @@ pub async fn lists_are_paginated(url: &str) {
     );
     s.stop().await;
     // With a window of 300 ms the game drops out of the list once its move is older.
-    let s = start_with(
-        url,
-        Lifecycle {
+    let s = server(url)
+        .lifecycle(Lifecycle {
             live_window: Duration::from_millis(300),
             ..manual()
-        },
-    )
-    .await;
+        })
+        .start()
+        .await;
     let c = Client::new(&s);
-    for _ in 0..300 {
+    eventually("the game out of the live list", || async {
         let live = c.get("/api/games?status=live&limit=200", None).await;
-        if !live.text.contains(&moved) {
-            s.stop().await;
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the game stayed in the live list");
+        !live.text.contains(&moved)
+    })
+    .await;
+    s.stop().await;
 }
 
 /// Waits until the match's state satisfies `f` (the sweep runs on its own).
@@ -382,15 +378,16 @@ async fn wait_over(c: &Client, id: &str) -> Value {
 
 /// A match without a move for `abandon_after` ends as abandoned.
 pub async fn abandoned_games_end(url: &str) {
-    let s = start_with(
-        url,
-        Lifecycle {
+    let clock = manual_clock();
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(Lifecycle {
             abandon_after: Duration::from_millis(1500),
             abandon_every: Duration::from_millis(50),
             ..Default::default()
-        },
-    )
-    .await;
+        })
+        .start()
+        .await;
     let c = Client::new(&s);
     // No move at all: closed, no winner.
     let (empty, _, _) = c.two_player_game("kete", "S", "best_of_three").await;
@@ -398,6 +395,11 @@ pub async fn abandoned_games_end(url: &str) {
     let (one, south, _) = c.two_player_game("kete", "S", "best_of_three").await;
     let st = c.state(&one, None).await;
     assert_eq!(c.play(&one, &south, &first_legal(&st), 0).await.status, 200);
+    // A sweep just before the deadline leaves both alone.
+    clock.advance(Duration::from_millis(1400));
+    assert_eq!(abandon_stale(&s.app.games).await.unwrap(), 0);
+    assert_eq!(c.state(&empty, None).await["match"]["over"], false);
+    clock.advance(Duration::from_millis(150));
 
     let st = wait_over(&c, &empty).await;
     assert_eq!(st["result"], "-");
@@ -432,8 +434,7 @@ pub async fn abandoned_games_end(url: &str) {
 
 /// Two instances on one database ending the same match: exactly one does.
 pub async fn abandonment_is_exactly_once(url: &str) {
-    let a = start_with(url, manual()).await;
-    let b = start_with(url, manual()).await;
+    let (a, b) = server(url).lifecycle(manual()).start_two().await;
     let c = Client::new(&a);
     for format in ["single_game", "best_of_three"] {
         let (id, south, _) = c.two_player_game("kete", "S", format).await;
@@ -468,19 +469,16 @@ pub async fn abandonment_is_exactly_once(url: &str) {
 /// Evicts until nothing is left in memory: a task of the request just answered (such as
 /// the check whether the computer is to move) may still hold the game for a moment.
 async fn evict_all(app: &bao_server::app::App) {
-    for _ in 0..500 {
+    eventually("every game out of memory", || async {
         app.games.evict_idle();
-        if app.games.in_memory() == 0 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("{} games stay in memory", app.games.in_memory());
+        app.games.in_memory() == 0
+    })
+    .await;
 }
 
 /// Unused games leave memory and come back on demand; never two copies.
 pub async fn idle_games_leave_memory(url: &str) {
-    let s = start_with(url, manual()).await;
+    let s = server(url).lifecycle(manual()).start().await;
     let c = Client::new(&s);
     let app = &s.app;
     let (id, south, north) = c.two_player_game("kiswahili", "S", "single_game").await;
@@ -503,23 +501,25 @@ pub async fn idle_games_leave_memory(url: &str) {
     // A request holding the game keeps it too.
     let held = app.games.slot(&id).await.unwrap();
     drop(sock);
-    let mut gone = false;
-    for _ in 0..300 {
+    // Whether only the map and this test hold the game (the socket's task let it go).
+    let only_map = eventually_some("the socket's task to let the game go", || async {
         app.games.evict_idle();
         if app.games.in_memory() == 0 {
-            gone = true;
-            break;
+            Some(false)
+        } else {
+            (Arc::strong_count(&held) == 2).then_some(true)
         }
-        if Arc::strong_count(&held) == 2 {
-            // Only the map and we hold it now: still kept.
-            assert_eq!(app.games.evict_idle(), 0);
-            drop(held);
-            app.games.evict_idle();
-            gone = app.games.in_memory() == 0;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    })
+    .await;
+    let gone = if only_map {
+        // Only the map and we hold it now: still kept.
+        assert_eq!(app.games.evict_idle(), 0);
+        drop(held);
+        app.games.evict_idle();
+        app.games.in_memory() == 0
+    } else {
+        true
+    };
     assert!(gone, "the game left memory once the socket closed");
 
     // Moves race evictions: every move is accepted, none is lost or applied twice.
@@ -557,8 +557,7 @@ pub async fn idle_games_leave_memory(url: &str) {
 /// With two instances on PostgreSQL, a game that left one instance's memory shows the other
 /// instance's moves when it comes back; one still in memory follows them (NOTIFY).
 pub async fn eviction_and_other_instances(url: &str) {
-    let a = start_with(url, manual()).await;
-    let b = start_with(url, manual()).await;
+    let (a, b) = server(url).lifecycle(manual()).start_two().await;
     let (ca, cb) = (Client::new(&a), Client::new(&b));
     let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
     let st = ca.state(&id, None).await;

@@ -14,6 +14,7 @@ pub mod seeks;
 pub mod storage;
 pub mod tournaments;
 
+pub use bao_server::util::Clock;
 use bao_server::{Config, Durability, Running};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -39,7 +40,7 @@ pub fn sqlite_url(tag: &str) -> String {
 }
 
 /// The PostgreSQL URL of the test server. Fails (never skips) without it.
-pub fn postgres_url() -> String {
+fn postgres_server_url() -> String {
     match std::env::var("BAO_TEST_POSTGRES_URL") {
         Ok(u) if !u.is_empty() => u,
         _ => panic!(
@@ -49,28 +50,236 @@ pub fn postgres_url() -> String {
     }
 }
 
-/// Starts a server on a free loopback port.
-pub async fn start(database: &str) -> Running {
-    start_with(database, Default::default()).await
+/// A schema of one test's own in the test server's database: its URL reaches only that
+/// schema (its `search_path`), so tests running at once share no row, no table and no
+/// bus channel (src/store/bus.rs names the channel after the schema). Dropped, with all
+/// it holds, when the guard is (its connections are named after it, to be ended first).
+pub struct PgSchema {
+    url: String,
+    server: String,
+    name: String,
 }
 
-/// Starts a server with the given lifecycle timings.
-pub async fn start_with(database: &str, lifecycle: bao_server::game::Lifecycle) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: database.to_string(),
-        durability: Durability::Full,
-        lifecycle,
-        // Every request of these tests comes from one address; the rate limits have tests of
-        // their own (tests/edge.rs), so they stay out of the way here.
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            ..Default::default()
+impl std::ops::Deref for PgSchema {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.url
+    }
+}
+
+impl std::fmt::Display for PgSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.url)
+    }
+}
+
+impl Drop for PgSchema {
+    fn drop(&mut self) {
+        // Drop runs inside the test's runtime, which cannot block on its own futures: a
+        // thread of its own with a runtime of its own drops the schema.
+        let (server, name) = (self.server.clone(), self.name.clone());
+        let schema = name.clone();
+        // The test's servers may still hold a transaction open (their tasks cannot run while
+        // this waits): their connections, named after the schema, are ended first.
+        let sql = format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = '{name}' AND pid <> pg_backend_pid(); \
+             DROP SCHEMA {name} CASCADE"
+        );
+        let dropped = std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(pg_execute(&server, &sql))
+        })
+        .join();
+        if !matches!(dropped, Ok(Ok(()))) {
+            eprintln!("schema {schema} was not dropped: {dropped:?}");
+        }
+    }
+}
+
+/// Runs one statement on the database at `url`.
+async fn pg_execute(url: &str, sql: &str) -> Result<(), sqlx::Error> {
+    use sqlx::Connection;
+    let mut c = sqlx::postgres::PgConnection::connect(url).await?;
+    sqlx::raw_sql(sql).execute(&mut c).await?;
+    c.close().await
+}
+
+/// A fresh schema in the test server's database (see [`PgSchema`]); its URL derefs to
+/// `&str`. Keep it for as long as the test's servers run.
+pub fn postgres_url() -> PgSchema {
+    let server = postgres_server_url();
+    let name = format!(
+        "test_{}_{}",
+        std::process::id(),
+        bao_server::util::random_code(10).to_lowercase()
+    );
+    let (s, n) = (server.clone(), name.clone());
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(pg_execute(&s, &format!("CREATE SCHEMA {n}")))
+    })
+    .join()
+    .unwrap()
+    .expect("the test schema is made");
+    let sep = if server.contains('?') { '&' } else { '?' };
+    PgSchema {
+        url: format!("{server}{sep}options=-csearch_path%3D{name}&application_name={name}"),
+        server,
+        name,
+    }
+}
+
+/// How a test starts a server: in process, on a free loopback port, on `database` (SQLite or
+/// PostgreSQL), with the tests' defaults (full durability, no rate limits: every request of
+/// a test comes from one address, and tests/edge.rs tests the limits), changed by the few
+/// knobs a test sets. `start` starts one instance, `start_two` two on one database.
+#[must_use]
+pub struct Server {
+    config: Config,
+}
+
+/// A server on `database` with the tests' defaults (see [`Server`]).
+pub fn server(database: &str) -> Server {
+    Server {
+        config: Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            database: database.to_string(),
+            durability: Durability::Full,
+            edge: bao_server::edge::EdgeConfig {
+                rates: bao_server::edge::Rates::NONE,
+                ..Default::default()
+            },
+            ..Config::default()
         },
-        ..Config::default()
+    }
+}
+
+impl Server {
+    /// Any other setting of the configuration.
+    pub fn with(mut self, f: impl FnOnce(&mut Config)) -> Server {
+        f(&mut self.config);
+        self
+    }
+
+    /// Abandonment, sweep and eviction timings.
+    pub fn lifecycle(self, lifecycle: bao_server::game::Lifecycle) -> Server {
+        self.with(|c| c.lifecycle = lifecycle)
+    }
+
+    /// The whole edge configuration (rate limits included: the default has none).
+    pub fn edge(self, edge: bao_server::edge::EdgeConfig) -> Server {
+        self.with(|c| c.edge = edge)
+    }
+
+    /// The rate limits.
+    pub fn rates(self, rates: bao_server::edge::Rates) -> Server {
+        self.with(|c| c.edge.rates = rates)
+    }
+
+    /// Seek, pool and claim timings.
+    pub fn seeks(self, seeks: bao_server::features::seeks::SeeksConfig) -> Server {
+        self.with(|c| c.seeks = seeks)
+    }
+
+    /// The clock the server's model and timers read (a test's [`manual_clock`]).
+    pub fn clock(self, clock: &Clock) -> Server {
+        let clock = clock.clone();
+        self.with(|c| c.clock = clock)
+    }
+
+    /// Trusts X-Forwarded-For from the loopback, so that a test's players post from
+    /// addresses of their own (the caps per address count across a database).
+    pub fn behind_proxy(self) -> Server {
+        self.with(|c| c.edge.trust_proxy = vec!["127.0.0.1".parse().unwrap()])
+    }
+
+    /// The configuration as it stands (to start it by hand, or look at it).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Starts one instance.
+    pub async fn start(self) -> Running {
+        bao_server::start(self.config).await.expect("server starts")
+    }
+
+    /// Starts two instances on the same database.
+    pub async fn start_two(self) -> (Running, Running) {
+        let a = bao_server::start(self.config.clone())
+            .await
+            .expect("server starts");
+        let b = bao_server::start(self.config).await.expect("server starts");
+        (a, b)
+    }
+}
+
+/// A clock standing at the system's time that moves only when the test advances it
+/// (`Clock::advance`): a deadline comes without waiting for it.
+pub fn manual_clock() -> Clock {
+    Clock::manual(bao_server::util::now_ms())
+}
+
+/// How long [`eventually`] waits: long enough for the whole suite at once on a busy 2-core
+/// machine, so that running out means a hang, not a slow machine.
+pub const EVENTUALLY: Duration = Duration::from_secs(30);
+
+/// Waits until `f` holds, at most [`EVENTUALLY`]; fails naming `what` it waited for.
+pub async fn eventually<F, Fut>(what: &str, f: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    eventually_within(what, EVENTUALLY, f).await
+}
+
+/// [`eventually`] with a bound of its own (a search that may take minutes on a busy machine).
+pub async fn eventually_within<F, Fut>(what: &str, bound: Duration, mut f: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    eventually_some_within(what, bound, || {
+        let ok = f();
+        async move { ok.await.then_some(()) }
     })
     .await
-    .expect("server starts")
+}
+
+/// Waits until `f` answers something, at most [`EVENTUALLY`]; answers it.
+pub async fn eventually_some<T, F, Fut>(what: &str, f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    eventually_some_within(what, EVENTUALLY, f).await
+}
+
+/// The one poll loop of the tests: asks at once, then after pauses growing from 5 to 50 ms
+/// (a short state is still seen; a long wait does not flood the server).
+pub async fn eventually_some_within<T, F, Fut>(what: &str, bound: Duration, mut f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let t0 = std::time::Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        if t0.elapsed() > bound {
+            panic!("not within {} s: {what}", bound.as_secs_f32());
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
 }
 
 /// A plain HTTP client (no cookies: tokens go in headers, so each test controls its seats).
@@ -103,10 +312,39 @@ pub async fn answer(r: reqwest::Response) -> Answer {
 
 impl Client {
     pub fn new(running: &Running) -> Client {
+        Client::at(&format!("http://{}", running.addr))
+    }
+
+    /// A client of the server at `base` (`http://ADDR`).
+    pub fn at(base: &str) -> Client {
         Client {
-            base: format!("http://{}", running.addr),
+            base: base.to_string(),
             http: reqwest::Client::new(),
         }
+    }
+
+    /// Any request: a JSON body, a cookie header and other headers, each if given.
+    pub async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        cookie: Option<&str>,
+        extra: &[(&str, &str)],
+    ) -> Answer {
+        let mut r = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(b) = body {
+            r = r
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        if let Some(c) = cookie {
+            r = r.header("cookie", c);
+        }
+        for (k, v) in extra {
+            r = r.header(*k, *v);
+        }
+        answer(r.send().await.unwrap()).await
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
@@ -296,19 +534,19 @@ pub fn first_legal(state: &Value) -> String {
         .to_string()
 }
 
-/// Polls the state until `f` holds (at most 30 s).
+/// Waits until the game's state satisfies `f`; answers it.
 pub async fn wait_state(
     c: &Client,
     id: &str,
     token: Option<&str>,
     f: impl Fn(&Value) -> bool,
 ) -> Value {
-    for _ in 0..300 {
-        let s = c.state(id, token).await;
-        if f(&s) {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the state did not reach the expected condition in 30 s");
+    eventually_some(
+        "the game's state to reach the expected condition",
+        || async {
+            let s = c.state(id, token).await;
+            f(&s).then_some(s)
+        },
+    )
+    .await
 }

@@ -8,8 +8,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// A safety sweep that never runs by itself, not even at start: only the clock's own timer
-/// can end a game on time (on a PostgreSQL shared with other tests, a sweep would also end
-/// their leftover clocked games, and count those losses on time).
+/// can end a game on time (the tests count the losses on time each instance records).
 pub fn no_sweep() -> Lifecycle {
     Lifecycle {
         sweep_every: Duration::from_secs(3600),
@@ -51,20 +50,18 @@ pub async fn clocked_pair(c: &Client, clock: Value, format: &str) -> (String, St
 /// Polls the database (not the game in memory, and no request to the server) until the
 /// first game of match `id` has ended; returns its termination.
 async fn wait_stored_end(s: &Running, id: &str) -> Option<String> {
-    for _ in 0..600 {
+    eventually_some(&format!("game {id} ended in the database"), || async {
         let m = s.app.store.load(id).await.unwrap().unwrap();
         let r = m.past.first().unwrap_or(&m.current);
-        if r.result != bao_rules::RecordResult::Unfinished {
-            return r.termination.map(|t| t.as_str().to_string());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("game {id} did not end within 30 s");
+        (r.result != bao_rules::RecordResult::Unfinished)
+            .then(|| r.termination.map(|t| t.as_str().to_string()))
+    })
+    .await
 }
 
 /// Bad time controls get a 400 naming what is wrong; no clock gives `"clock": null`.
 pub async fn clock_requests_are_checked(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     for (clock, word) in [
         (json!({"initial_ms": 50, "increment_ms": 0}), "initial_ms"),
@@ -107,7 +104,7 @@ pub async fn clock_requests_are_checked(url: &str) {
 /// The clock starts when both seats are taken; a move adds the increment and starts the
 /// other clock; the frames of the WebSocket carry the clocks.
 pub async fn clock_runs_for_the_side_to_move(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     // 60 s and a 10 s increment: a clock that was charged and given its increment is above
     // 60 s after a quick move; one that was neither stays at exactly 60 s.
@@ -268,7 +265,12 @@ pub async fn clock_charges_every_move(south_c: &Client, north_c: &Client, increm
 /// A clock runs out while nobody is connected and nobody asks: the server's own timer ends
 /// the game (Termination "time", in the state and the record), and a late move is refused.
 pub async fn clock_runs_out_unattended(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let clock = manual_clock();
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(no_sweep())
+        .start()
+        .await;
     let c = Client::new(&s);
     let (id, south, north) = clocked_pair(
         &c,
@@ -276,7 +278,15 @@ pub async fn clock_runs_out_unattended(url: &str) {
         "single_game",
     )
     .await;
-    // South is to move and does nothing.
+    // South is to move and does nothing: nothing happens until the time has run out.
+    clock.advance(Duration::from_millis(299));
+    let st = c.state(&id, None).await;
+    assert_eq!(
+        (st["clock"]["S"].as_i64(), st["result"].as_str()),
+        (Some(1), Some("-")),
+        "{st}"
+    );
+    clock.advance(Duration::from_millis(2));
     assert_eq!(wait_stored_end(&s, &id).await.as_deref(), Some("time"));
     let st = c.state(&id, Some(&north)).await;
     assert_eq!(st["result"], "N", "{st}");
@@ -293,15 +303,14 @@ pub async fn clock_runs_out_unattended(url: &str) {
     let rec = c.get(&format!("/api/games/{id}/record"), None).await;
     assert!(rec.text.contains("[Termination \"time\"]"), "{}", rec.text);
     assert!(rec.text.contains("[Result \"N\"]"), "{}", rec.text);
-    // (Which instance decided is not asserted: on a shared PostgreSQL another test's sweep
-    // may come first; exactly-once is tested in clock_instances.rs.)
+    // (Exactly-once over two instances is tested in clock_instances.rs.)
     s.stop().await;
 }
 
 /// The clock survives a restart: the time spent while the server was down counts, and the
 /// game still ends on time, decided after the restart (by the sweep: nothing is in memory).
 pub async fn clock_resumes_after_restart(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     let (id, south, _north) = clocked_pair(
         &c,
@@ -313,7 +322,7 @@ pub async fn clock_resumes_after_restart(url: &str) {
     assert_eq!(c.play(&id, &south, &first_legal(&st), 0).await.status, 200);
     let moved = std::time::Instant::now();
     s.stop().await;
-    let s = start_with(url, fast_sweep()).await;
+    let s = server(url).lifecycle(fast_sweep()).start().await;
     let c = Client::new(&s);
     let st = c.state(&id, None).await;
     let down = moved.elapsed().as_millis() as i64;
@@ -335,8 +344,7 @@ pub async fn clock_resumes_after_restart(url: &str) {
 /// Two instances on one database both have the game in memory with their timers running:
 /// exactly one records the loss on time, and the other shows it.
 pub async fn clock_loss_recorded_once(url: &str) {
-    let a = start_with(url, no_sweep()).await;
-    let b = start_with(url, no_sweep()).await;
+    let (a, b) = server(url).lifecycle(no_sweep()).start_two().await;
     let (ca, cb) = (Client::new(&a), Client::new(&b));
     for format in ["single_game", "best_of_three"] {
         let (id, _south, _north) =
@@ -359,12 +367,8 @@ pub async fn clock_loss_recorded_once(url: &str) {
             a.app.games.time_losses.load(Ordering::SeqCst)
                 + b.app.games.time_losses.load(Ordering::SeqCst)
         };
-        for _ in 0..1500 {
-            if count() >= games {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        let what = format!("{format}: {games} losses on time counted");
+        eventually(&what, || async { count() >= games }).await;
         let (ra, rb) = (
             a.app.games.time_losses.swap(0, Ordering::SeqCst),
             b.app.games.time_losses.swap(0, Ordering::SeqCst),
@@ -412,7 +416,7 @@ async fn rematch_call(c: &Client, id: &str, what: &str, token: &str, body: Value
 /// game, sides swapped, same rules and clock, the clock running); asking again once made
 /// answers the same game.
 pub async fn rematch_is_an_offer(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     // Declined.
     let (id, south, north) = finished_pair(&c).await;
@@ -496,14 +500,15 @@ pub async fn rematch_is_an_offer(url: &str) {
 /// it. A lapsed offer cannot be accepted (409 `rematch_lapsed`); asking then makes one's own
 /// offer. Two offers crossing make one game. Against the computer, asking makes the game.
 pub async fn rematch_offers_lapse_and_cross(url: &str) {
-    let s = start_with(
-        url,
-        Lifecycle {
+    let clock = manual_clock();
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(Lifecycle {
             rematch_offer_for: Duration::from_millis(1_500),
             ..no_sweep()
-        },
-    )
-    .await;
+        })
+        .start()
+        .await;
     let c = Client::new(&s);
     // By time.
     let (id, south, north) = finished_pair(&c).await;
@@ -511,6 +516,13 @@ pub async fn rematch_offers_lapse_and_cross(url: &str) {
         rematch_call(&c, &id, "", &south, json!({})).await.status,
         202
     );
+    clock.advance(Duration::from_millis(1_499));
+    let st = c.state(&id, None).await;
+    assert_eq!(
+        st["rematch"]["status"], "offered",
+        "standing until it lapses: {st}"
+    );
+    clock.advance(Duration::from_millis(1));
     wait_state(&c, &id, None, |st| st["rematch"].is_null()).await;
     let lapsed = rematch_call(&c, &id, "", &north, json!({"accept": true})).await;
     assert_eq!(lapsed.status, 409, "{}", lapsed.text);
@@ -524,7 +536,7 @@ pub async fn rematch_offers_lapse_and_cross(url: &str) {
     assert_eq!(yes.status, 200, "{}", yes.text);
 
     // When the asker leaves the game.
-    let s2 = start_with(url, no_sweep()).await;
+    let s2 = server(url).lifecycle(no_sweep()).start().await;
     let c2 = Client::new(&s2);
     let (id, south, north) = finished_pair(&c2).await;
     let mut ws_n = ws(&s2.addr.to_string(), &id, Some(&north)).await;
@@ -595,8 +607,7 @@ pub async fn rematch_offers_lapse_and_cross(url: &str) {
 
 /// Two instances: both players ask at once, each through its own instance: one game.
 pub async fn rematch_across_instances(url: &str) {
-    let a = start_with(url, no_sweep()).await;
-    let b = start_with(url, no_sweep()).await;
+    let (a, b) = server(url).lifecycle(no_sweep()).start_two().await;
     let (ca, cb) = (Client::new(&a), Client::new(&b));
     for _ in 0..3 {
         let (id, south, north) = ca.two_player_game("kete", "S", "single_game").await;
@@ -626,7 +637,7 @@ pub async fn rematch_across_instances(url: &str) {
 
 /// Pass and play: one token plays both sides; the state says so and names the side to move.
 pub async fn pass_and_play(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     let a = create(&c, json!({"opponent": {"kind": "local", "name": "Baraka"}})).await;
     assert_eq!(a.status, 201, "{}", a.text);
@@ -672,7 +683,7 @@ pub async fn pass_and_play(url: &str) {
 /// last move (the reply undone too), is stored (a restart agrees), and a stale or
 /// misplaced one is refused; the hint is a legal move for the player to move.
 pub async fn takeback_and_hint(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     let a = create(&c, json!({"opponent": {"kind": "computer", "level": 1}})).await;
     let id = a.json["id"].as_str().unwrap().to_string();
@@ -721,7 +732,7 @@ pub async fn takeback_and_hint(url: &str) {
     assert_eq!(stale.json["error"], "conflict");
     // Stored: a restart agrees, and the game goes on from there.
     s.stop().await;
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     let st = c.state(&id, Some(&t)).await;
     assert_eq!(st["ply"], 0, "{st}");
@@ -747,7 +758,7 @@ pub async fn takeback_and_hint(url: &str) {
 /// The computer plays with its clock: at level 8 on a 2 s clock it answers
 /// within its budget (at most half of what is left) instead of its level's full search.
 pub async fn computer_uses_its_clock(url: &str) {
-    let s = start_with(url, no_sweep()).await;
+    let s = server(url).lifecycle(no_sweep()).start().await;
     let c = Client::new(&s);
     let a = create(
         &c,
@@ -773,8 +784,8 @@ pub async fn computer_uses_its_clock(url: &str) {
 /// their Accept there makes one rated game, seated for both accounts.
 pub async fn rematch_reaches_the_home_page(url: &str) {
     use super::ratings::{account, join_seat, rated_game};
-    use super::seeks::{play_ws, quick, start_seeks};
-    let s = start_seeks(url, quick(), bao_server::edge::Rates::NONE).await;
+    use super::seeks::{play_ws, quick};
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let (b, c) = (super::accounts::base(&s), Client::new(&s));
     let (asha, asha_cookie) = account(&b, "rm-a").await;
     let (_, baraka_cookie) = account(&b, "rm-b").await;

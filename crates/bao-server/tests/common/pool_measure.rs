@@ -3,8 +3,8 @@
 //! each pair and makes each rated game; the pure rule alone is `measure_pairing_pass`), and
 //! a seek accepted while many signed-in player sockets read the store.
 
-use super::seeks::{play_ws, start_seeks, time_accepts};
-use bao_server::edge::Rates;
+use super::seeks::{play_ws, time_accepts};
+use super::server;
 use bao_server::features::seeks::SeeksConfig;
 use bao_server::store::NewAccount;
 use std::time::{Duration, Instant};
@@ -30,17 +30,16 @@ async fn quiet_account(
 /// pass and prints how long it took and how many games it made. Background passes are off
 /// (an hour apart) so that the pass measured is the only one.
 pub async fn measure_pool_pass(url: &str, n: usize) {
-    let s = start_seeks(
-        url,
-        SeeksConfig {
+    let s = server(url)
+        .behind_proxy()
+        .seeks(SeeksConfig {
             liveness: Duration::from_secs(3600),
             pair_every: Duration::from_secs(3600),
             background_passes: false,
             ..SeeksConfig::default()
-        },
-        Rates::NONE,
-    )
-    .await;
+        })
+        .start()
+        .await;
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
     let run = bao_server::util::random_code(6);
@@ -94,7 +93,11 @@ pub async fn measure_pool_pass(url: &str, n: usize) {
 /// in production), then times `n` seek accepts as `measure_accept` does (the acceptor's 201
 /// and the owner's `seek_accepted`), and prints the figures beside the same with no socket.
 pub async fn measure_accept_with_sockets(url: &str, sockets: usize, n: usize) {
-    let s = start_seeks(url, SeeksConfig::default(), Rates::NONE).await;
+    let s = server(url)
+        .behind_proxy()
+        .seeks(SeeksConfig::default())
+        .start()
+        .await;
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
     let run = bao_server::util::random_code(6);

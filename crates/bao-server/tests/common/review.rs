@@ -1,7 +1,7 @@
 //! The review API tests (docs/api.md, "Review"), run on SQLite (tests/review.rs) and PostgreSQL
 //! (tests/review_postgres.rs) with the same code.
 
-use super::{start, Answer, Client};
+use super::{eventually_some_within, server, Answer, Client};
 use bao_engine::review::{review_game, Loss, ReviewOptions};
 use bao_engine::search::Limits;
 use serde_json::{json, Value};
@@ -21,23 +21,19 @@ pub async fn upload(c: &Client, text: &str) -> String {
 /// Polls the review until it is done (a state, not a time, ends the wait; the overall
 /// timeout only turns a hang into a failure).
 pub async fn wait_done(c: &Client, id: &str, game_no: u32) -> Value {
-    let poll = async {
-        loop {
-            let a = c
-                .get(&format!("/api/games/{id}/review?game_no={game_no}"), None)
-                .await;
-            assert_eq!(a.status, 200, "{}", a.text);
-            match a.json["state"].as_str() {
-                Some("done") => return a.json,
-                Some("queued") | Some("running") => {}
-                other => panic!("unexpected state {other:?}: {}", a.text),
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+    let what = format!("the review of game {game_no} of {id} done");
+    eventually_some_within(&what, Duration::from_secs(300), || async {
+        let a = c
+            .get(&format!("/api/games/{id}/review?game_no={game_no}"), None)
+            .await;
+        assert_eq!(a.status, 200, "{}", a.text);
+        match a.json["state"].as_str() {
+            Some("done") => Some(a.json),
+            Some("queued") | Some("running") => None,
+            other => panic!("unexpected state {other:?}: {}", a.text),
         }
-    };
-    tokio::time::timeout(Duration::from_secs(300), poll)
-        .await
-        .expect("the review ends")
+    })
+    .await
 }
 
 pub fn depth_limited(s: &bao_server::Running, d: u32) {
@@ -46,7 +42,7 @@ pub fn depth_limited(s: &bao_server::Running, d: u32) {
 
 /// A finished (uploaded) game is reviewed; the answer is the engine's own review.
 pub async fn a_finished_game_is_reviewed_ply_by_ply(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     depth_limited(&s, 3);
     let c = Client::new(&s);
     let id = upload(&c, RESIGNED).await;
@@ -115,7 +111,7 @@ pub async fn a_finished_game_is_reviewed_ply_by_ply(url: &str) {
 
 /// A live game is refused until it ends, then reviewed; refusals in words.
 pub async fn a_live_game_is_reviewed_once_resigned_and_not_before(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     depth_limited(&s, 2);
     let c = Client::new(&s);
     let (id, t0, t1) = c.two_player_game("kiswahili", "S", "single_game").await;

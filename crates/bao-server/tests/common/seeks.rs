@@ -5,7 +5,6 @@
 
 use super::accounts::{base, call, delete, fresh_name, get, post, session_of, signup};
 use super::*;
-use bao_server::edge::{EdgeConfig, Rates};
 use bao_server::features::seeks::SeeksConfig;
 use reqwest::Method;
 use serde_json::json;
@@ -21,27 +20,6 @@ pub fn quick() -> SeeksConfig {
         pair_every: Duration::from_millis(200),
         ..SeeksConfig::default()
     }
-}
-
-/// A server with these timings and rate limits.
-pub async fn start_seeks(url: &str, seeks: SeeksConfig, rates: Rates) -> Running {
-    bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: url.to_string(),
-        durability: Durability::Full,
-        // Each test's guests post from addresses of their own (X-Forwarded-For from the
-        // loopback proxy): the cap per address counts across the database, which tests
-        // running at once on PostgreSQL share.
-        edge: EdgeConfig {
-            rates,
-            trust_proxy: vec!["127.0.0.1".parse().unwrap()],
-            ..Default::default()
-        },
-        seeks,
-        ..Config::default()
-    })
-    .await
-    .expect("server starts")
 }
 
 /// A new account: (name, session cookie).
@@ -199,22 +177,6 @@ pub async fn listed(b: &str, id: &str) -> bool {
         .any(|s| s["id"] == id)
 }
 
-/// Waits (at most 20 s) until `f` holds.
-pub async fn until<F, Fut>(what: &str, f: F)
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(20) {
-        if f().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("not within 20 s: {what}");
-}
-
 /// A count from the database itself.
 pub async fn count(url: &str, sql: &str, binds: &[&str]) -> i64 {
     use sqlx::Row;
@@ -233,7 +195,7 @@ pub async fn count(url: &str, sql: &str, binds: &[&str]) -> i64 {
 /// their seats (the owner's through `GET /api/seeks/{id}` and the player socket); a rated
 /// seek needs accounts on both sides; only the owner reads or deletes a seek.
 pub async fn seeks_flow(url: &str) {
-    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let b = &base(&s);
     let c = Client::new(&s);
     let a = post_seek(b, casual("Asha"), None).await;
@@ -422,9 +384,9 @@ pub async fn seeks_flow(url: &str) {
 /// Many accepts of one seek at once: exactly one 201 and one game. With `two`, half go to a
 /// second instance on the same database.
 pub async fn accept_race(url: &str, two: bool) {
-    let a = start_seeks(url, quick(), Rates::NONE).await;
+    let a = server(url).behind_proxy().seeks(quick()).start().await;
     let b2 = if two {
-        Some(start_seeks(url, quick(), Rates::NONE).await)
+        Some(server(url).behind_proxy().seeks(quick()).start().await)
     } else {
         None
     };
@@ -490,11 +452,10 @@ pub async fn accept_race(url: &str, two: bool) {
 /// same account asking twice gets the same ticket and is never paired with itself; a blocked
 /// pair is never paired while a third player is.
 pub async fn pool_pairs(url: &str) {
-    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let b = &base(&s);
     let addr = s.addr.to_string();
-    // A clock of its own, so that other tests' tickets on the same database stay apart.
-    let clock = json!({"initial_ms": 60000 + (rand_ms() % 1000) * 1000, "increment_ms": 1000});
+    let clock = json!({"initial_ms": 60000, "increment_ms": 1000});
     let req = json!({"variant": "kete", "clock": clock});
     let g = join_pool(b, &req, None).await;
     assert_eq!(g.status, 401, "{}", g.text);
@@ -586,10 +547,9 @@ pub fn rand_ms() -> i64 {
 /// Two instances both pairing over many tickets: every ticket is in at most one game, and
 /// every game made from the pool has exactly two tickets (counted in the database).
 pub async fn pool_across_instances(url: &str) {
-    let a = start_seeks(url, quick(), Rates::NONE).await;
-    let b = start_seeks(url, quick(), Rates::NONE).await;
+    let (a, b) = server(url).behind_proxy().seeks(quick()).start_two().await;
     let (ba, bb) = (base(&a), base(&b));
-    let clock = json!({"initial_ms": 120000 + (rand_ms() % 1000) * 1000, "increment_ms": 2000});
+    let clock = json!({"initial_ms": 120000, "increment_ms": 2000});
     let req = json!({"variant": "kiswahili", "clock": clock});
     let n = 24;
     let mut tickets = Vec::new();
@@ -622,7 +582,7 @@ pub async fn pool_across_instances(url: &str) {
         .map(|t| format!("'{t}'"))
         .collect::<Vec<_>>()
         .join(",");
-    until("every ticket paired", || async {
+    eventually("every ticket paired", || async {
         count(
             url,
             &format!("SELECT COUNT(*) FROM pool WHERE status = 'paired' AND id IN ({list})"),
@@ -658,7 +618,7 @@ pub async fn pool_across_instances(url: &str) {
          AND g.p1_account IN (SELECT account_id FROM pool WHERE game = g.id)
          AND g.p0_account <> g.p1_account"
     );
-    until("every pairing's game made", || async {
+    eventually("every pairing's game made", || async {
         count(url, &made_sql, &[]).await == n / 2
     })
     .await;
@@ -669,7 +629,7 @@ pub async fn pool_across_instances(url: &str) {
 /// Challenges: sent, seen on the socket and by GET, accepted (a game for the two accounts),
 /// declined, cancelled; refusals: unknown name, yourself, blocked either way, guests.
 pub async fn challenges_flow(url: &str) {
-    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let b = &base(&s);
     let addr = s.addr.to_string();
     let (aname, ca) = account(b, "Asha").await;
@@ -795,7 +755,7 @@ pub async fn challenges_flow(url: &str) {
 /// whose page went away leaves the list and cannot be accepted; ids are checked; bodies are
 /// bounded; the socket takes at most 3 seek tokens.
 pub async fn hostile(url: &str) {
-    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let b = &base(&s);
     let ip = random_ip();
     let mut ids = Vec::new();
@@ -817,7 +777,7 @@ pub async fn hostile(url: &str) {
     );
     // One page keeps the first seek alive; the others' pages are gone.
     let mut sock = play_ws(&s.addr.to_string(), None, &[&ids[0].1]).await;
-    until("the seeks without a page leave the list", || async {
+    eventually("the seeks without a page leave the list", || async {
         !listed(b, &ids[1].0).await && !listed(b, &ids[2].0).await
     })
     .await;
@@ -834,7 +794,7 @@ pub async fn hostile(url: &str) {
     send(&mut sock, json!({"type": "ping"})).await;
     assert_eq!(next_of(&mut sock, "pong", None).await["type"], "pong");
     drop(sock);
-    until("the last page's seek goes too", || async {
+    eventually("the last page's seek goes too", || async {
         !listed(b, &ids[0].0).await
     })
     .await;
@@ -902,7 +862,11 @@ pub async fn hostile(url: &str) {
 /// opponent", measured): the acceptor's answer and the owner's socket message. Prints the
 /// median and 95th percentile over `n` accepts.
 pub async fn measure_accept(url: &str, n: usize) {
-    let s = start_seeks(url, SeeksConfig::default(), Rates::NONE).await;
+    let s = server(url)
+        .behind_proxy()
+        .seeks(SeeksConfig::default())
+        .start()
+        .await;
     println!(
         "seek accept to both players having the game, {n} accepts: {}",
         time_accepts(&s, n).await
@@ -945,7 +909,7 @@ pub async fn time_accepts(s: &Running, n: usize) -> String {
 /// whose account asked again in the same pool meanwhile leaves the pool instead (one waiting
 /// ticket per account and pool). A claim whose game exists is left alone.
 pub async fn orphan_claims_are_undone(url: &str) {
-    let s = start_seeks(url, quick(), Rates::NONE).await;
+    let s = server(url).behind_proxy().seeks(quick()).start().await;
     let b = &base(&s);
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
@@ -1029,8 +993,7 @@ pub async fn orphan_claims_are_undone(url: &str) {
 /// The challenged player's accept sent many times at once through two instances on one
 /// database: exactly one game is made, every other answer is 409 `challenge_gone`.
 pub async fn challenge_accept_race(url: &str) {
-    let a = start_seeks(url, quick(), Rates::NONE).await;
-    let b2 = start_seeks(url, quick(), Rates::NONE).await;
+    let (a, b2) = server(url).behind_proxy().seeks(quick()).start_two().await;
     let (ba, bb) = (base(&a), base(&b2));
     let (aname, ca) = account(&ba, "Asha").await;
     let (bname, cb) = account(&bb, "Baraka").await;

@@ -8,7 +8,7 @@ use serde_json::json;
 /// restart when it is its turn.
 pub async fn restart_keeps_every_acknowledged_move(url: &str) {
     let (id, south, north, acked) = {
-        let s = start(url).await;
+        let s = server(url).start().await;
         let c = Client::new(&s);
         let (id, south, north) = c.two_player_game("kete", "S", "single_game").await;
         let mut acked = Vec::new();
@@ -27,7 +27,7 @@ pub async fn restart_keeps_every_acknowledged_move(url: &str) {
         s.stop().await;
         (id, south, north, acked)
     };
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let st = c.state(&id, Some(&north)).await;
     assert_eq!(st["ply"], 8);
@@ -43,7 +43,7 @@ pub async fn restart_keeps_every_acknowledged_move(url: &str) {
 /// A game against the computer whose turn it is when the server starts again is played on.
 pub async fn computer_moves_after_restart(url: &str) {
     let id = {
-        let s = start(url).await;
+        let s = server(url).start().await;
         let c = Client::new(&s);
         let a = c
             .post("/api/games", None, json!({"variant": "kiswahili", "opponent": {"kind": "computer", "level": 1}, "side": "S", "match": "single_game"}))
@@ -73,7 +73,7 @@ pub async fn computer_moves_after_restart(url: &str) {
         store.commit(write, &after, "test").await.unwrap();
         store.close().await;
     }
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let st = wait_state(&c, &id, None, |s| s["ply"] == 2).await;
     assert_eq!(st["moves"][1]["by"], "N");
@@ -83,7 +83,7 @@ pub async fn computer_moves_after_restart(url: &str) {
 
 /// Two concurrent requests for the same ply: exactly one is stored.
 pub async fn one_move_per_ply_under_races(url: &str) {
-    let s = start(url).await;
+    let s = server(url).start().await;
     let c = Client::new(&s);
     let (id, south, _north) = c.two_player_game("kiswahili", "S", "single_game").await;
     let st = c.state(&id, None).await;

@@ -105,17 +105,17 @@ pub async fn create_join_start(b: &str, p: &Players, extra: Value) -> String {
     id
 }
 
-/// Polls `GET /api/tournaments/{id}` until `f` holds (at most 30 s).
+/// Waits until `GET /api/tournaments/{id}` satisfies `f`; answers it.
 pub async fn wait_t(b: &str, id: &str, f: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..600 {
-        let a = get(b, &format!("/api/tournaments/{id}"), None).await;
-        assert_eq!(a.status, 200, "{}", a.text);
-        if f(&a.json) {
-            return a.json;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the tournament did not reach the expected state in 30 s");
+    eventually_some(
+        &format!("tournament {id} in the expected state"),
+        || async {
+            let a = get(b, &format!("/api/tournaments/{id}"), None).await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            f(&a.json).then_some(a.json)
+        },
+    )
+    .await
 }
 
 /// Round `no` is paired and every game of it exists.
@@ -123,14 +123,10 @@ pub async fn wait_round(b: &str, id: &str, no: usize) -> Value {
     let t = wait_t(b, id, |t| t["round"].as_u64() >= Some(no as u64)).await;
     for g in t["rounds"][no - 1]["pairings"].as_array().unwrap() {
         if let Some(gid) = g["game"].as_str() {
-            for i in 0.. {
-                let a = get(b, &format!("/api/games/{gid}"), None).await;
-                if a.status == 200 {
-                    break;
-                }
-                assert!(i < 600, "game {gid} was never made");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            eventually(&format!("game {gid} of round {no} made"), || async {
+                get(b, &format!("/api/games/{gid}"), None).await.status == 200
+            })
+            .await;
         }
     }
     t
@@ -306,7 +302,7 @@ pub async fn whole_table(bases: &[String], format: Value, p: &Players) -> String
 /// A whole knockout of 8 with a third-place match: best-of-three matches (each one server
 /// game), decided two games to nil by resignations after real moves.
 pub async fn whole_knockout(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 8).await;
     let id = create_join_start(
@@ -405,7 +401,7 @@ pub async fn whole_knockout(url: &str) {
 /// players and for spectators, as the server keeps it and as the store reads it back; a game
 /// on its own names none. A double round robin of two: the same players in rounds 1 and 2.
 pub async fn games_name_their_tournament(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 2).await;
     let name = "Kombe la Pwani";
@@ -453,7 +449,7 @@ pub async fn games_name_their_tournament(url: &str) {
 
 /// A round robin of 8 (and its exports) and a Swiss of 8 on one server.
 pub async fn whole_round_robin_and_swiss(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 8).await;
     let mut alerts = s.app.games.alerts.subscribe();
@@ -515,7 +511,8 @@ pub async fn exports(b: &str, id: &str, games: usize) {
 
 /// A player who never makes a first move loses by forfeit once the forfeit time has passed.
 pub async fn forfeit_after_time(url: &str) {
-    let s = start_with(url, quick()).await;
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 2).await;
     let id = create_join_start(
@@ -528,7 +525,8 @@ pub async fn forfeit_after_time(url: &str) {
     let t = wait_round(&b, &id, 1).await;
     let g = &t["rounds"][0]["pairings"][0];
     assert!(g["result"].is_null());
-    // Nobody moves: South, to move, forfeits.
+    // Nobody moves: South, to move, forfeits once the time has passed.
+    clock.advance(Duration::from_millis(1000));
     let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
     let g = &t["rounds"][0]["pairings"][0];
     assert_eq!(g["result"], "N");
@@ -545,8 +543,7 @@ pub async fn forfeit_after_time(url: &str) {
     let forfeit = json!({"reason": "forfeit", "winner": "N"});
     assert_eq!(st["ending"], forfeit, "{st}");
     assert_eq!(st["match"]["games"][0]["ending"], forfeit, "{st}");
-    // South moves, North never does: North forfeits. (4 s: South's move must come first,
-    // even on a loaded machine.)
+    // South moves, North never does: North forfeits.
     let id = create_join_start(
         &b,
         &p,
@@ -565,6 +562,7 @@ pub async fn forfeit_after_time(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
+    clock.advance(Duration::from_millis(4000));
     let t = wait_t(&b, &id, |t| t["status"] == "finished").await;
     let g = &t["rounds"][0]["pairings"][0];
     assert_eq!(
@@ -616,7 +614,7 @@ pub async fn forfeit_after_time(url: &str) {
 
 /// Refusals: who may do what, the code of a private tournament, bounds.
 pub async fn hostile(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 3).await;
     let (org, other, third) = (
@@ -795,8 +793,7 @@ pub async fn hostile(url: &str) {
 /// observer, games are played through either; each round is paired once and each game made
 /// once.
 pub async fn swiss_on_two_instances(url: &str) {
-    let a = start_with(url, quick()).await;
-    let b2 = start_with(url, quick()).await;
+    let (a, b2) = server(url).lifecycle(quick()).start_two().await;
     let bases = vec![base(&a), base(&b2)];
     let p = players(&bases[0], 8).await;
     let id = whole_table(&bases, json!({"kind": "swiss", "rounds": 3}), &p).await;
@@ -825,7 +822,7 @@ pub async fn swiss_on_two_instances(url: &str) {
 /// players), and a round paired by an instance that stopped before making its games gets
 /// them from the sweep, under the ids chosen at pairing.
 pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = base(&s);
     let p = players(&b, 2).await;
     let soon = bao_server::util::now_ms() + 1500;
@@ -907,18 +904,7 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
 /// Only the organiser may forbid, only in a Swiss, only registered players; only the
 /// organiser sees the list.
 pub async fn forbidden_pairing(url: &str) {
-    let s = bao_server::start(Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: url.to_string(),
-        lifecycle: quick(),
-        edge: bao_server::edge::EdgeConfig {
-            rates: bao_server::edge::Rates::NONE,
-            ..Default::default()
-        },
-        ..Config::default()
-    })
-    .await
-    .unwrap();
+    let s = server(url).lifecycle(quick()).start().await;
     let b = &base(&s);
     let p = players(b, 6).await;
     let org = &p.cookie[&p.names[0]];
@@ -1047,7 +1033,7 @@ pub async fn forbidden_pairing(url: &str) {
 /// game won by South; both players' ratings move by bao-rating's own numbers, once, and the
 /// game and the profiles show it.
 pub async fn rated_tournament(url: &str) {
-    let s = start_with(url, quick()).await;
+    let s = server(url).lifecycle(quick()).start().await;
     let b = &base(&s);
     let p = players(b, 2).await;
     let id = create_join_start(

@@ -6,7 +6,6 @@ use super::{Seeks, MAX_BLOCKS};
 use crate::edge::account::Account;
 use crate::edge::body::{json, Json};
 use crate::error::{ApiError, ApiResult, Category};
-use crate::util;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -36,7 +35,7 @@ pub(super) async fn block(
             format!("you have blocked {MAX_BLOCKS} players already"),
         ));
     }
-    store.block(&me.id.0, &other.id.0, util::now_ms()).await?;
+    store.block(&me.id.0, &other.id.0, s.now_ms()).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

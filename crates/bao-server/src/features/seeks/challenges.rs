@@ -105,7 +105,7 @@ pub(super) async fn create(
     if store.blocked_either(&me.id.0, &to.id.0).await? {
         return Err(blocked());
     }
-    let now = util::now_ms();
+    let now = s.now_ms();
     let id = new_id();
     let stored = store
         .insert_challenge(
@@ -144,7 +144,7 @@ pub(super) async fn list(State(s): State<Arc<Seeks>>, me: Account) -> ApiResult<
     let (incoming, outgoing) = s
         .games
         .store
-        .open_challenges(&me.id.0, util::now_ms(), 100)
+        .open_challenges(&me.id.0, s.now_ms(), 100)
         .await?;
     let shown = |v: &[ChallengeRow]| v.iter().map(Shown::of).collect::<Vec<_>>();
     json(
@@ -178,7 +178,7 @@ pub(super) async fn accept(
     if c.to_account != me {
         return Err(ApiError::forbidden("only the challenged player can accept"));
     }
-    let now = util::now_ms();
+    let now = s.now_ms();
     if c.status != "open" || c.expires < now {
         return Err(challenge_gone());
     }
@@ -217,9 +217,7 @@ pub(super) async fn accept(
     let made = match made {
         Ok(m) => m,
         Err(e) => {
-            store
-                .unclaim_challenge(&c.id, &game, util::now_ms())
-                .await?;
+            store.unclaim_challenge(&c.id, &game, s.now_ms()).await?;
             return Err(e);
         }
     };
@@ -247,7 +245,7 @@ async fn end(s: &Seeks, id: &str, me: Account, status: &str) -> ApiResult<Respon
     if !s
         .games
         .store
-        .end_challenge(&c.id, &me, status, util::now_ms())
+        .end_challenge(&c.id, &me, status, s.now_ms())
         .await?
     {
         return Err(challenge_gone());

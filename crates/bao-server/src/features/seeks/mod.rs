@@ -108,6 +108,12 @@ pub struct Seeks {
 }
 
 impl Seeks {
+    /// Now by the games' clock (ms since the epoch): leases, claims and expiries are read
+    /// on it.
+    fn now_ms(&self) -> i64 {
+        self.games.clock.now_ms()
+    }
+
     /// The feature on `games`.
     pub fn new(games: Arc<Games>, cfg: SeeksConfig) -> Arc<Seeks> {
         Arc::new(Seeks {
@@ -145,7 +151,7 @@ impl Seeks {
     /// never made, with a fresh lease, expires challenges and deletes old rows. (The task
     /// then runs a pairing pass and looks at the seek list.)
     async fn upkeep(&self) {
-        let now = util::now_ms();
+        let now = self.now_ms();
         let stale = now - self.cfg.stale_claim.as_millis() as i64;
         let lease = now + self.liveness_ms();
         match self
@@ -221,6 +227,8 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
     let upkeep_every = s.cfg.upkeep.max(Duration::from_millis(10));
     // Subscribed before the first pass and look: nothing falls between.
     let mut events = s.games.store.subscribe();
+    // Deadlines are read on the games' clock (a test's may be one it moves on).
+    let clock = s.games.clock.clone();
     // The player sockets' dispatcher, subscribed when the feature was made.
     let dispatch = s.events.lock().ok().and_then(|mut e| e.take());
     let mut tasks: Vec<_> = dispatch
@@ -249,8 +257,8 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
                     Err(RecvError::Lagged(_)) => (true, true, true),
                     Err(RecvError::Closed) => return,
                 },
-                _ = at(pair_at) => (true, false, false),
-                _ = at(lapse_at) => (false, true, true),
+                _ = at(&clock, pair_at) => (true, false, false),
+                _ = at(&clock, lapse_at) => (false, true, true),
             };
             let Some(s) = weak.upgrade() else { return };
             if pair && s.cfg.background_passes {
@@ -264,13 +272,10 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
     tasks
 }
 
-/// Waits until `ms` (since the epoch), or for ever when `None`.
-async fn at(ms: Option<i64>) {
+/// Waits until `clock` reads `ms` (since the epoch), or for ever when `None`.
+async fn at(clock: &util::Clock, ms: Option<i64>) {
     match ms {
-        Some(ms) => {
-            let wait = (ms - util::now_ms()).max(0) as u64;
-            tokio::time::sleep(Duration::from_millis(wait)).await;
-        }
+        Some(ms) => clock.sleep_until_ms(ms).await,
         None => std::future::pending().await,
     }
 }

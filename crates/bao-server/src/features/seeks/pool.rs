@@ -52,7 +52,7 @@ pub(super) async fn join(
         clock_text.as_deref().unwrap_or("none")
     );
     let store = &s.games.store;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let until = now + s.liveness_ms();
     // One waiting ticket per account and pool: asking again answers the same one.
     for _ in 0..3 {
@@ -115,7 +115,7 @@ pub(super) async fn status(
     account: Account,
 ) -> ApiResult<Response> {
     let (t, account) = owned(&s, &id, account).await?;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let waiting = || {
         json(
             StatusCode::OK,
@@ -172,7 +172,7 @@ pub async fn pairing_pass(s: &Seeks) -> Pass {
             tracing::warn!("pairing pass: {e}");
             Pass {
                 made: 0,
-                next: Some(util::now_ms() + s.cfg.pair_every.as_millis() as i64),
+                next: Some(s.now_ms() + s.cfg.pair_every.as_millis() as i64),
             }
         }
     }
@@ -180,7 +180,7 @@ pub async fn pairing_pass(s: &Seeks) -> Pass {
 
 async fn pass(s: &Seeks) -> Result<Pass, StoreError> {
     let store = &s.games.store;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let (tickets, blocks) = store.waiting_tickets(now).await?;
     if tickets.len() < 2 {
         return Ok(Pass::default());
@@ -193,7 +193,7 @@ async fn pass(s: &Seeks) -> Result<Pass, StoreError> {
         let (a, b) = (&tickets[i], &tickets[j]);
         let game = util::new_game_id();
         if !store
-            .claim_pair(&a.ticket, &b.ticket, &game, util::now_ms())
+            .claim_pair(&a.ticket, &b.ticket, &game, s.now_ms())
             .await?
         {
             // Taken by another instance's pass, or lost to a deadlock: the next pass sees.
@@ -220,7 +220,7 @@ async fn pass(s: &Seeks) -> Result<Pass, StoreError> {
         .filter(|(_, p)| !**p)
         .map(|(t, _)| t)
         .collect();
-    let retry = again.then(|| util::now_ms() + s.cfg.pair_every.as_millis() as i64);
+    let retry = again.then(|| s.now_ms() + s.cfg.pair_every.as_millis() as i64);
     let next = [retry, next_widening(&left, now)]
         .into_iter()
         .flatten()

@@ -78,7 +78,7 @@ pub(super) async fn create(
     if rated && account.is_none() {
         return Err(ApiError::needs_account("a rated game"));
     }
-    let now = util::now_ms();
+    let now = s.now_ms();
     let (name, rating) = match &account {
         Some(a) => {
             let r = s
@@ -154,7 +154,7 @@ pub(super) async fn list(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let tokens = tokens_of(&headers, query.as_deref());
-    let rows = s.games.store.open_seeks(util::now_ms(), LIST_MAX).await?;
+    let rows = s.games.store.open_seeks(s.now_ms(), LIST_MAX).await?;
     let seeks: Vec<Listed> = rows
         .iter()
         .map(|r| Listed {
@@ -199,7 +199,7 @@ pub(super) async fn status(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (seek, account, tokens) = owned(&s, &id, account, &headers).await?;
-    let now = util::now_ms();
+    let now = s.now_ms();
     match (seek.status.as_str(), &seek.game) {
         ("accepted", Some(game)) if s.games.store.game_exists(game).await? => {
             let mut resp = json(
@@ -263,7 +263,7 @@ pub(super) async fn accept(
             "this is your own open challenge: someone else has to accept it",
         ));
     }
-    let now = util::now_ms();
+    let now = s.now_ms();
     match seek.status.as_str() {
         "accepted" => return Err(seek_taken()),
         "open" if seek.alive_until >= now => {}
@@ -364,7 +364,7 @@ pub(super) async fn accept(
 /// moment the list may change without an event.
 pub(super) async fn watch_list(s: &Seeks, tell: bool) -> Option<i64> {
     let store = &s.games.store;
-    let now = util::now_ms();
+    let now = s.now_ms();
     let (mark, next) = match tokio::try_join!(store.open_seeks_mark(now), store.next_lapse(now)) {
         Ok(r) => r,
         Err(e) => {

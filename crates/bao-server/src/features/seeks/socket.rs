@@ -381,6 +381,7 @@ impl Player {
             reg.add(format!("t:{t}"));
         }
         let list = s.list.subscribe();
+        let opened = s.now_ms();
         Player {
             s,
             account,
@@ -388,7 +389,7 @@ impl Player {
             sent: HashMap::new(),
             waiting: true,
             follows,
-            opened: util::now_ms(),
+            opened,
             keep_at: Some(Instant::now()),
             reg,
             list,
@@ -397,7 +398,7 @@ impl Player {
 
     /// Reads what concerns the page and queues what was not sent yet.
     async fn read_into(&mut self, out: &mut Outbox) {
-        let now = util::now_ms();
+        let now = self.s.now_ms();
         match self.read(self.opened).await {
             Ok(msgs) => {
                 for m in msgs {
@@ -553,7 +554,7 @@ impl Player {
     /// Keeps the page's seeks and tickets alive; remembers whether any still wait.
     async fn keep_alive(&mut self) {
         let store = &self.s.games.store;
-        let until = util::now_ms() + self.s.liveness_ms();
+        let until = self.s.now_ms() + self.s.liveness_ms();
         let mut kept = 0;
         match store
             .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
@@ -582,7 +583,7 @@ impl Player {
     async fn read(&mut self, opened: i64) -> Result<Vec<Out>, crate::store::StoreError> {
         let s = self.s.clone();
         let store = &s.games.store;
-        let now = util::now_ms();
+        let now = self.s.now_ms();
         let mut out = Vec::new();
         let from = now - LOOK_BACK_MS;
         for (seek, game) in store

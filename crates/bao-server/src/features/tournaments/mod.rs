@@ -100,6 +100,8 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
     let at_start = games.lifecycle.sweep_at_start;
     // Subscribed before the first read of the deadlines: no change falls between.
     let mut events = games.store.subscribe();
+    // Deadlines are read on the games' clock (a test's may be one it moves on).
+    let clock = games.clock.clone();
     tokio::spawn(async move {
         let mut rx = rx;
         let mut sweep = tokio::time::interval(every);
@@ -138,7 +140,7 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                 },
                 _ = async {
                     match next {
-                        Some(at) => tokio::time::sleep_until(at).await,
+                        Some(at) => clock.sleep_until_ms(at).await,
                         None => std::future::pending().await,
                     }
                 } => Work::Due,
@@ -158,7 +160,7 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                 Work::Changed(id) => timers.read(&games, Some(&id)).await,
                 Work::Reread => timers.read(&games, None).await,
                 Work::Due => {
-                    for id in timers.due() {
+                    for id in timers.due(games.clock.now_ms()) {
                         if let Err(e) = run::due(&games, &id).await {
                             tracing::warn!("tournament {id}: {}", e.message);
                         }
@@ -191,12 +193,17 @@ enum Work {
 }
 
 /// The deadlines the task waits for: each tournament's next start or forfeit time (ms since
-/// the epoch), only those still ahead.
+/// the epoch), only those still ahead, and the last one acted on per tournament.
 #[derive(Default)]
-struct Deadlines(HashMap<String, i64>);
+struct Deadlines {
+    ahead: HashMap<String, i64>,
+    /// A running tournament keeps its round's forfeit time after the timer acted on it: not
+    /// set again (on a clock that stands still, as a test's may, it would fire for ever).
+    acted: HashMap<String, i64>,
+}
 
-/// A timer fires this long after its deadline, so that the deadline has surely passed by
-/// the clock the store's conditions compare with.
+/// A deadline read this long after it passed still gets its timer (at once): it may have
+/// passed while it was being read.
 const DEADLINE_SLACK_MS: i64 = 5;
 
 impl Deadlines {
@@ -211,39 +218,46 @@ impl Deadlines {
         };
         match id {
             Some(id) => {
-                self.0.remove(id);
+                self.ahead.remove(id);
+                if !rows.iter().any(|(t, _)| t == id) {
+                    self.acted.remove(id);
+                }
             }
-            None => self.0.clear(),
+            None => {
+                self.ahead.clear();
+                self.acted.retain(|t, _| rows.iter().any(|(r, _)| r == t));
+            }
         }
-        let now = util::now_ms();
+        let now = games.clock.now_ms();
         for (id, at) in rows {
             // One gone by has been acted on (or the safety sweep acts on it).
-            if at >= now - DEADLINE_SLACK_MS {
-                self.0.insert(id, at);
+            let done = self.acted.get(&id).is_some_and(|a| at <= *a);
+            if at >= now - DEADLINE_SLACK_MS && !done {
+                self.ahead.insert(id, at);
             }
         }
     }
 
-    /// When the first deadline comes.
-    fn next(&self) -> Option<tokio::time::Instant> {
-        let at = *self.0.values().min()?;
-        let wait = (at + DEADLINE_SLACK_MS - util::now_ms()).max(0) as u64;
-        Some(tokio::time::Instant::now() + Duration::from_millis(wait))
+    /// When the timer for the first deadline fires (ms since the epoch): at it, by the games'
+    /// clock, the one the steps' conditions read too (a test's manual clock moved exactly
+    /// onto a deadline fires it).
+    fn next(&self) -> Option<i64> {
+        self.ahead.values().min().copied()
     }
 
-    /// Takes out the tournaments whose deadline has come.
-    fn due(&mut self) -> Vec<String> {
-        let now = util::now_ms();
-        let due: Vec<String> = self
-            .0
+    /// Takes out the tournaments whose deadline has come by `now`.
+    fn due(&mut self, now: i64) -> Vec<String> {
+        let due: Vec<(String, i64)> = self
+            .ahead
             .iter()
             .filter(|(_, at)| **at <= now)
-            .map(|(id, _)| id.clone())
+            .map(|(id, at)| (id.clone(), *at))
             .collect();
-        for id in &due {
-            self.0.remove(id);
+        for (id, at) in &due {
+            self.ahead.remove(id);
+            self.acted.insert(id.clone(), *at);
         }
-        due
+        due.into_iter().map(|(id, _)| id).collect()
     }
 }
 
@@ -360,7 +374,7 @@ async fn create(
     let Some(clock) = terms.clock else {
         return Err(bad("a tournament needs a clock: {\"initial_ms\": N, \"increment_ms\": M} or {\"days_per_move\": D}"));
     };
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     if let Some(s) = req.starts_at {
         if s <= now || s > now + MAX_AHEAD_MS {
             return Err(bad(
@@ -535,7 +549,7 @@ async fn join(
     if t.status != "open" {
         return Err(started());
     }
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     let shown = games
         .store
         .seat_account(&acct, &t.variant, now)
@@ -585,7 +599,7 @@ async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
             "that player is not registered in this tournament",
         ));
     }
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     match l.t.status.as_str() {
         "open" => {
             if !games.store.leave_tournament(&l.t.id, acct, now).await? {
@@ -669,7 +683,7 @@ async fn pause(
     let l = organised(&games, &id, &me).await?;
     if !games
         .store
-        .set_tournament_status(&id, "running", "paused", util::now_ms())
+        .set_tournament_status(&id, "running", "paused", games.clock.now_ms())
         .await?
     {
         return Err(wrong_status("paused", &l.t.status));
@@ -687,7 +701,7 @@ async fn resume(
     let l = organised(&games, &id, &me).await?;
     if !games
         .store
-        .set_tournament_status(&id, "paused", "running", util::now_ms())
+        .set_tournament_status(&id, "paused", "running", games.clock.now_ms())
         .await?
     {
         return Err(wrong_status("resumed", &l.t.status));

@@ -77,7 +77,7 @@ async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
         let (r, t) = result_of(&m);
         if games
             .store
-            .record_tournament_result(&gid, &r, t.as_deref(), util::now_ms())
+            .record_tournament_result(&gid, &r, t.as_deref(), games.clock.now_ms())
             .await?
         {
             n += 1;
@@ -245,7 +245,7 @@ async fn forfeits(games: &Games, l: &Loaded) -> ApiResult<usize> {
     let (Some(after), Some(r)) = (l.t.forfeit_after_ms, l.rounds.last()) else {
         return Ok(0);
     };
-    if l.t.status != "running" || util::now_ms() < r.started + after {
+    if l.t.status != "running" || games.clock.now_ms() < r.started + after {
         return Ok(0);
     }
     let mut n = 0;
@@ -306,7 +306,7 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
         let Some((round_games, byes)) = paired else {
             if games
                 .store
-                .set_tournament_status(id, "running", "finished", util::now_ms())
+                .set_tournament_status(id, "running", "finished", games.clock.now_ms())
                 .await?
             {
                 tracing::info!("tournament {id} finished");
@@ -316,7 +316,7 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
         };
         let row = RoundRow {
             round_no: no as i64,
-            started: util::now_ms(),
+            started: games.clock.now_ms(),
             byes: byes.clone(),
         };
         if !games
@@ -369,7 +369,7 @@ pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
     let Some(t) = games.store.tournament(id).await? else {
         return Ok(false);
     };
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     if t.players < 2 {
         if games
             .store
@@ -398,7 +398,7 @@ pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
         return Ok(());
     };
     match t.status.as_str() {
-        "open" if t.starts_at.is_some_and(|at| at <= util::now_ms()) => {
+        "open" if t.starts_at.is_some_and(|at| at <= games.clock.now_ms()) => {
             start(games, id).await?;
         }
         "running" => advance(games, id).await?,
@@ -409,7 +409,7 @@ pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
 
 /// One pass of the sweep: tournaments due to start, then every tournament in play.
 pub async fn sweep(games: &Games) -> Result<(), StoreError> {
-    let now = util::now_ms();
+    let now = games.clock.now_ms();
     for id in games.store.tournaments_due(now).await? {
         if let Err(e) = start(games, &id).await {
             tracing::warn!("tournament {id} not started: {}", e.message);
