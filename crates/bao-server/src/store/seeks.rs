@@ -889,18 +889,7 @@ impl Store {
         .bind(now)
         .fetch_all(&mut *tx)
         .await?;
-        let events = rows
-            .iter()
-            .map(|r| {
-                Ok(Event::Challenge {
-                    id: r.try_get("id")?,
-                    from: r.try_get("from_account")?,
-                    to: r.try_get("to_account")?,
-                    status: ChallengeStatus::Cancelled,
-                    game: None,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        let events = challenge_events(&rows, ChallengeStatus::Cancelled)?;
         let staged = self.stage(&mut tx, events).await?;
         tx.commit().await?;
         self.deliver(staged);
@@ -1032,18 +1021,7 @@ impl Store {
         .bind(now)
         .fetch_all(&mut *tx)
         .await?;
-        let expired = rows
-            .iter()
-            .map(|r| {
-                Ok(Event::Challenge {
-                    id: r.try_get("id")?,
-                    from: r.try_get("from_account")?,
-                    to: r.try_get("to_account")?,
-                    status: ChallengeStatus::Expired,
-                    game: None,
-                })
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
+        let expired = challenge_events(&rows, ChallengeStatus::Expired)?;
         self.commit_events(tx, expired).await?;
         sqlx::query("DELETE FROM seeks WHERE status <> 'accepted' AND alive_until < $1")
             .bind(old)
@@ -1055,4 +1033,19 @@ impl Store {
             .await?;
         Ok(undone)
     }
+}
+
+/// The challenge events of `RETURNING id, from_account, to_account` rows now `status`.
+fn challenge_events(rows: &[AnyRow], status: ChallengeStatus) -> Result<Vec<Event>, StoreError> {
+    rows.iter()
+        .map(|r| {
+            Ok(Event::Challenge {
+                id: r.try_get("id")?,
+                from: r.try_get("from_account")?,
+                to: r.try_get("to_account")?,
+                status,
+                game: None,
+            })
+        })
+        .collect()
 }
