@@ -6,6 +6,7 @@
 //! inserted with its games), a result (`result IS NULL`).
 
 use super::{conflict_or, ListKey, Store, StoreError};
+use crate::domain::events::Event;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -147,9 +148,17 @@ fn game_of(r: &AnyRow) -> Result<TGameRow, StoreError> {
     })
 }
 
+/// The news of a change to tournament `id`, committed with the change (docs/architecture.md,
+/// "The event bus"): its pages and every instance's timers of its start and forfeit times hear
+/// of it, and a crash cannot keep the change and lose the news.
+fn news(id: &str) -> Vec<Event> {
+    vec![Event::Tournament { id: id.to_string() }]
+}
+
 impl Store {
     /// Stores a new tournament (its organiser not yet a player).
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO tournaments ({COLUMNS}) VALUES
              ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
@@ -172,10 +181,10 @@ impl Store {
         .bind(t.forfeit_after_ms)
         .bind(t.created)
         .bind(t.updated)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "the tournament id is taken"))?;
-        Ok(())
+        self.commit_events(tx, news(&t.id)).await
     }
 
     /// The tournament `id`.
@@ -271,13 +280,14 @@ impl Store {
         } else {
             "DELETE FROM tournament_forbidden WHERE tournament_id = $1 AND a = $2 AND b = $3"
         };
+        let mut tx = self.write.begin().await?;
         sqlx::query(sql)
             .bind(id)
             .bind(a)
             .bind(b)
-            .execute(&self.write)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        self.commit_events(tx, news(id)).await
     }
 
     /// The paired rounds of tournament `id`, in order.
@@ -349,7 +359,7 @@ impl Store {
         .await;
         match r.map_err(|e| conflict_or(e, "already registered")) {
             Ok(_) => {
-                tx.commit().await?;
+                self.commit_events(tx, news(id)).await?;
                 Ok(JoinOutcome::Joined)
             }
             Err(StoreError::Conflict(_)) => {
@@ -393,7 +403,7 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        tx.commit().await?;
+        self.commit_events(tx, news(id)).await?;
         Ok(true)
     }
 
@@ -405,28 +415,27 @@ impl Store {
         account: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "UPDATE tournament_players SET withdrawn = 1
              WHERE tournament_id = $1 AND account_id = $2 AND withdrawn = 0",
         )
         .bind(id)
         .bind(account)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        if n > 0 {
-            self.touch_tournament(id, now).await?;
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
         }
-        Ok(n > 0)
-    }
-
-    async fn touch_tournament(&self, id: &str, now: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE tournaments SET updated = $2 WHERE id = $1")
             .bind(id)
             .bind(now)
-            .execute(&self.write)
+            .execute(&mut *tx)
             .await?;
-        Ok(())
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
     }
 
     /// Moves tournament `id` from status `from` to `to`; `false` when it was not in `from`
@@ -438,6 +447,7 @@ impl Store {
         to: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "UPDATE tournaments SET status = $3, updated = $4 WHERE id = $1 AND status = $2",
         )
@@ -445,10 +455,15 @@ impl Store {
         .bind(from)
         .bind(to)
         .bind(now)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        Ok(n > 0)
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
     }
 
     /// Open tournaments whose start time has come.
@@ -578,7 +593,7 @@ impl Store {
             .bind(round.started)
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
+        self.commit_events(tx, news(id)).await?;
         Ok(true)
     }
 
@@ -642,7 +657,7 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
+        self.commit_events(tx, news(&tid)).await?;
         Ok(true)
     }
 }

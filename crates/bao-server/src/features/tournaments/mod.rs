@@ -438,8 +438,6 @@ async fn create(
             Err(e) => return Err(e.into()),
         }
     }
-    // Every instance sets the timer of its start time.
-    run::changed(&games, &row.id).await;
     json(
         StatusCode::CREATED,
         &serde_json::json!({"id": row.id, "url": format!("/t/{}", row.id), "code": row.code}),
@@ -564,10 +562,7 @@ async fn join(
         withdrawn: false,
     };
     match games.store.join_tournament(&id, &row).await? {
-        JoinOutcome::Joined => {
-            run::changed(&games, &id).await;
-            json(StatusCode::OK, &serde_json::json!({"joined": true}))
-        }
+        JoinOutcome::Joined => json(StatusCode::OK, &serde_json::json!({"joined": true})),
         JoinOutcome::Already => json(StatusCode::OK, &serde_json::json!({"joined": true})),
         JoinOutcome::Refused => {
             let t = games.store.tournament(&id).await?;
@@ -618,7 +613,6 @@ async fn take_off(games: &Arc<Games>, l: &Loaded, acct: &str) -> ApiResult<()> {
         }
         _ => return Err(ApiError::of(Category::Over, "the tournament is over")),
     }
-    run::changed(games, &l.t.id).await;
     Ok(())
 }
 
@@ -688,7 +682,6 @@ async fn pause(
     {
         return Err(wrong_status("paused", &l.t.status));
     }
-    run::changed(&games, &id).await;
     ok_status(&games, &id).await
 }
 
@@ -706,7 +699,6 @@ async fn resume(
     {
         return Err(wrong_status("resumed", &l.t.status));
     }
-    run::changed(&games, &id).await;
     run::advance(&games, &id).await?;
     ok_status(&games, &id).await
 }
@@ -805,7 +797,6 @@ async fn set_forbidden(
         .store
         .set_tournament_forbidden(id, &a, &b, forbid)
         .await?;
-    run::changed(games, id).await;
     json(StatusCode::OK, &serde_json::json!({"forbidden": forbid}))
 }
 

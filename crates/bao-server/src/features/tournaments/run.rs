@@ -83,9 +83,6 @@ async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
             n += 1;
         }
     }
-    if n > 0 {
-        changed(games, id).await;
-    }
     Ok(n)
 }
 
@@ -285,7 +282,9 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
         if !matches!(l.t.status.as_str(), "running" | "paused") {
             return Ok(());
         }
-        make_missing(games, &l).await?;
+        if make_missing(games, &l).await? > 0 {
+            games_made(games, id).await;
+        }
         if forfeits(games, &l).await? > 0 {
             continue;
         }
@@ -310,7 +309,6 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
                 .await?
             {
                 tracing::info!("tournament {id} finished");
-                changed(games, id).await;
             }
             return Ok(());
         };
@@ -334,7 +332,7 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
             }
         }
         tell_players(games, &l, no, &round_games, &byes);
-        changed(games, id).await;
+        games_made(games, id).await;
     }
     Ok(())
 }
@@ -371,13 +369,11 @@ pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
     };
     let now = games.clock.now_ms();
     if t.players < 2 {
-        if games
+        // Exactly once: only the call that moves it from open says so (the store's event).
+        games
             .store
             .set_tournament_status(id, "open", "cancelled", now)
-            .await?
-        {
-            changed(games, id).await;
-        }
+            .await?;
         return Ok(false);
     }
     let started = games
@@ -385,7 +381,6 @@ pub async fn start(games: &Games, id: &str) -> ApiResult<bool> {
         .set_tournament_status(id, "open", "running", now)
         .await?;
     if started {
-        changed(games, id).await;
         advance(games, id).await?;
     }
     Ok(started)
@@ -423,10 +418,11 @@ pub async fn sweep(games: &Games) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Publishes [`Event::Tournament`] for `id` (docs/architecture.md, "The event bus"): its
-/// pages and every instance's timers of its start and forfeit times hear of the change. A
-/// failure is logged: the pages' next event, and the safety sweep, catch up.
-pub async fn changed(games: &Games, id: &str) {
+/// Publishes [`Event::Tournament`] for `id` once a round's games exist. Every change of a
+/// tournament publishes it with its write (the store does), but the round's row is written
+/// before its games are made, so its pages hear a second time that the games can be opened.
+/// A failure is logged: the next event, and the safety sweep, catch up.
+async fn games_made(games: &Games, id: &str) {
     let event = Event::Tournament { id: id.to_string() };
     if let Err(e) = games.store.publish(vec![event]).await {
         tracing::warn!("tournament {id}: the change was not published: {e}");
