@@ -74,3 +74,8 @@ async fn measure_pool_pass_postgres() {
 async fn measure_accept_with_sockets_postgres() {
     common::pool_measure::measure_accept_with_sockets(&postgres_url(), 500, 200).await;
 }
+
+#[tokio::test]
+async fn postgres_revived_leases_are_news() {
+    revived_leases_are_news(&postgres_url()).await;
+}

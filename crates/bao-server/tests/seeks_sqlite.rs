@@ -111,3 +111,8 @@ async fn sqlite_seek_claim_crash_socket() {
 async fn sqlite_challenge_claim_crash() {
     common::claims::challenge_claim_crash(&sqlite_url("crash-challenge")).await;
 }
+
+#[tokio::test]
+async fn sqlite_revived_leases_are_news() {
+    revived_leases_are_news(&sqlite_url("revive")).await;
+}

@@ -348,34 +348,59 @@ impl Store {
     }
 
     /// Keeps alive until `until` the open seeks of these token hashes or of `account`:
-    /// answers how many are open.
+    /// answers how many are open. A seek whose lease had ended before `now` is listed again,
+    /// so the seek list's event goes with it (docs/architecture.md, "The event bus").
     pub async fn keep_seeks_alive(
         &self,
         hashes: &[String],
         account: Option<&str>,
+        now: i64,
         until: i64,
     ) -> Result<u64, StoreError> {
         if hashes.is_empty() && account.is_none() {
             return Ok(0);
         }
-        // Every open one counts (the caller learns whether anything still waits), none is
-        // moved back.
-        let sql = format!(
+        let whose = |first: usize| {
+            format!(
+                "status = 'open' AND (account_id = $2 OR token_hash IN ({}))",
+                if hashes.is_empty() {
+                    "''".to_string()
+                } else {
+                    placeholders(first, hashes.len())
+                }
+            )
+        };
+        let mut tx = self.write.begin().await?;
+        // First the lapsed ones, to know whether the list changes; then every open one
+        // counts (the caller learns whether anything still waits), none is moved back.
+        let revive = format!(
+            "UPDATE seeks SET alive_until = $1 WHERE {} AND alive_until < $3",
+            whose(4)
+        );
+        let keep = format!(
             "UPDATE seeks
              SET alive_until = CASE WHEN alive_until < $1 THEN $1 ELSE alive_until END
-             WHERE status = 'open'
-               AND (account_id = $2 OR token_hash IN ({}))",
-            if hashes.is_empty() {
-                "''".to_string()
-            } else {
-                placeholders(3, hashes.len())
-            }
+             WHERE {}",
+            whose(3)
         );
-        let mut q = sqlx::query(&sql).bind(until).bind(account);
-        for h in hashes {
-            q = q.bind(h);
+        let mut counts = [0u64; 2];
+        for (i, sql) in [revive, keep].iter().enumerate() {
+            let mut q = sqlx::query(sql).bind(until).bind(account);
+            if i == 0 {
+                q = q.bind(now);
+            }
+            for h in hashes {
+                q = q.bind(h);
+            }
+            counts[i] = q.execute(&mut *tx).await?.rows_affected();
         }
-        Ok(q.execute(&self.write).await?.rows_affected())
+        let events = if counts[0] > 0 {
+            vec![Event::Seeks]
+        } else {
+            vec![]
+        };
+        self.commit_events(tx, events).await?;
+        Ok(counts[1])
     }
 
     /// Seeks of these token hashes or of `account` accepted at or after `since` whose game
@@ -485,27 +510,49 @@ impl Store {
     }
 
     /// Keeps `account`'s waiting tickets (or only ticket `id`) alive until `until`: answers
-    /// how many wait.
+    /// how many wait. A ticket whose lease had ended before `now` waits again, so the pool's
+    /// event goes with it and a pairing pass looks at it at once.
     pub async fn keep_tickets_alive(
         &self,
         account: &str,
         id: Option<&str>,
+        now: i64,
         until: i64,
     ) -> Result<u64, StoreError> {
-        // Every waiting one counts (the caller learns whether anything still waits), none
-        // is moved back.
-        Ok(sqlx::query(
-            "UPDATE pool
-             SET alive_until = CASE WHEN alive_until < $2 THEN $2 ELSE alive_until END
-             WHERE account_id = $1 AND status = 'waiting'
-               AND ($3 = '' OR id = $3)",
-        )
+        let whose = "account_id = $1 AND status = 'waiting' AND ($3 = '' OR id = $3)";
+        let mut tx = self.write.begin().await?;
+        // First the lapsed ones, to know whether the pool changes; then every waiting one
+        // counts (the caller learns whether anything still waits), none is moved back.
+        let revived = sqlx::query(&format!(
+            "UPDATE pool SET alive_until = $2 WHERE {whose} AND alive_until < $4"
+        ))
         .bind(account)
         .bind(until)
         .bind(id.unwrap_or(""))
-        .execute(&self.write)
+        .bind(now)
+        .execute(&mut *tx)
         .await?
-        .rows_affected())
+        .rows_affected();
+        let waiting = sqlx::query(&format!(
+            "UPDATE pool
+             SET alive_until = CASE WHEN alive_until < $2 THEN $2 ELSE alive_until END
+             WHERE {whose}"
+        ))
+        .bind(account)
+        .bind(until)
+        .bind(id.unwrap_or(""))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let events = if revived > 0 {
+            vec![Event::Waiting {
+                account: account.to_string(),
+            }]
+        } else {
+            vec![]
+        };
+        self.commit_events(tx, events).await?;
+        Ok(waiting)
     }
 
     /// Takes `account`'s ticket `id` out of the pool (if it still waits).

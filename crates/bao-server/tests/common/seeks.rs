@@ -1035,3 +1035,123 @@ pub async fn challenge_accept_race(url: &str) {
     b2.stop().await;
     a.stop().await;
 }
+
+/// The next event on `rx` that `want` accepts, or `None` when nothing more is pending: the
+/// store delivers an event before its write returns (docs/architecture.md, "The event bus"),
+/// so what a write published is already there.
+fn pending_event(
+    rx: &mut tokio::sync::broadcast::Receiver<
+        std::sync::Arc<bao_server::domain::events::Delivered>,
+    >,
+    want: impl Fn(&bao_server::domain::events::Event) -> bool,
+) -> Option<bao_server::domain::events::Event> {
+    while let Ok(d) = rx.try_recv() {
+        if want(&d.event) {
+            return Some(d.event.clone());
+        }
+    }
+    None
+}
+
+/// A seek or pool ticket whose lease ended and that its owner's keep-alive brings back is
+/// news in the keep-alive's own transaction: the seek list's event (so lobby sockets list it
+/// again at once) and the pool's `Waiting` (so a pairing pass looks at it at once), not at the
+/// next safety sweep. A keep-alive that revives nothing publishes nothing.
+pub async fn revived_leases_are_news(url: &str) {
+    use bao_server::domain::events::Event;
+    use bao_server::store::NewSeek;
+    let store = bao_server::Store::open(url, bao_server::Durability::Full)
+        .await
+        .expect("store");
+    let mut rx = store.subscribe();
+    let t0 = 1_000_000;
+    let lease = 30_000;
+    let seek = NewSeek {
+        id: "revive-seek".into(),
+        token_hash: "revive-hash".into(),
+        account: Some("revive-acct".into()),
+        ip: "192.0.2.7".into(),
+        name: "reviver".into(),
+        rating: None,
+        variant: "kiswahili".into(),
+        rules: "-".into(),
+        match_format: "single_game".into(),
+        clock: None,
+        rated: false,
+    };
+    assert!(store.insert_seek(&seek, 5, t0, t0 + lease).await.unwrap());
+    let is_seeks = |e: &Event| matches!(e, Event::Seeks);
+    assert!(
+        pending_event(&mut rx, is_seeks).is_some(),
+        "posting a seek is news"
+    );
+    let hashes = vec!["revive-hash".to_string()];
+    // Renewed while alive: still open, nothing new for the list.
+    let kept = store
+        .keep_seeks_alive(&hashes, None, t0 + 10_000, t0 + 10_000 + lease)
+        .await
+        .unwrap();
+    assert_eq!(kept, 1);
+    assert!(
+        pending_event(&mut rx, is_seeks).is_none(),
+        "a renewal is no news"
+    );
+    // The lease ended (at t0 + 40 s): the keep-alive after it lists the seek again.
+    let late = t0 + 10_000 + lease + 5_000;
+    let kept = store
+        .keep_seeks_alive(&[], Some("revive-acct"), late, late + lease)
+        .await
+        .unwrap();
+    assert_eq!(kept, 1);
+    assert!(
+        pending_event(&mut rx, is_seeks).is_some(),
+        "a lapsed seek kept alive again is listed again: the list's event"
+    );
+    let row = store.seek("revive-seek").await.unwrap().expect("the seek");
+    assert_eq!(row.alive_until, late + lease);
+
+    store
+        .insert_ticket(
+            "revive-ticket",
+            "revive-acct",
+            "kiswahili 5+3",
+            "kiswahili",
+            None,
+            1500,
+            t0,
+            t0 + lease,
+        )
+        .await
+        .unwrap();
+    let is_waiting =
+        |e: &Event| matches!(e, Event::Waiting { account } if account == "revive-acct");
+    assert!(
+        pending_event(&mut rx, is_waiting).is_some(),
+        "a new ticket waits"
+    );
+    let kept = store
+        .keep_tickets_alive("revive-acct", None, t0 + 1_000, t0 + 1_000 + lease)
+        .await
+        .unwrap();
+    assert_eq!(kept, 1);
+    assert!(
+        pending_event(&mut rx, is_waiting).is_none(),
+        "a renewal is no news"
+    );
+    let late = t0 + 1_000 + lease + 1;
+    let kept = store
+        .keep_tickets_alive("revive-acct", Some("revive-ticket"), late, late + lease)
+        .await
+        .unwrap();
+    assert_eq!(kept, 1);
+    assert!(
+        pending_event(&mut rx, is_waiting).is_some(),
+        "a lapsed ticket kept alive again waits again: the pool's event"
+    );
+    let t = store
+        .ticket("revive-ticket")
+        .await
+        .unwrap()
+        .expect("the ticket");
+    assert_eq!(t.alive_until, late + lease);
+}

@@ -58,7 +58,7 @@ pub(super) async fn join(
     for _ in 0..3 {
         if let Some(t) = store.waiting_ticket(&account.id.0, &pool).await? {
             store
-                .keep_tickets_alive(&account.id.0, Some(&t), until)
+                .keep_tickets_alive(&account.id.0, Some(&t), now, until)
                 .await?;
             return json(StatusCode::ACCEPTED, &json!({ "ticket": t }));
         }
@@ -133,7 +133,7 @@ pub(super) async fn status(
         ("waiting", _) if t.alive_until >= now => {
             s.games
                 .store
-                .keep_tickets_alive(&account, Some(&t.id), now + s.liveness_ms())
+                .keep_tickets_alive(&account, Some(&t.id), now, now + s.liveness_ms())
                 .await?;
             waiting()
         }

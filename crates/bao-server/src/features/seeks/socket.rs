@@ -554,10 +554,11 @@ impl Player {
     /// Keeps the page's seeks and tickets alive; remembers whether any still wait.
     async fn keep_alive(&mut self) {
         let store = &self.s.games.store;
-        let until = self.s.now_ms() + self.s.liveness_ms();
+        let now = self.s.now_ms();
+        let until = now + self.s.liveness_ms();
         let mut kept = 0;
         match store
-            .keep_seeks_alive(&self.hashes, self.account.as_deref(), until)
+            .keep_seeks_alive(&self.hashes, self.account.as_deref(), now, until)
             .await
         {
             Ok(n) => kept += n,
@@ -567,7 +568,7 @@ impl Player {
             }
         }
         if let Some(a) = &self.account {
-            match store.keep_tickets_alive(a, None, until).await {
+            match store.keep_tickets_alive(a, None, now, until).await {
                 Ok(n) => kept += n,
                 Err(e) => {
                     tracing::warn!("player socket: {e}");
