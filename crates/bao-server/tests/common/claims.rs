@@ -79,6 +79,18 @@ fn short_grace(c: &mut bao_server::Config) {
     c.edge.shutdown_grace = Duration::from_millis(500);
 }
 
+/// Instance A of a crash test: it stops for ever right after its first claim, as if killed
+/// there, on `clock`.
+async fn doomed(url: &str, clock: &Clock) -> Running {
+    server(url)
+        .clock(clock)
+        .behind_proxy()
+        .seeks(halting())
+        .with(short_grace)
+        .start()
+        .await
+}
+
 /// The ticket of a `POST /api/pool` answer.
 fn ticket_of(a: &Answer) -> String {
     assert_eq!(a.status, 202, "{}", a.text);
@@ -110,13 +122,7 @@ async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
 pub async fn pool_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
     let clock = manual_clock();
-    let a = server(url)
-        .clock(&clock)
-        .behind_proxy()
-        .seeks(halting())
-        .with(short_grace)
-        .start()
-        .await;
+    let a = doomed(url, &clock).await;
     let ba = base(&a);
     let req = json!({"variant": "kimasai", "clock": {"initial_ms": 240000, "increment_ms": 2000}});
     let (_, c1) = account(&ba, "Crash").await;
@@ -183,13 +189,7 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
 pub async fn seek_claim_crash(url: &str, socket: bool) {
     let cfg = crash_timings();
     let clock = manual_clock();
-    let a = server(url)
-        .clock(&clock)
-        .behind_proxy()
-        .seeks(halting())
-        .with(short_grace)
-        .start()
-        .await;
+    let a = doomed(url, &clock).await;
     let ba = base(&a);
     let p = post_seek(&ba, casual("Owner"), None).await;
     assert_eq!(p.status, 201, "{}", p.text);
@@ -260,13 +260,7 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
 pub async fn challenge_claim_crash(url: &str) {
     let cfg = crash_timings();
     let clock = manual_clock();
-    let a = server(url)
-        .clock(&clock)
-        .behind_proxy()
-        .seeks(halting())
-        .with(short_grace)
-        .start()
-        .await;
+    let a = doomed(url, &clock).await;
     let ba = base(&a);
     let (_, ca) = account(&ba, "Asha").await;
     let (bname, cb) = account(&ba, "Baraka").await;
