@@ -1,7 +1,8 @@
 // Phones in the browser tests: a 360x640 touch context in a language, where the parts of the
 // game page are on its screen, the checks that a player's board, bars, clocks and chooser fit
 // it, and a move played as a player plays it (a pit tapped, the chooser's buttons found by
-// their words). Shared by the game page's tests (53-game-phone, 54-rated-clock-rematch).
+// their words). Shared by the tests that play as players do (accounts, rated games, tournaments,
+// the game page on a phone).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

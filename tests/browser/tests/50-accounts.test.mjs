@@ -6,19 +6,8 @@
 // name nobody has.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { launch, openPage, assertClean, screenshot, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
-
-const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
-
-/** One catalog text (markup stripped), as the page shows it. */
-function text(lang, area, key, params = {}) {
-  const file = path.join(ROOT, 'crates/bao-server/web/i18n', lang, `${area}.json`);
-  const raw = JSON.parse(readFileSync(file, 'utf8'))[key];
-  assert.ok(raw, `${lang}/${area}.json has ${key}`);
-  return raw.replace(/<[^>]*>/g, '').replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
+import { launch, openPage, assertClean, screenshot } from '../lib/harness.mjs';
+import { PHONE, phone, text } from '../lib/phone.mjs';
 
 /** A name no other run of the suite has taken (names are unique without regard to case). */
 const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1000)}`;
@@ -31,28 +20,12 @@ after(async () => {
   await browser?.close();
 });
 
-/** A context like openPage's, in a language and on a device. */
-async function openIn(lang, device) {
-  const context = await browser.newContext({ ...device, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
-  context.setDefaultTimeout(STATE_TIMEOUT_MS);
-  const page = await context.newPage();
-  const problems = { pageErrors: [], consoleErrors: [], external: [] };
-  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && problems.consoleErrors.push(m.text()));
-  page.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith(BASE) && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(BASE.replace('http', 'ws'))) problems.external.push(u);
-  });
-  page.problems = problems;
-  return { context, page };
-}
-
 const USER = unique('Asha');
 const PASSWORD = 'mbegu-nne-4';
 let gameId;
 
 test('sign up on a 360 px phone in Swahili, log out, a wrong password, log in on a second browser and see My games', async () => {
-  const { context, page } = await openIn('sw', PHONE);
+  const { context, page } = await phone(browser, 'sw', PHONE);
   // A game made before signing up: the signup claims its seat.
   await page.goto('/');
   await page.locator('#variants input[value="kiswahili"]').check();
@@ -139,7 +112,7 @@ test('sign up on a 360 px phone in Swahili, log out, a wrong password, log in on
 
   // A second browser (English, desktop): log in, land on the home page with "My games"
   // holding the game made on the phone.
-  const second = await openIn('en', { viewport: { width: 1280, height: 800 } });
+  const second = await phone(browser, 'en', { viewport: { width: 1280, height: 800 } });
   const p2 = second.page;
   await p2.goto('/');
   await Promise.all([p2.waitForURL(/\/account\/login/), p2.click('#account-login')]);
@@ -222,7 +195,7 @@ test('a sign-up refused because the server is checking too many passwords (503 b
 });
 
 test('the profile of a name nobody has says so in words; an address that cannot be a name is 404', async () => {
-  const { context, page } = await openIn('sw', PHONE);
+  const { context, page } = await phone(browser, 'sw', PHONE);
   await page.goto('/@/hakunamtu123');
   await page.waitForSelector('#profile[data-state="missing"]');
   assert.equal((await page.textContent('#profile-name')).trim(), text('sw', 'players', 'players.not_found_title'));

@@ -7,19 +7,10 @@
 // These need the ratings backend (GET /api/users/{name}, /api/leaderboard, "rated" games).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { launch, assertClean, screenshot, clickMove, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { launch, assertClean, screenshot, clickMove, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { PHONE, phone, text } from '../lib/phone.mjs';
 
-const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
-
-function text(lang, area, key, params = {}) {
-  const file = path.join(ROOT, 'crates/bao-server/web/i18n', lang, `${area}.json`);
-  const raw = JSON.parse(readFileSync(file, 'utf8'))[key];
-  assert.ok(raw, `${lang}/${area}.json has ${key}`);
-  return raw.replace(/<[^>]*>/g, '').replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
 
 const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1000)}`;
 const PASSWORD = 'kete-sitini-4';
@@ -31,19 +22,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function openIn(lang, device) {
-  const context = await browser.newContext({ ...device, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
-  context.setDefaultTimeout(STATE_TIMEOUT_MS);
-  await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
-  const page = await context.newPage();
-  const problems = { pageErrors: [], consoleErrors: [], external: [] };
-  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && problems.consoleErrors.push(m.text()));
-  page.problems = problems;
-  page.on('dialog', (d) => d.accept());
-  return { context, page };
-}
 
 /** Signs up through the page; the browser is then signed in as `name`. */
 async function signUp(page, name) {
@@ -60,8 +38,8 @@ const LOSER = unique('Bakari');
 let gameId;
 
 test('a rated game between two signed-in browsers: one move, a resignation, both see the rating changes', async () => {
-  const a = await openIn('sw', PHONE);
-  const b = await openIn('en', DESKTOP);
+  const a = await phone(browser, 'sw', PHONE);
+  const b = await phone(browser, 'en', DESKTOP);
   await signUp(a.page, WINNER);
   await signUp(b.page, LOSER);
 
@@ -123,7 +101,7 @@ test('a rated game between two signed-in browsers: one move, a resignation, both
 
 test('the profile: ratings, results, a graph drawn as an SVG path, recent games; the leaderboard and its tabs', async () => {
   assert.ok(gameId, 'the rated game of the test above');
-  const { context, page } = await openIn('sw', PHONE);
+  const { context, page } = await phone(browser, 'sw', PHONE);
   await page.goto(`/@/${WINNER}`);
   await page.waitForSelector('#profile[data-state="ready"]');
   assert.equal((await page.textContent('#profile-name')).trim(), WINNER);
@@ -186,7 +164,7 @@ test('a guest opening the invite of a rated game is told in words that it needs 
   const g = await made.json();
   // The guest's join is refused with the one answer for "signed out" (401 not_signed_in): the
   // page says that a rated game needs an account, in Swahili, not a generic refusal.
-  const { context, page } = await openIn('sw', PHONE);
+  const { context, page } = await phone(browser, 'sw', PHONE);
   await page.goto(`/g/${g.id}?invite=${g.invite}`);
   const words = text('sw', 'players', 'players.err_rated_needs_account');
   await page.waitForFunction((w) => document.querySelector('#page-status')?.textContent === w, words);

@@ -8,20 +8,11 @@
 // makes a tournament. Every wait is for a state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { launch, assertClean, screenshot, clickMove, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { launch, assertClean, screenshot, clickMove, BASE } from '../lib/harness.mjs';
+import { PHONE, phone, text } from '../lib/phone.mjs';
 
-const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
 const PASSWORD = 'kete-sitini-4';
 const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
-
-function text(lang, area, key, params = {}) {
-  const file = path.join(ROOT, 'crates/bao-server/web/i18n', lang, `${area}.json`);
-  const raw = JSON.parse(readFileSync(file, 'utf8'))[key];
-  assert.ok(raw, `${lang}/${area}.json has ${key}`);
-  return raw.replace(/<[^>]*>/g, '').replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
 
 /** Calls the API from the test process as the account whose session is `session`. */
 async function call(pathname, { session, method = 'GET', body } = {}) {
@@ -54,22 +45,6 @@ after(async () => {
   await browser?.close();
 });
 
-async function phone(lang) {
-  const context = await browser.newContext({ ...PHONE, baseURL: BASE, locale: lang === 'sw' ? 'sw-TZ' : 'en-GB' });
-  context.setDefaultTimeout(STATE_TIMEOUT_MS);
-  await context.addInitScript(() => localStorage.setItem('bao.speed', '0'));
-  const page = await context.newPage();
-  const problems = { pageErrors: [], consoleErrors: [], external: [] };
-  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && problems.consoleErrors.push(m.text()));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(BASE) && !r.url().startsWith('data:') && !r.url().startsWith(BASE.replace('http', 'ws'))) problems.external.push(r.url());
-  });
-  page.on('dialog', (d) => d.accept());
-  page.problems = problems;
-  return { context, page };
-}
-
 async function noSidewaysScroll(page, where) {
   const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
   assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
@@ -88,7 +63,7 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   assert.equal(made.data.url, `/t/${id}`);
   await call(`/api/tournaments/${id}/join`, { session, method: 'POST', body: {} });
 
-  const { context, page } = await phone('sw');
+  const { context, page } = await phone(browser, 'sw');
   const me = unique('Mchezaji');
   await page.goto('/account/signup');
   await page.fill('#username', me);
@@ -204,7 +179,7 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
 });
 
 test('the create form: signed out it says to log in; bad input is refused in words; a private Swiss made, joined with its code, a player removed, started, paused and resumed from the page', async () => {
-  const { context, page } = await phone('sw');
+  const { context, page } = await phone(browser, 'sw');
   await page.goto('/tournaments/new');
   await page.waitForSelector('#new-signin:not([hidden])');
   assert.ok(await page.locator('#new-form').isHidden());
