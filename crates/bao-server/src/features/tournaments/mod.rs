@@ -674,14 +674,7 @@ async fn pause(
     Path(id): Path<String>,
     me: Account,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &me).await?;
-    if !games
-        .store
-        .set_tournament_status(&id, "running", "paused", games.clock.now_ms())
-        .await?
-    {
-        return Err(wrong_status("paused", &l.t.status));
-    }
+    organiser_moves(&games, &id, &me, ("running", "paused")).await?;
     ok_status(&games, &id).await
 }
 
@@ -691,16 +684,29 @@ async fn resume(
     Path(id): Path<String>,
     me: Account,
 ) -> ApiResult<Response> {
-    let l = organised(&games, &id, &me).await?;
-    if !games
-        .store
-        .set_tournament_status(&id, "paused", "running", games.clock.now_ms())
-        .await?
-    {
-        return Err(wrong_status("resumed", &l.t.status));
-    }
+    organiser_moves(&games, &id, &me, ("paused", "running")).await?;
     run::advance(&games, &id).await?;
     ok_status(&games, &id).await
+}
+
+/// The organiser `me` moves tournament `id` from status `from` to `to`: refused in words when
+/// it is not in `from` (exactly once: the store's conditional update).
+async fn organiser_moves(
+    games: &Games,
+    id: &str,
+    me: &Account,
+    (from, to): (&str, &str),
+) -> ApiResult<()> {
+    let l = organised(games, id, me).await?;
+    if !games
+        .store
+        .set_tournament_status(id, from, to, games.clock.now_ms())
+        .await?
+    {
+        let done = if to == "paused" { "paused" } else { "resumed" };
+        return Err(wrong_status(done, &l.t.status));
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]
