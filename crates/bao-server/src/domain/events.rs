@@ -134,6 +134,14 @@ pub enum Event {
         /// The game, once accepted.
         game: Option<String>,
     },
+    /// A seek, a pool pair or a challenge was claimed at `at` (ms since the epoch) for a
+    /// game about to be made. Its deadline is news for every instance: if no game exists
+    /// the stale-claim delay after `at` (the claiming instance stopped in between), any
+    /// instance undoes the claim then, without waiting for a sweep.
+    Claimed {
+        /// When the claim was made.
+        at: i64,
+    },
     /// Who has game `game` open changed on the publishing instance (a player's first socket
     /// opened there, or their last one closed).
     Presence {
@@ -192,6 +200,7 @@ impl Event {
             Event::Rematch { to, .. } => vec![to],
             Event::Game { .. }
             | Event::Seeks
+            | Event::Claimed { .. }
             | Event::Presence { .. }
             | Event::Tournament { .. }
             | Event::Review { .. } => Vec::new(),

@@ -307,6 +307,7 @@ impl Store {
         acceptor: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "UPDATE seeks SET status = 'accepted', game = $2, acceptor = $3, accepted_at = $4
              WHERE id = $1 AND status = 'open' AND alive_until >= $4",
@@ -315,9 +316,15 @@ impl Store {
         .bind(game)
         .bind(acceptor)
         .bind(now)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?;
-        Ok(n.rows_affected() == 1)
+        if n.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, vec![Event::Claimed { at: now }])
+            .await?;
+        Ok(true)
     }
 
     /// Opens seek `id` again after its game `game` could not be made.
@@ -653,7 +660,8 @@ impl Store {
         .bind(game)
         .execute(&mut *tx)
         .await?;
-        tx.commit().await?;
+        self.commit_events(tx, vec![Event::Claimed { at: now }])
+            .await?;
         Ok(true)
     }
 
@@ -836,6 +844,7 @@ impl Store {
         game: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query(
             "UPDATE challenges SET status = 'accepted', game = $3, changed = $4
              WHERE id = $1 AND to_account = $2 AND status = 'open' AND expires >= $4",
@@ -844,9 +853,15 @@ impl Store {
         .bind(to)
         .bind(game)
         .bind(now)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?;
-        Ok(n.rows_affected() == 1)
+        if n.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, vec![Event::Claimed { at: now }])
+            .await?;
+        Ok(true)
     }
 
     /// Opens challenge `id` again after its game `game` could not be made.
@@ -994,24 +1009,18 @@ impl Store {
 
     // ---- upkeep ----
 
-    /// The upkeep of the tables (every instance runs it; each statement is safe to run twice):
-    /// a claim made before `stale` whose game does not exist (its instance died between the
-    /// claim and the game) is undone: the seek is open again, the tickets wait again, the
-    /// challenge is open again, each alive (a challenge: not expiring) until at least
-    /// `lease`, so that a player who only polls, or whose socket has not yet renewed it,
-    /// finds it there (docs/api.md, "Finding an opponent"). A ticket whose account has asked
-    /// again in the same pool since leaves the pool instead: the later ask stands. Challenges
-    /// past their time expire (with [`Event::Challenge`]); closed rows older than `old` are
-    /// deleted. Answers the claims undone.
-    pub async fn repair_claims(
-        &self,
-        now: i64,
-        stale: i64,
-        old: i64,
-        lease: i64,
-    ) -> Result<u64, StoreError> {
-        let mut undone = 0;
-        undone += sqlx::query(
+    /// Undoes the claims made before `stale` whose game does not exist (their instance died
+    /// between the claim and the game; every instance may run it, and running it twice changes
+    /// nothing): the seek is open again, the tickets wait again, the challenge is open again,
+    /// each alive (a challenge: not expiring) until at least `lease`, so that a player who
+    /// only polls, or whose socket has not yet renewed it, finds it there (docs/api.md,
+    /// "Finding an opponent"). A ticket whose account has asked again in the same pool since
+    /// leaves the pool instead: the later ask stands. One transaction with the news of what
+    /// came back (the seek list, the pool, the challenge's players). Answers the claims undone.
+    pub async fn repair_claims(&self, now: i64, stale: i64, lease: i64) -> Result<u64, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let mut events = Vec::new();
+        let seeks = sqlx::query(
             "UPDATE seeks SET status = 'open', game = NULL, acceptor = NULL, accepted_at = NULL,
                     alive_until = $2
              WHERE status = 'accepted' AND accepted_at < $1
@@ -1019,12 +1028,15 @@ impl Store {
         )
         .bind(stale)
         .bind(lease)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
+        if seeks > 0 {
+            events.push(Event::Seeks);
+        }
         // Before the reopening: at most one waiting ticket per account and pool (the unique
         // index), so an orphan with a later ticket beside it must not wait again.
-        undone += sqlx::query(
+        let gone = sqlx::query(
             "UPDATE pool SET status = 'gone'
              WHERE status = 'paired' AND paired_at < $1
                AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)
@@ -1033,32 +1045,66 @@ impl Store {
                              AND (w.since > pool.since OR (w.since = pool.since AND w.id > pool.id)))",
         )
         .bind(stale)
-        .execute(&self.write)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        undone += sqlx::query(
+        let waiting = sqlx::query(
             "UPDATE pool SET status = 'waiting', game = NULL, paired_at = NULL, alive_until = $2
              WHERE status = 'paired' AND paired_at < $1
-               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)",
+               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)
+             RETURNING account_id",
         )
         .bind(stale)
         .bind(lease)
-        .execute(&self.write)
-        .await?
-        .rows_affected();
-        undone += sqlx::query(
+        .fetch_all(&mut *tx)
+        .await?;
+        for r in &waiting {
+            events.push(Event::Waiting {
+                account: r.try_get("account_id")?,
+            });
+        }
+        let reopened = sqlx::query(
             "UPDATE challenges SET status = 'open', game = NULL, changed = $2,
                     expires = CASE WHEN expires < $3 THEN $3 ELSE expires END
              WHERE status = 'accepted' AND changed < $1
-               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = challenges.game)",
+               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = challenges.game)
+             RETURNING id, from_account, to_account",
         )
         .bind(stale)
         .bind(now)
         .bind(lease)
-        .execute(&self.write)
-        .await?
-        .rows_affected();
-        // Expired with their event in one transaction: both players' sockets hear of it.
+        .fetch_all(&mut *tx)
+        .await?;
+        events.extend(challenge_events(&reopened, ChallengeStatus::Open)?);
+        self.commit_events(tx, events).await?;
+        Ok(seeks + gone + waiting.len() as u64 + reopened.len() as u64)
+    }
+
+    /// When the oldest claim whose game does not exist was made, if any: an instance that
+    /// starts learns there the deadline it did not hear of ([`Event::Claimed`] went by
+    /// before it listened). Claims in progress count too; their repair finds them made.
+    pub async fn first_open_claim(&self) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT MIN(t) AS first FROM (
+               SELECT accepted_at AS t FROM seeks WHERE status = 'accepted'
+                 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = seeks.game)
+               UNION ALL
+               SELECT paired_at AS t FROM pool WHERE status = 'paired'
+                 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = pool.game)
+               UNION ALL
+               SELECT changed AS t FROM challenges WHERE status = 'accepted'
+                 AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = challenges.game)
+             ) AS claims",
+        )
+        .fetch_one(&self.read)
+        .await?;
+        Ok(row.try_get::<Option<i64>, _>("first")?)
+    }
+
+    /// Expires the open challenges whose time has come by `now`, with their event in the same
+    /// transaction (both players' sockets hear of it); answers when the next open one expires,
+    /// the deadline of the next call.
+    pub async fn expire_challenges(&self, now: i64) -> Result<Option<i64>, StoreError> {
         let mut tx = self.write.begin().await?;
         let rows = sqlx::query(
             "UPDATE challenges SET status = 'expired', changed = $1
@@ -1070,6 +1116,15 @@ impl Store {
         .await?;
         let expired = challenge_events(&rows, ChallengeStatus::Expired)?;
         self.commit_events(tx, expired).await?;
+        let next = sqlx::query("SELECT MIN(expires) AS next FROM challenges WHERE status = 'open'")
+            .fetch_one(&self.read)
+            .await?;
+        // Expiry is `expires < now`: the first moment it holds.
+        Ok(next.try_get::<Option<i64>, _>("next")?.map(|t| t + 1))
+    }
+
+    /// Deletes the seeks and pool tickets closed or lapsed before `old`.
+    pub async fn prune_seeks(&self, old: i64) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM seeks WHERE status <> 'accepted' AND alive_until < $1")
             .bind(old)
             .execute(&self.write)
@@ -1078,7 +1133,7 @@ impl Store {
             .bind(old)
             .execute(&self.write)
             .await?;
-        Ok(undone)
+        Ok(())
     }
 }
 

@@ -418,14 +418,14 @@ pub async fn tournament_news_only_to_followers(url: &str) {
     s.stop().await;
 }
 
-/// A challenge that expires (the upkeep, on instance A) reaches both players' sockets on
-/// instance B, whose own upkeep runs an hour apart: `challenge_gone` with `expired`.
+/// A challenge that expires reaches both players' sockets on instance B: the expiry is a
+/// deadline with its own timer (set by the challenge's event), so with every safety sweep an
+/// hour apart, moving the clock past its 24 h is enough: `challenge_gone` with `expired`.
 pub async fn challenge_expiry_reaches_the_other_instance(url: &str) {
     use super::seeks::{account, play_ws};
-    let a = quiet_with(url, false, Duration::from_millis(200))
-        .start()
-        .await;
-    let b = quiet(url, false).start().await;
+    let clock = super::manual_clock();
+    let a = quiet(url, false).clock(&clock).start().await;
+    let b = quiet(url, false).clock(&clock).start().await;
     let ba = super::accounts::base(&a);
     let (asha, ca) = account(&ba, "exp-a").await;
     let (_, cb) = account(&ba, "exp-b").await;
@@ -437,15 +437,10 @@ pub async fn challenge_expiry_reaches_the_other_instance(url: &str) {
     assert_eq!(sent.status, 201, "{}", sent.text);
     let id = sent.json["id"].as_str().unwrap().to_string();
     heard(&mut to, "challenge", "the challenge sent").await;
-    // Its 24 h pass at once: A's next upkeep expires it.
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(url).await.unwrap();
-    sqlx::query("UPDATE challenges SET expires = 1 WHERE id = $1")
-        .bind(&id)
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
+    // Its 24 h pass: the instances' expiry timers come due.
+    clock.advance(Duration::from_millis(
+        bao_server::features::seeks::CHALLENGE_MS as u64 + 1_000,
+    ));
     for ws in [&mut to, &mut from] {
         let m = heard(
             ws,

@@ -12,29 +12,31 @@ use super::*;
 use bao_server::features::seeks::SeeksConfig;
 use std::time::Instant;
 
-/// The crash tests' timings: production's 30 s, 2 s, 60 s, 10 s scaled down, the
-/// stale-claim delay still longer than the liveness (so a lease left as the claim found it
-/// has run out by the time the claim is undone, as it has in production).
+/// The crash tests' timings: production's 30 s, 2 s, 60 s scaled down, the stale-claim delay
+/// still longer than the liveness (so a lease left as the claim found it has run out by the
+/// time the claim is undone, as it has in production). The safety sweep (the upkeep) is an
+/// hour away: the repair must come from the claim's own deadline.
 pub fn crash_timings() -> SeeksConfig {
     SeeksConfig {
         liveness: Duration::from_millis(3_000),
         pair_every: Duration::from_millis(200),
         stale_claim: Duration::from_millis(4_000),
-        upkeep: Duration::from_millis(300),
+        upkeep: Duration::from_secs(3600),
         halt_after_claim: false,
         background_passes: true,
     }
 }
 
 /// The documented bound from a claim to the players paired again (docs/api.md): the stale
-/// delay, one upkeep period, one pairing pass.
+/// delay, then the repair at that deadline, and one pairing pass (at most a retry later).
 fn pairing_bound(c: &SeeksConfig) -> Duration {
-    c.stale_claim + c.upkeep + c.pair_every
+    c.stale_claim + c.pair_every
 }
 
-/// From a claim to the seek or challenge open again: the stale delay and one upkeep period.
+/// From a claim to the seek or challenge open again: the stale delay (the repair runs at
+/// that deadline).
 fn reopen_bound(c: &SeeksConfig) -> Duration {
-    c.stale_claim + c.upkeep
+    c.stale_claim
 }
 
 /// The time since the claim: the instances' clock stood still from the claim until
@@ -51,7 +53,7 @@ impl SinceClaim {
 }
 
 /// Moves the instances' clock just past the stale-claim delay after the claim (no test
-/// waits for it), for the surviving instance's upkeep to find the claim stale.
+/// waits for it), for the surviving instance's repair to find the claim stale.
 fn past_stale(clock: &Clock, cfg: &SeeksConfig) -> SinceClaim {
     let advanced = cfg.stale_claim + Duration::from_millis(1);
     clock.advance(advanced);
@@ -116,7 +118,7 @@ async fn poll_until_paired(b: &str, ticket: &str, cookie: &str) -> String {
     .await
 }
 
-/// A pool pair claimed by A, which dies before making the game; B's upkeep puts both back
+/// A pool pair claimed by A, which dies before making the game; B's repair at the claim's deadline puts both back
 /// in the pool alive, and they are paired again within the bound. Player one only polls its
 /// ticket; player two polls too, or (`socket`) holds a player socket on B and never polls.
 pub async fn pool_claim_crash(url: &str, socket: bool) {
@@ -183,7 +185,7 @@ pub async fn pool_claim_crash(url: &str, socket: bool) {
 }
 
 /// A seek accepted through A, which dies before making the game (the acceptor never gets an
-/// answer); the moment B's upkeep opens the seek again it is in the list, and another guest
+/// answer); the moment B's repair at the claim's deadline opens the seek again it is in the list, and another guest
 /// can accept it. The owner's page has no socket any more (`socket` false: it only asks
 /// `GET /api/seeks/{id}`), or has opened a new one on B.
 pub async fn seek_claim_crash(url: &str, socket: bool) {
@@ -255,7 +257,7 @@ pub async fn seek_claim_crash(url: &str, socket: bool) {
     b.stop().await;
 }
 
-/// A challenge accepted through A, which dies before making the game; B's upkeep opens it
+/// A challenge accepted through A, which dies before making the game; B's repair at the claim's deadline opens it
 /// again (the challenged sees it among the incoming ones) and it can be accepted.
 pub async fn challenge_claim_crash(url: &str) {
     let cfg = crash_timings();

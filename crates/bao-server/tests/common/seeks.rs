@@ -913,7 +913,6 @@ pub async fn orphan_claims_are_undone(url: &str) {
     let b = &base(&s);
     let store = &s.app.store;
     let now = bao_server::util::now_ms();
-    let day = 86_400_000;
     // A seek claimed for a game that does not exist.
     let p = post_seek(b, casual("Orphan"), None).await;
     let (id, token) = id_and_token(&p);
@@ -924,17 +923,27 @@ pub async fn orphan_claims_are_undone(url: &str) {
         .unwrap());
     // A claim of a moment ago is left to its instance.
     store
-        .repair_claims(now, now - 60_000, now - day, now + 30_000)
+        .repair_claims(now, now - 60_000, now + 30_000)
         .await
         .unwrap();
     assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
-    // A minute later (the time passed in), it is undone, alive for a lease from then.
+    // A minute later (the time passed in), it is undone, alive for a lease from then, and
+    // the seek list's event goes with it (every instance's lobby lists it again).
+    let mut rx = store.subscribe();
     let later = now + 61_000;
     let undone = store
-        .repair_claims(later, later - 60_000, later - day, later + 30_000)
+        .repair_claims(later, later - 60_000, later + 30_000)
         .await
         .unwrap();
     assert!(undone >= 1);
+    assert!(
+        pending_event(&mut rx, |e| matches!(
+            e,
+            bao_server::domain::events::Event::Seeks
+        ))
+        .is_some(),
+        "the seek back in the list is news"
+    );
     let row = store.seek(&id).await.unwrap().unwrap();
     assert_eq!(row.status, "open");
     assert_eq!(row.game, None);
@@ -947,7 +956,7 @@ pub async fn orphan_claims_are_undone(url: &str) {
     // A claim whose game exists stays, however old.
     let later = bao_server::util::now_ms() + 120_000;
     store
-        .repair_claims(later, later - 60_000, later - day, later + 30_000)
+        .repair_claims(later, later - 60_000, later + 30_000)
         .await
         .unwrap();
     assert_eq!(store.seek(&id).await.unwrap().unwrap().status, "accepted");
@@ -977,10 +986,17 @@ pub async fn orphan_claims_are_undone(url: &str) {
         .await
         .unwrap();
     let later = now + 61_000;
+    let mut rx = store.subscribe();
     store
-        .repair_claims(later, later - 60_000, later - day, later + 30_000)
+        .repair_claims(later, later - 60_000, later + 30_000)
         .await
         .unwrap();
+    // The ticket waiting again is the pool's news (a pairing pass on every instance).
+    let waits_again = |e: &bao_server::domain::events::Event| matches!(e, bao_server::domain::events::Event::Waiting { account } if *account == baraka);
+    assert!(
+        pending_event(&mut rx, waits_again).is_some(),
+        "Baraka waits again: news"
+    );
     let t = |id: String| async move { store.ticket(&id).await.unwrap().unwrap() };
     let (r1, r2, r3) = (t(t1).await, t(t2).await, t(t3).await);
     assert_eq!(r1.status, "gone", "the later ask stands");

@@ -6,8 +6,9 @@
 //! Every decision that must happen once across instances is one conditional write in the
 //! store ([`crate::store`]'s `seeks.rs`): the game id is chosen first, claimed in the
 //! database, and only then is the game made ([`Games::create_pair`]); a claim whose instance
-//! died before the game was made is undone by the upkeep task after
-//! [`SeeksConfig::stale_claim`], and what it undoes is alive again at once (its lease renewed).
+//! died before the game was made is undone [`SeeksConfig::stale_claim`] after the claim by
+//! any instance (the claim's event sets every instance's timer), and what it undoes is alive
+//! again at once (its lease renewed).
 //! Events reach a player's sockets on any instance through the event bus
 //! (docs/architecture.md, "The event bus"): the store publishes them in the transaction of
 //! the change (a seek posted or accepted, a pairing, a challenge sent or answered), and each
@@ -19,7 +20,7 @@ mod pool;
 mod seek;
 mod socket;
 
-use crate::domain::events::Event;
+use crate::domain::events::{ChallengeStatus, Event};
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
@@ -67,12 +68,14 @@ pub struct SeeksConfig {
     /// made is undone: its instance died between the claim and the game. Longer than making
     /// a game can take.
     pub stale_claim: Duration,
-    /// How often every instance runs the upkeep, its safety sweep: undoing stale claims,
-    /// expiring challenges, deleting old rows, a pairing pass and a look at the seek list.
+    /// How often every instance runs the upkeep, its safety sweep for what no event or
+    /// timer brought (an event lost with a crash): undoing stale claims, expiring
+    /// challenges, deleting old rows, a pairing pass and a look at the seek list. Claims and
+    /// challenges have timers at their deadlines; this is only the net under them.
     pub upkeep: Duration,
     /// Test only (a fault point), off by default: right after it claims a seek, a pool pair
     /// or a challenge this instance stops dead, never making the game nor undoing the claim,
-    /// as if it were killed at that instant. The other instances' upkeep must repair it.
+    /// as if it were killed at that instant. Another instance must repair it (at the claim's deadline).
     pub halt_after_claim: bool,
     /// Whether this instance runs pairing passes by itself (on a join, at a widening step,
     /// at the upkeep): on by default; off only where a test times one pass of its own.
@@ -80,13 +83,13 @@ pub struct SeeksConfig {
 }
 
 impl Default for SeeksConfig {
-    /// 30 s, 2 s, 60 s, 10 s, no fault (docs/api.md, "Finding an opponent").
+    /// 30 s, 2 s, 60 s, 60 s, no fault (docs/api.md, "Finding an opponent").
     fn default() -> Self {
         SeeksConfig {
             liveness: Duration::from_secs(30),
             pair_every: Duration::from_secs(2),
             stale_claim: Duration::from_millis(STALE_CLAIM_MS as u64),
-            upkeep: Duration::from_secs(10),
+            upkeep: Duration::from_secs(60),
             halt_after_claim: false,
             background_passes: true,
         }
@@ -147,23 +150,56 @@ impl Seeks {
         }
     }
 
-    /// One upkeep: undoes the claims older than [`SeeksConfig::stale_claim`] whose game was
-    /// never made, with a fresh lease, expires challenges and deletes old rows. (The task
-    /// then runs a pairing pass and looks at the seek list.)
-    async fn upkeep(&self) {
+    /// Undoes the claims older than [`SeeksConfig::stale_claim`] whose game was never made,
+    /// with a fresh lease (the store publishes what came back).
+    async fn repair(&self) {
         let now = self.now_ms();
         let stale = now - self.cfg.stale_claim.as_millis() as i64;
         let lease = now + self.liveness_ms();
-        match self
-            .games
-            .store
-            .repair_claims(now, stale, now - KEEP_MS, lease)
-            .await
-        {
+        match self.games.store.repair_claims(now, stale, lease).await {
             Ok(0) => {}
             Ok(n) => tracing::warn!("undid {n} claims whose game was never made"),
-            Err(e) => tracing::warn!("seeks upkeep: {e}"),
+            Err(e) => tracing::warn!("seeks: repairing claims: {e}"),
         }
+    }
+
+    /// Expires the challenges whose time has come: when the next one expires.
+    async fn expire(&self) -> Option<i64> {
+        match self.games.store.expire_challenges(self.now_ms()).await {
+            Ok(next) => next,
+            Err(e) => {
+                tracing::warn!("seeks: expiring challenges: {e}");
+                None
+            }
+        }
+    }
+
+    /// The repair's deadline of the oldest claim whose game does not exist, from the store.
+    async fn first_claim_due(&self) -> Option<i64> {
+        match self.games.store.first_open_claim().await {
+            Ok(first) => first.map(|at| self.claim_due(at)),
+            Err(e) => {
+                tracing::warn!("seeks: reading the claims: {e}");
+                None
+            }
+        }
+    }
+
+    /// When a claim made at `at` is stale if its game was never made.
+    fn claim_due(&self, at: i64) -> i64 {
+        at + self.cfg.stale_claim.as_millis() as i64 + 1
+    }
+
+    /// One upkeep, the safety sweep: claims repaired, challenges expired (answers when the
+    /// next expires), old rows deleted. (The task then runs a pairing pass and looks at the
+    /// seek list.)
+    async fn upkeep(&self) -> Option<i64> {
+        self.repair().await;
+        let next = self.expire().await;
+        if let Err(e) = self.games.store.prune_seeks(self.now_ms() - KEEP_MS).await {
+            tracing::warn!("seeks upkeep: {e}");
+        }
+        next
     }
 }
 
@@ -220,8 +256,12 @@ pub fn routes(s: Arc<Seeks>) -> Router {
 /// * The seek list lapses by deadline (a seek's page went away: no event tells it): a timer
 ///   at the first lease to end, which then tells this instance's sockets if the list changed.
 ///   [`Event::Seeks`] (the list changed on any instance) sets that timer again.
-/// * The upkeep every [`SeeksConfig::upkeep`], the safety sweep: stale claims undone,
-///   challenges expired, then a pairing pass and a look at the list.
+/// * [`Event::Claimed`] (a claim on any instance): a timer at its deadline, the stale-claim
+///   delay later, which undoes it then if its game was never made (its instance stopped).
+///   Claims that come close together share one repair.
+/// * A challenge's expiry: a timer at the next one, set again by [`Event::Challenge`].
+/// * The upkeep every [`SeeksConfig::upkeep`] (a minute), the safety sweep under those:
+///   stale claims undone, challenges expired, then a pairing pass and a look at the list.
 pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
     let weak: Weak<Seeks> = Arc::downgrade(s);
     let upkeep_every = s.cfg.upkeep.max(Duration::from_millis(10));
@@ -236,14 +276,33 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
         .into_iter()
         .collect();
     tasks.push(tokio::spawn(async move {
-        let mut upkeep = tokio::time::interval(upkeep_every);
+        // The first sweep one period from now: what it would find at the start, the start
+        // itself reads below.
+        let mut upkeep =
+            tokio::time::interval_at(tokio::time::Instant::now() + upkeep_every, upkeep_every);
         upkeep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let (mut pair_at, mut lapse_at): (Option<i64>, Option<i64>) = (None, None);
+        let (mut repair_at, mut expire_at): (Option<i64>, Option<i64>) = (None, None);
+        // The deadlines of the claims heard of, after the next repair's.
+        let mut claims = Claims::default();
+        // What went by before this instance listened: the store's oldest claim, the next
+        // challenge to expire, the tickets waiting and the seek list.
+        if let Some(s) = weak.upgrade() {
+            repair_at = s.first_claim_due().await;
+            expire_at = s.expire().await;
+            if s.cfg.background_passes {
+                pair_at = pool::pairing_pass(&s).await.next;
+            }
+            lapse_at = seek::watch_list(&s, true).await;
+        }
         loop {
             let (pair, look, tell) = tokio::select! {
                 _ = upkeep.tick() => {
                     let Some(s) = weak.upgrade() else { return };
-                    s.upkeep().await;
+                    expire_at = s.upkeep().await;
+                    if let Some(due) = s.first_claim_due().await {
+                        repair_at = claims.add(repair_at, due);
+                    }
                     (true, true, true)
                 }
                 e = events.recv() => match e {
@@ -252,6 +311,16 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
                         // The sockets heard it through the dispatcher: only the timer is
                         // set again.
                         Event::Seeks => (false, true, false),
+                        Event::Claimed { at } => {
+                            let Some(s) = weak.upgrade() else { return };
+                            repair_at = claims.add(repair_at, s.claim_due(*at));
+                            continue;
+                        }
+                        Event::Challenge { status: ChallengeStatus::Open, .. } => {
+                            let Some(s) = weak.upgrade() else { return };
+                            expire_at = s.expire().await;
+                            continue;
+                        }
                         _ => continue,
                     },
                     Err(RecvError::Lagged(_)) => (true, true, true),
@@ -259,6 +328,18 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
                 },
                 _ = at(&clock, pair_at) => (true, false, false),
                 _ = at(&clock, lapse_at) => (false, true, true),
+                _ = at(&clock, repair_at) => {
+                    let Some(s) = weak.upgrade() else { return };
+                    s.repair().await;
+                    repair_at = claims.next(clock.now_ms());
+                    // What came back published its events: the pass and the list follow them.
+                    continue;
+                }
+                _ = at(&clock, expire_at) => {
+                    let Some(s) = weak.upgrade() else { return };
+                    expire_at = s.expire().await;
+                    continue;
+                }
             };
             let Some(s) = weak.upgrade() else { return };
             if pair && s.cfg.background_passes {
@@ -270,6 +351,40 @@ pub fn spawn(s: &Arc<Seeks>) -> Vec<tokio::task::JoinHandle<()>> {
         }
     }));
     tasks
+}
+
+/// The deadlines of the claims an instance heard of, in order: one timer at the first, and
+/// claims that come close together ([`Claims::GAP_MS`]) share one repair, so a busy pool
+/// costs at most a repair a second. Bounded: past [`Claims::MAX`] the later ones are left
+/// to the safety sweep.
+#[derive(Default)]
+struct Claims(std::collections::BTreeSet<i64>);
+
+impl Claims {
+    const GAP_MS: i64 = 1_000;
+    const MAX: usize = 10_000;
+
+    /// A claim due at `due`, the timer set at `timer`: the timer's new time.
+    fn add(&mut self, timer: Option<i64>, due: i64) -> Option<i64> {
+        let Some(t) = timer else {
+            return Some(due);
+        };
+        let (first, later) = if due < t { (due, t) } else { (t, due) };
+        if self.0.len() < Self::MAX {
+            self.0.insert(later);
+        }
+        Some(first)
+    }
+
+    /// After a repair at `now`, which covered every claim due by then: the time of the next
+    /// repair, at the next deadline still to come but not within [`Claims::GAP_MS`] of this
+    /// one (it covers every claim due by its own time).
+    fn next(&mut self, now: i64) -> Option<i64> {
+        while self.0.first().is_some_and(|&t| t <= now) {
+            self.0.pop_first();
+        }
+        self.0.first().map(|&t| t.max(now + Self::GAP_MS))
+    }
 }
 
 /// Waits until `clock` reads `ms` (since the epoch), or for ever when `None`.
@@ -358,5 +473,36 @@ fn random_side() -> Side {
         Side::South
     } else {
         Side::North
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Claims;
+
+    #[test]
+    fn every_claim_is_covered_by_a_repair_at_or_after_its_deadline() {
+        let mut c = Claims::default();
+        let mut timer = None;
+        let dues = [5_000, 3_000, 3_200, 9_000, 3_100, 20_000];
+        for d in dues {
+            timer = c.add(timer, d);
+        }
+        // Repairs at the timer, each covering the claims due by then.
+        let mut repairs = Vec::new();
+        while let Some(t) = timer {
+            repairs.push(t);
+            timer = c.next(t);
+        }
+        for d in dues {
+            assert!(repairs.iter().any(|&r| r >= d), "{d} covered: {repairs:?}");
+        }
+        // The first at the first deadline; none closer than the gap after it.
+        assert_eq!(repairs[0], 3_000);
+        assert!(
+            repairs.windows(2).all(|w| w[1] >= w[0] + Claims::GAP_MS),
+            "{repairs:?}"
+        );
+        assert_eq!(repairs, vec![3_000, 4_000, 5_000, 9_000, 20_000]);
     }
 }
