@@ -11,8 +11,28 @@ async fn postgres_clubs_and_members() {
 }
 
 #[tokio::test]
-async fn postgres_refusals() {
-    hostile(&postgres_url()).await;
+async fn postgres_members_cannot_lead() {
+    members_cannot_lead(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_banned_cannot_join() {
+    banned_cannot_join(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_a_club_keeps_a_leader() {
+    a_club_keeps_a_leader(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_announcements_are_limited() {
+    announcements_are_limited(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_club_only_tournaments() {
+    club_only_tournaments(&postgres_url()).await;
 }
 
 #[tokio::test]

@@ -12,8 +12,28 @@ async fn sqlite_clubs_and_members() {
 }
 
 #[tokio::test]
-async fn sqlite_refusals() {
-    hostile(&sqlite_url("c-hostile")).await;
+async fn sqlite_members_cannot_lead() {
+    members_cannot_lead(&sqlite_url("c-lead")).await;
+}
+
+#[tokio::test]
+async fn sqlite_banned_cannot_join() {
+    banned_cannot_join(&sqlite_url("c-ban")).await;
+}
+
+#[tokio::test]
+async fn sqlite_a_club_keeps_a_leader() {
+    a_club_keeps_a_leader(&sqlite_url("c-leader")).await;
+}
+
+#[tokio::test]
+async fn sqlite_announcements_are_limited() {
+    announcements_are_limited(&sqlite_url("c-news")).await;
+}
+
+#[tokio::test]
+async fn sqlite_club_only_tournaments() {
+    club_only_tournaments(&sqlite_url("c-tour")).await;
 }
 
 #[tokio::test]
