@@ -1,5 +1,6 @@
 //! Clubs on a real PostgreSQL (BAO_TEST_POSTGRES_URL; scripts/start-postgres.sh): the flows
-//! of tests/clubs_sqlite.rs. Without the variable these tests fail.
+//! of tests/clubs_sqlite.rs, and two leaders stepping down at once on two instances sharing
+//! the database. Without the variable these tests fail.
 
 mod common;
 use common::clubs::*;
@@ -38,4 +39,9 @@ async fn postgres_club_only_tournaments() {
 #[tokio::test]
 async fn postgres_announcement_alerts_the_members() {
     announcement_alerts_the_members(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_two_leaders_step_down_at_once_on_two_instances() {
+    two_leaders_step_down_at_once(&postgres_url()).await;
 }

@@ -1033,3 +1033,61 @@ pub async fn announcement_alerts_the_members(url: &str) {
     assert_eq!(p["url"], format!("/club/{id}"));
     s.stop().await;
 }
+
+/// Two leaders stepping down at once, each on another instance of one database, leave the
+/// club one leader: each change takes the club's row first, so the second reads what the
+/// first wrote. Raced over and over, by leaving and by giving up the role.
+pub async fn two_leaders_step_down_at_once(url: &str) {
+    let (s1, s2) = server(url).start_two().await;
+    let (b1, b2) = (base(&s1), base(&s2));
+    let (x, xc) = account(&b1, "wawili_x").await;
+    let (y, yc) = account(&b1, "wawili_y").await;
+    for round in 0..12 {
+        let name = format!("Wawili {round} {}", bao_server::util::random_code(6));
+        let id = new_club(&b1, &xc, &name, "", true).await;
+        assert_eq!(
+            act(&b2, &id, "join", json!({}), Some(&yc)).await.status,
+            200
+        );
+        let r = act(
+            &b1,
+            &id,
+            "role",
+            json!({"username": y, "role": "leader"}),
+            Some(&xc),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        let (r1, r2) = if round % 2 == 0 {
+            tokio::join!(
+                act(&b1, &id, "leave", json!({}), Some(&xc)),
+                act(&b2, &id, "leave", json!({}), Some(&yc)),
+            )
+        } else {
+            let me = |n: &str| json!({"username": n, "role": "member"});
+            tokio::join!(
+                act(&b1, &id, "role", me(&x), Some(&xc)),
+                act(&b2, &id, "role", me(&y), Some(&yc)),
+            )
+        };
+        let mut statuses = [r1.status, r2.status];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [200, 409],
+            "round {round}: {} / {}",
+            r1.text,
+            r2.text
+        );
+        let refused = if r1.status == 409 { &r1 } else { &r2 };
+        assert_eq!(refused.json["error"], "last_leader", "{}", refused.text);
+        let v = club(&b2, &id, None).await;
+        assert_eq!(
+            v["leaders"].as_array().unwrap().len(),
+            1,
+            "round {round}: {v}"
+        );
+    }
+    s1.stop().await;
+    s2.stop().await;
+}
