@@ -6,8 +6,8 @@ use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::{ApiError, Category};
 use crate::features::{
-    abandon, accounts, analysis, assist, learn, lobby, mine, push, puzzles, ratings, rematch,
-    review, seeks, tournaments, variants,
+    abandon, accounts, analysis, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
+    rematch, review, seeks, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Store, StoreError};
@@ -42,6 +42,8 @@ pub struct App {
     pub tournaments: Arc<tournaments::Tournaments>,
     /// Finding an opponent: seeks, the pool, challenges, blocks, the player socket.
     pub seeks: Arc<seeks::Seeks>,
+    /// Clubs: members, roles, requests and announcements.
+    pub clubs: Arc<clubs::Clubs>,
 }
 
 impl App {
@@ -73,7 +75,9 @@ impl App {
         let accounts = accounts::Accounts::new(store.clone());
         let push = push::Push::new(games.clone(), push);
         let seeks = seeks::Seeks::new(games.clone(), seeks_config);
+        let clubs = clubs::Clubs::new(games.clone());
         Arc::new(App {
+            clubs,
             push,
             seeks,
             accounts,
@@ -108,6 +112,7 @@ impl App {
             .merge(push::routes(self.push.clone()))
             .merge(tournaments::routes(g.clone()))
             .merge(seeks::routes(self.seeks.clone()))
+            .merge(clubs::routes(self.clubs.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)

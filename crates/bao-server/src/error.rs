@@ -140,6 +140,20 @@ categories! {
     RematchDeclined = "rematch_declined", CONFLICT;
     /// The rematch offer no longer stands.
     RematchLapsed = "rematch_lapsed", CONFLICT;
+    /// No such club.
+    NoSuchClub = "no_such_club", NOT_FOUND;
+    /// Only the club's leaders (or admins, where they may) can do this.
+    NotClubLeader = "not_club_leader", FORBIDDEN;
+    /// The account was removed from the club with a ban.
+    BannedFromClub = "banned_from_club", FORBIDDEN;
+    /// A club always keeps a leader.
+    LastLeader = "last_leader", CONFLICT;
+    /// The player named is not a member of the club (nor asking to join).
+    NotClubMember = "not_club_member", CONFLICT;
+    /// The account is in as many clubs as it may be.
+    TooManyClubs = "too_many_clubs", TOO_MANY_REQUESTS;
+    /// Only the club's members may join this tournament.
+    ClubMembersOnly = "club_members_only", FORBIDDEN;
 }
 
 impl std::fmt::Display for Category {

@@ -804,6 +804,47 @@ async fn signed_out_is_one_401_everywhere() {
             format!("/api/tournaments/{t}/allow"),
             Some(json!({"a": "A", "b": "B"})),
         ),
+        (
+            Method::POST,
+            "/api/clubs".into(),
+            Some(json!({"name": "Chama", "open": true})),
+        ),
+        (Method::GET, format!("/api/clubs/{t}/requests"), None),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/requests/Asha/accept"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/requests/Asha/decline"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/join"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/leave"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/remove"),
+            Some(json!({"username": "Asha", "ban": true})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/role"),
+            Some(json!({"username": "Asha", "role": "admin"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/clubs/{t}/announce"),
+            Some(json!({"text": "Karibuni"})),
+        ),
     ];
     let signed_out = |a: &common::Answer, what: &str| {
         assert_eq!(a.status, 401, "{what}: {}", a.text);

@@ -85,7 +85,18 @@ before(async () => {
     await postAs(account.session, `/api/tournaments/${id}/start`, {});
     tournaments[kind] = id;
   }
+  // Clubs (docs/api.md "Clubs"): one the account leads (closed: the rival asks to join, the
+  // second account is a member, an announcement), and one of the rival's it may ask to join.
+  const led = await postAs(account.session, '/api/clubs', { name: `Chama ${account.name}`, place: 'Unguja', description: 'Tunacheza kila Jumamosi.\nKaribuni.', open: false });
+  clubs.led = led.id;
+  await postAs(otherSession, `/api/clubs/${led.id}/join`, {});
+  await postAs(account.session, `/api/clubs/${led.id}/requests/${account.name}b/accept`, {});
+  await postAs(rival.session, `/api/clubs/${led.id}/join`, {});
+  await postAs(account.session, `/api/clubs/${led.id}/announce`, { text: 'Mashindano ya klabu Jumamosi saa nne asubuhi.' });
+  clubs.other = (await postAs(rival.session, '/api/clubs', { name: `Klabu ${rival.name}`, place: 'Pemba', description: '', open: false })).id;
 });
+/** The ids of the clubs made in before(). */
+const clubs = {};
 
 /** A POST to the API as the account whose session is `session`; the answer's JSON. */
 async function postAs(session, pathname, body) {
@@ -618,6 +629,56 @@ const STATES = [
     async (page) => {
       await page.goto('/t/hakuna0000');
       await page.waitForSelector('#tournament[data-state="missing"]');
+    },
+  ],
+  [
+    'the clubs (find one, start one)',
+    async (page) => {
+      await page.goto('/clubs');
+      await page.waitForSelector('#clubs[data-state="ready"]');
+      await page.waitForSelector('#club-list > li');
+      await page.waitForSelector('#new-form:not([hidden])');
+    },
+  ],
+  [
+    'start a club, the name refused',
+    async (page) => {
+      await page.click('#new-submit');
+      await page.waitForSelector('#c-name-err:not([hidden])');
+    },
+  ],
+  [
+    'a club its leader sees (a request, an announcement, a member managed)',
+    async (page) => {
+      await page.goto(`/club/${clubs.led}`);
+      await page.waitForSelector('#club[data-state="ready"][data-you="leader"]');
+      await page.waitForSelector('#request-list > li');
+      await page.waitForSelector('#news-list > li');
+      await page.click('#member-list details summary');
+      await page.waitForSelector('#member-list details[open] button[data-act="ban"]');
+    },
+  ],
+  [
+    'a club one may ask to join',
+    async (page) => {
+      await page.goto(`/club/${clubs.other}`);
+      await page.waitForSelector('#club[data-state="ready"][data-you="none"]');
+      await page.waitForSelector('#join-button:not([hidden])');
+    },
+  ],
+  [
+    'the club of nobody',
+    async (page) => {
+      await page.goto('/club/hakuna0000');
+      await page.waitForSelector('#club[data-state="missing"]');
+    },
+  ],
+  [
+    'a profile with its clubs',
+    async (page) => {
+      await page.goto(`/@/${account.name}`);
+      await page.waitForSelector('#clubs-box:not([hidden])');
+      await page.waitForSelector('#profile[data-state="ready"]');
     },
   ],
   [

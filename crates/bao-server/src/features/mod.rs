@@ -7,6 +7,7 @@ pub mod abandon;
 pub mod accounts;
 pub mod analysis;
 pub mod assist;
+pub mod clubs;
 pub mod learn;
 pub mod lobby;
 pub mod mine;

@@ -300,6 +300,19 @@ impl Push {
         }
         let targets = match &a.to {
             Recipient::Account(id) => self.store.push_targets_of_account(id).await,
+            Recipient::Accounts(ids) => {
+                let mut all = Vec::new();
+                for id in ids {
+                    match self.store.push_targets_of_account(id).await {
+                        Ok(t) => all.extend(t),
+                        Err(e) => {
+                            tracing::warn!("push: reading subscriptions: {e}");
+                            self.count(&self.counters.failed);
+                        }
+                    }
+                }
+                Ok(all)
+            }
             Recipient::Seat { game, player } => {
                 self.store.push_targets_of_seat(game, *player).await
             }
@@ -334,6 +347,7 @@ impl Push {
         let m = slot.m.lock().await;
         let player = match to {
             Recipient::Seat { player, .. } => Some(*player),
+            Recipient::Accounts(_) => None,
             Recipient::Account(id) => m
                 .accounts
                 .iter()
@@ -384,7 +398,7 @@ impl Push {
             Err(e) => return failed(format!("encrypting: {e}")),
         };
         let urgency = match kind {
-            AlertKind::Challenge { .. } => "normal",
+            AlertKind::Challenge { .. } | AlertKind::ClubAnnouncement { .. } => "normal",
             _ => "high",
         };
         let answer = self
@@ -482,6 +496,17 @@ impl Push {
                 },
                 format!("round-{tournament}-{round}"),
             ),
+            AlertKind::ClubAnnouncement { club, name, text } => (
+                "push.club.title",
+                "push.club.body",
+                vec![
+                    ("name", name.clone()),
+                    // A notification shows a few lines: the whole text is on the club page.
+                    ("text", shorten(text, ANNOUNCEMENT_SHOWN)),
+                ],
+                format!("/club/{club}"),
+                format!("club-{club}"),
+            ),
         };
         serde_json::json!({
             "title": text(title, &params),
@@ -490,6 +515,19 @@ impl Push {
             "tag": tag,
         })
     }
+}
+
+/// Characters of a club's announcement a notification shows.
+const ANNOUNCEMENT_SHOWN: usize = 160;
+
+/// `text`'s first `max` characters, with `…` when it is cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(max - 1).collect();
+    s.push('…');
+    s
 }
 
 /// Reads (or makes, once for every instance) the VAPID key and starts delivering alerts.

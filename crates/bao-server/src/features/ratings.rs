@@ -274,6 +274,16 @@ struct Profile {
     ratings: BTreeMap<&'static str, ProfileRating>,
     results: Results,
     history: BTreeMap<&'static str, Vec<HistoryPoint>>,
+    /// The clubs the player belongs to (docs/api.md, "Clubs").
+    clubs: Vec<ProfileClub>,
+}
+
+/// A club on a profile.
+#[derive(Serialize, Debug)]
+struct ProfileClub {
+    id: String,
+    name: String,
+    role: String,
 }
 
 async fn profile(State(games): State<Arc<Games>>, Path(name): Path<String>) -> ApiResult<Response> {
@@ -294,6 +304,12 @@ async fn profile(State(games): State<Arc<Games>>, Path(name): Path<String>) -> A
         history.insert(v.id(), points);
     }
     let results = store.account_results(&id).await?;
+    let clubs = store
+        .clubs_of(&id)
+        .await?
+        .into_iter()
+        .map(|(id, name, role)| ProfileClub { id, name, role })
+        .collect();
     json(
         StatusCode::OK,
         &Profile {
@@ -302,6 +318,7 @@ async fn profile(State(games): State<Arc<Games>>, Path(name): Path<String>) -> A
             ratings,
             results,
             history,
+            clubs,
         },
     )
 }

@@ -1,6 +1,6 @@
 //! Alerts for a player who may not be looking: "your move", a game made for them, a
-//! challenge, an accepted seek, a rematch offer, a tournament round (docs/api.md, "Alerts"). The core and the
-//! features publish them here; whoever delivers them (the live sockets of a player's pages,
+//! challenge, an accepted seek, a rematch offer, a tournament round, a club's announcement
+//! (docs/api.md, "Alerts"). The core and the features publish them here; whoever delivers them (the live sockets of a player's pages,
 //! Web Push) subscribes. Publishing never waits: an alert nobody listens to is dropped.
 //!
 //! Alerts are local to the instance that publishes them: the instance that made the change
@@ -18,6 +18,8 @@ const BUFFER: usize = 1024;
 pub enum Recipient {
     /// The account (its id, never shown).
     Account(String),
+    /// Several accounts told the same thing (a club's members).
+    Accounts(Vec<String>),
     /// A seat (0 or 1) of a game, for a player without an account.
     Seat {
         /// The game id.
@@ -70,6 +72,15 @@ pub enum AlertKind {
         round: u32,
         /// The player's game in this round, or `None` for a bye.
         game: Option<String>,
+    },
+    /// A leader or admin of a club the player belongs to announced something.
+    ClubAnnouncement {
+        /// The club id.
+        club: String,
+        /// The club's name.
+        name: String,
+        /// What was announced.
+        text: String,
     },
 }
 

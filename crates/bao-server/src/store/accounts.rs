@@ -347,6 +347,8 @@ impl Store {
                 }
             }
         }
+        // Its clubs keep a leader (docs/api.md, "Clubs").
+        super::clubs::forget_account(&mut tx, &account.0).await?;
         // Its ratings go too (docs/api.md, "Ratings"); its opponents keep theirs, and the
         // games keep their rating changes, shown beside the neutral label.
         for sql in [

@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
 pub mod bus;
+mod clubs;
 mod presence;
 mod push;
 mod ratings;
@@ -31,6 +32,10 @@ mod seats;
 mod seeks;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
+pub use clubs::{
+    AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
+    NewClub, Standing, ROLES,
+};
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};

@@ -49,6 +49,8 @@ pub struct TournamentRow {
     pub created: i64,
     /// Last change (ms).
     pub updated: i64,
+    /// The club whose members alone may join (migration 0015), if any.
+    pub club: Option<String>,
 }
 
 /// A registered player.
@@ -129,12 +131,13 @@ fn tournament_of(r: &AnyRow) -> Result<TournamentRow, StoreError> {
         forfeit_after_ms: r.try_get("forfeit_after_ms")?,
         created: r.try_get("created")?,
         updated: r.try_get("updated")?,
+        club: r.try_get("club_id")?,
     })
 }
 
 const COLUMNS: &str = "id, name, variant, rules, format, clock, rated, status, organiser_id,
     organiser_name, starts_at, max_players, players, code, bye_points, forfeit_after_ms,
-    created, updated";
+    created, updated, club_id";
 
 fn game_of(r: &AnyRow) -> Result<TGameRow, StoreError> {
     Ok(TGameRow {
@@ -161,7 +164,7 @@ impl Store {
         let mut tx = self.write.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO tournaments ({COLUMNS}) VALUES
-             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
         ))
         .bind(&t.id)
         .bind(&t.name)
@@ -181,6 +184,7 @@ impl Store {
         .bind(t.forfeit_after_ms)
         .bind(t.created)
         .bind(t.updated)
+        .bind(t.club.clone())
         .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "the tournament id is taken"))?;

@@ -319,6 +319,10 @@ pub fn pages() -> Router {
         .route("/tournaments", page("tournaments", &rendered))
         .route("/tournaments/new", page("tournament-new", &rendered))
         .route("/t/{id}", page("tournament", &rendered))
+        // Clubs (docs/api.md "Clubs"): the list with its form, and one page per club whose
+        // script asks the API for it.
+        .route("/clubs", page("clubs", &rendered))
+        .route("/club/{id}", page("club", &rendered))
         .route(
             "/@/{name}",
             get(

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod bus;
 pub mod claims;
+pub mod clubs;
 pub mod life;
 pub mod play;
 pub mod pool_measure;

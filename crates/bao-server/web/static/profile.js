@@ -92,6 +92,16 @@ function drawRatings(user) {
   );
 }
 
+/** The clubs the player belongs to, each a link to its page (docs/api.md "Clubs"). */
+function drawClubs(user) {
+  const clubs = Array.isArray(user.clubs) ? user.clubs : [];
+  const roles = { leader: t('clubs.role_leader'), admin: t('clubs.role_admin'), member: t('clubs.role_member') };
+  $('profile-clubs').replaceChildren(
+    ...clubs.map((c) => el('li', {}, el('a', { href: `/club/${encodeURIComponent(c.id)}` }, c.name), ` (${roles[c.role] || roles.member})`)),
+  );
+  $('clubs-box').hidden = clubs.length === 0;
+}
+
 function drawResults(user) {
   const r = user.results || {};
   const cell = (label, n) => el('div', {}, el('dt', {}, label), el('dd', {}, String(n ?? 0)));
@@ -264,6 +274,7 @@ async function init() {
   document.title = t('players.doc_title', { name: user.username });
   $('member-since').textContent = t('players.member_since', { date: dateText(user.created) });
   if (!mine) actions(user.username);
+  drawClubs(user);
   drawRatings(user);
   drawResults(user);
   drawGraphs(user);

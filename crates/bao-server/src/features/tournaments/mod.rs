@@ -324,6 +324,8 @@ struct CreateReq {
     private: bool,
     bye_points: Option<f64>,
     forfeit_after_ms: Option<i64>,
+    /// A club-only tournament: only the club's members may join.
+    club: Option<String>,
 }
 
 /// `POST /api/tournaments` -> `201 {"id", "url", "code"}`.
@@ -409,6 +411,9 @@ async fn create(
             ))
         }
     };
+    if let Some(club) = &req.club {
+        club_organiser(&games, club, &organiser.id.0).await?;
+    }
     let code = req.private.then(|| util::random_code(8));
     let mut row = TournamentRow {
         id: util::random_code(10),
@@ -429,6 +434,7 @@ async fn create(
         forfeit_after_ms: forfeit,
         created: now,
         updated: now,
+        club: req.club,
     };
     // Ids are random; a clash only draws again.
     for _ in 0..4 {
@@ -442,6 +448,21 @@ async fn create(
         StatusCode::CREATED,
         &serde_json::json!({"id": row.id, "url": format!("/t/{}", row.id), "code": row.code}),
     )
+}
+
+/// A club-only tournament is made by the club's leaders and admins (docs/api.md, "Clubs").
+async fn club_organiser(games: &Games, club: &str, account: &str) -> ApiResult<()> {
+    if !games.store.club_exists(club).await? {
+        return Err(ApiError::of(Category::NoSuchClub, "there is no such club"));
+    }
+    let role = games.store.club_role(club, account).await?;
+    if !matches!(role.as_deref(), Some("leader" | "admin")) {
+        return Err(ApiError::of(
+            Category::NotClubLeader,
+            "only the club's leaders and admins can make a tournament for its members",
+        ));
+    }
+    Ok(())
 }
 
 /// `GET /api/tournaments?status=upcoming|running|finished&limit=N&cursor=C`.
@@ -546,6 +567,14 @@ async fn join(
     }
     if t.status != "open" {
         return Err(started());
+    }
+    if let Some(club) = &t.club {
+        if games.store.club_role(club, &acct).await?.is_none() {
+            return Err(ApiError::of(
+                Category::ClubMembersOnly,
+                "only the club's members can join this tournament",
+            ));
+        }
     }
     let now = games.clock.now_ms();
     let shown = games

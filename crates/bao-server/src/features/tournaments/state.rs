@@ -335,6 +335,7 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
         "starts_at": l.t.starts_at,
         "max_players": l.t.max_players,
         "private": l.t.code.is_some(),
+        "club": l.t.club,
         "bye_points": num(l.bye_points()),
         "forfeit_after_ms": l.t.forfeit_after_ms,
         "round": l.rounds.len(),
@@ -418,5 +419,6 @@ pub fn summary(t: &TournamentRow) -> Value {
         "rated": t.rated,
         "clock": clock,
         "organiser": t.organiser_name,
+        "club": t.club,
     })
 }

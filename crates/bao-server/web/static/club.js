@@ -1,0 +1,272 @@
+// One club's page (/club/{id}): what it is, its leaders, joining (at once or by a request),
+// leaving, the requests its leaders and admins answer, announcements (members read them;
+// leaders and admins write them), its members with their roles (leaders manage them) and its
+// tournaments. Data: /api/clubs/{id}... (docs/api.md "Clubs"); after each change the page
+// reads the club again.
+
+import { $, api, el, notify, VARIANT_TITLES } from './app.js';
+import { t } from './i18n.js';
+import { onAccount, profileUrl, accountName } from './account.js';
+import { clubError, membersText } from './clubs.js';
+import { statusText, timeText } from './tournaments.js';
+
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+const box = $('club');
+const status = $('club-status');
+let club = null;
+let signedIn = false;
+
+const base = `/api/clubs/${encodeURIComponent(id)}`;
+
+function roleText(role) {
+  switch (role) {
+    case 'leader':
+      return t('clubs.role_leader');
+    case 'admin':
+      return t('clubs.role_admin');
+    default:
+      return t('clubs.role_member');
+  }
+}
+
+/** Runs a change, says what went wrong if it did, and reads the club again. */
+async function change(path, body, done) {
+  notify(status, '');
+  try {
+    await api(`${base}/${path}`, { method: 'POST', body: body || {} });
+    if (done) notify(status, done, 'info');
+  } catch (err) {
+    notify(status, clubError(err), 'error');
+  }
+  await load();
+}
+
+function ratingsText(ratings) {
+  const parts = [];
+  for (const [variant, r] of Object.entries(ratings || {})) {
+    parts.push(`${VARIANT_TITLES[variant] || variant} ${r.rating}${r.provisional ? '?' : ''}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The actions a leader (or admin) has on a member's row. */
+function manage(m) {
+  const me = club.you.role;
+  if (!me || me === 'member' || m.username.toLowerCase() === (accountName() || '').toLowerCase()) return null;
+  const buttons = [];
+  if (me === 'leader') {
+    const make = { leader: t('clubs.make_leader'), admin: t('clubs.make_admin'), member: t('clubs.make_member') };
+    for (const role of ['leader', 'admin', 'member']) {
+      if (role === m.role) continue;
+      buttons.push(
+        el('button', { type: 'button', 'data-role': role, onclick: () => change('role', { username: m.username, role }, t('clubs.done_role', { name: m.username, role: roleText(role) })) }, make[role]),
+      );
+    }
+  }
+  if (me === 'leader' || m.role === 'member') {
+    buttons.push(el('button', { type: 'button', class: 'danger', 'data-act': 'remove', onclick: () => change('remove', { username: m.username, ban: false }, t('clubs.done_removed', { name: m.username })) }, t('clubs.remove')));
+    buttons.push(el('button', { type: 'button', class: 'danger', 'data-act': 'ban', onclick: () => change('remove', { username: m.username, ban: true }, t('clubs.done_banned', { name: m.username })) }, t('clubs.remove_ban')));
+  }
+  if (!buttons.length) return null;
+  return el('details', { class: 'c-manage' }, el('summary', {}, t('clubs.manage', { name: m.username })), el('div', { class: 'acts' }, buttons));
+}
+
+function memberItem(m) {
+  const ratings = ratingsText(m.ratings);
+  return el(
+    'li',
+    { 'data-name': m.username, 'data-role': m.role },
+    el('a', { class: 'who', href: profileUrl(m.username) }, m.username),
+    el('span', { class: 'tag' }, roleText(m.role)),
+    ratings ? el('span', { class: 'meta' }, ratings) : null,
+    manage(m),
+  );
+}
+
+let cursor = null;
+async function loadMembers(first) {
+  const section = $('members-box');
+  const list = $('member-list');
+  const more = $('members-more');
+  section.dataset.state = 'loading';
+  more.disabled = true;
+  try {
+    const q = new URLSearchParams({ limit: '50' });
+    if (!first && cursor) q.set('cursor', cursor);
+    const r = await api(`${base}/members?${q}`);
+    if (first) list.replaceChildren();
+    list.append(...(r.members || []).map(memberItem));
+    cursor = r.next ?? null;
+    more.hidden = !cursor;
+    section.dataset.state = 'ready';
+  } catch (err) {
+    notify(status, clubError(err), 'error');
+    section.dataset.state = 'error';
+  } finally {
+    more.disabled = false;
+  }
+}
+
+async function loadRequests() {
+  const show = club.you.role === 'leader' || club.you.role === 'admin';
+  $('requests-box').hidden = !show;
+  if (!show) return;
+  const r = await api(`${base}/requests`);
+  const list = $('request-list');
+  list.replaceChildren(
+    ...(r.requests || []).map((q) =>
+      el(
+        'li',
+        { 'data-name': q.username },
+        el('a', { class: 'who', href: profileUrl(q.username) }, q.username),
+        el('span', { class: 'meta' }, timeText(q.asked)),
+        el(
+          'span',
+          { class: 'acts' },
+          el('button', { type: 'button', class: 'primary', 'data-act': 'accept', 'aria-label': t('clubs.accept_name', { name: q.username }), onclick: () => change(`requests/${encodeURIComponent(q.username)}/accept`, {}, t('clubs.done_accepted', { name: q.username })) }, t('clubs.accept')),
+          el('button', { type: 'button', 'data-act': 'decline', 'aria-label': t('clubs.decline_name', { name: q.username }), onclick: () => change(`requests/${encodeURIComponent(q.username)}/decline`, {}, t('clubs.done_declined', { name: q.username })) }, t('clubs.decline')),
+        ),
+      ),
+    ),
+  );
+  $('requests-empty').hidden = list.children.length > 0;
+}
+
+function drawNews() {
+  const member = club.you.member;
+  $('news-box').hidden = !member;
+  if (!member) return;
+  $('announce-form').hidden = !(club.you.role === 'leader' || club.you.role === 'admin');
+  const list = $('news-list');
+  list.replaceChildren(
+    ...(club.announcements || []).map((a) =>
+      el('li', {}, el('p', { class: 'text' }, a.text), el('p', { class: 'meta' }, t('clubs.news_by', { name: a.by, time: timeText(a.at) }))),
+    ),
+  );
+  $('news-empty').hidden = list.children.length > 0;
+}
+
+function drawYou() {
+  const you = club.you;
+  const join = $('join-button');
+  const leave = $('leave-button');
+  const text = $('you-text');
+  $('club-signin').hidden = signedIn;
+  join.hidden = true;
+  leave.hidden = true;
+  text.hidden = true;
+  if (!signedIn) return;
+  text.hidden = false;
+  if (you.banned) {
+    text.textContent = t('clubs.you_banned');
+  } else if (you.member) {
+    text.textContent = t('clubs.you_are', { role: roleText(you.role) });
+    leave.hidden = false;
+    leave.textContent = t('clubs.leave');
+    leave.dataset.act = 'leave';
+  } else if (you.requested) {
+    text.textContent = t('clubs.you_requested');
+    leave.hidden = false;
+    leave.textContent = t('clubs.withdraw');
+    leave.dataset.act = 'withdraw';
+  } else {
+    text.hidden = true;
+    join.hidden = false;
+    join.textContent = club.open ? t('clubs.join') : t('clubs.ask');
+  }
+}
+
+function drawTournaments() {
+  const list = $('club-tournaments');
+  list.replaceChildren(
+    ...(club.tournaments || []).map((x) =>
+      el(
+        'li',
+        { class: 't-card' },
+        el('a', { class: 't-name', href: x.url || `/t/${encodeURIComponent(x.id)}` }, x.name),
+        ' ',
+        el('span', { class: 'tag' }, statusText(x.status)),
+        el('p', { class: 'meta' }, [VARIANT_TITLES[x.variant] || x.variant, t('tournaments.players_count', { n: x.players ?? 0, max: x.max_players ?? '?' })].join(' · ')),
+      ),
+    ),
+  );
+  $('tournaments-empty').hidden = list.children.length > 0;
+}
+
+async function load() {
+  try {
+    club = await api(base);
+  } catch (err) {
+    $('club-loading').hidden = true;
+    if (err.status === 404) {
+      box.dataset.state = 'missing';
+      $('club-name').textContent = t('clubs.missing_title');
+      $('club-missing').hidden = false;
+      return;
+    }
+    box.dataset.state = 'error';
+    notify(status, clubError(err), 'error');
+    return;
+  }
+  $('club-name').textContent = club.name;
+  document.title = t('clubs.doc_title', { name: club.name });
+  $('club-place').hidden = !club.place;
+  $('club-place').textContent = club.place ? t('clubs.meets_in', { place: club.place }) : '';
+  $('club-description').hidden = !club.description;
+  $('club-description').textContent = club.description || '';
+  $('club-count').textContent = membersText(club.members);
+  $('club-joining').textContent = club.open ? t('clubs.open_tag') : t('clubs.closed_tag');
+  $('club-leaders').replaceChildren(...(club.leaders || []).flatMap((n, i) => [i ? ', ' : '', el('a', { href: profileUrl(n) }, n)]));
+  drawYou();
+  drawNews();
+  drawTournaments();
+  $('club-loading').hidden = true;
+  $('club-body').hidden = false;
+  try {
+    await Promise.all([loadRequests(), loadMembers(true)]);
+  } catch (err) {
+    notify(status, clubError(err), 'error');
+  }
+  box.dataset.state = 'ready';
+  box.dataset.you = club.you.role || (club.you.requested ? 'requested' : 'none');
+}
+
+function init() {
+  if (!/^[a-z0-9]{10}$/.test(id)) {
+    box.dataset.state = 'missing';
+    $('club-loading').hidden = true;
+    $('club-name').textContent = t('clubs.missing_title');
+    $('club-missing').hidden = false;
+    return;
+  }
+  $('join-button').addEventListener('click', () =>
+    change('join', {}, club && club.open ? t('clubs.done_joined') : t('clubs.done_asked')),
+  );
+  $('leave-button').addEventListener('click', () => change('leave', {}, null));
+  $('members-more').addEventListener('click', () => loadMembers(false));
+  $('announce-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = $('announce-text');
+    if (!text.value.trim()) {
+      text.focus();
+      return;
+    }
+    const button = $('announce-submit');
+    button.disabled = true;
+    await change('announce', { text: text.value }, t('clubs.done_announced'));
+    if (status.dataset.kind !== 'error') text.value = '';
+    button.disabled = false;
+  });
+  let started = false;
+  onAccount((name) => {
+    signedIn = !!name;
+    if (!started) {
+      started = true;
+      load();
+    } else if (club) {
+      drawYou();
+    }
+  });
+}
+
+init();
