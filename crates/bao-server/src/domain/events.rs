@@ -146,6 +146,12 @@ pub enum Event {
         /// The tournament id.
         id: String,
     },
+    /// Arena `id` changed: made, started or ended, a player joined or paused, a game
+    /// paired, a result recorded, a player went berserk.
+    Arena {
+        /// The arena id.
+        id: String,
+    },
     /// Game `game_no` of match `game` was rated: these accounts have new ratings.
     Rating {
         /// The match's id.
@@ -194,6 +200,7 @@ impl Event {
             | Event::Seeks
             | Event::Presence { .. }
             | Event::Tournament { .. }
+            | Event::Arena { .. }
             | Event::Review { .. } => Vec::new(),
         }
     }
