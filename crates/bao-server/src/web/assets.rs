@@ -319,6 +319,9 @@ pub fn pages() -> Router {
         .route("/tournaments", page("tournaments", &rendered))
         .route("/tournaments/new", page("tournament-new", &rendered))
         .route("/t/{id}", page("tournament", &rendered))
+        // Arenas (docs/api.md "Arenas"): the list with its form, and one page per arena.
+        .route("/arenas", page("arenas", &rendered))
+        .route("/a/{id}", page("arena", &rendered))
         .route(
             "/@/{name}",
             get(
