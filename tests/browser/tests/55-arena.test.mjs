@@ -3,6 +3,7 @@
 // find a running arena in the list and join it, both are paired (the page follows the arena
 // on the player socket, no reload), one opens the game from "Your game" and resigns, both see
 // the standings move (the winner's points, the points of each game), and both are paired again.
+// Berserk is asked for from the arena page before the first move.
 // Every wait is for a state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,6 +130,13 @@ test('two phones in Swahili: join an arena from the list, get paired, one resign
   assert.ok((await a.page.textContent('#legend')).includes(text('sw', 'arenas', 'arenas.rules_fire')));
   await screenshot(a.page, '55-arena-paired-sw-360');
 
+  // Asha goes berserk before her first move: the page says what it means, her clock is halved.
+  await a.page.click('#berserk-button');
+  await a.page.waitForSelector('#berserk-button[hidden]', { state: 'attached' });
+  assert.equal((await a.page.textContent('#you-status')).trim(), text('sw', 'arenas', 'arenas.berserk_done'));
+  const halved = await a.page.evaluate(async (g) => (await fetch(`/api/games/${g}`, { credentials: 'same-origin' })).json(), ga);
+  assert.ok(halved.clock[halved.you] <= 300000 && halved.clock[halved.you] > 250000, JSON.stringify(halved.clock));
+
   // Asha opens the game from "Your game": it names its arena and links back. She resigns
   // after a move (Baraka, through the API, plays first when South is his).
   await Promise.all([a.page.waitForURL(new RegExp(`/g/${ga}$`)), a.page.click('#your-game')]);
@@ -158,6 +166,8 @@ test('two phones in Swahili: join an arena from the list, get paired, one resign
   await Promise.all([a.page.waitForURL(new RegExp(`/a/${id}$`)), a.page.click('#event-link')]);
   await a.page.waitForSelector(`#standings tr[data-player="${a.name}"][data-score="0"]`);
   assert.equal((await a.page.textContent(`#standings tr[data-player="${a.name}"] .a-sheet`)).trim(), '0');
+  // Her berserk game is counted in words on her line (a loss: no extra point).
+  assert.ok((await a.page.textContent(`#standings tr[data-player="${a.name}"]`)).includes(text('sw', 'arenas', 'arenas.berserk_mark', { n: 1 })));
   const ga2 = await yourGame(a.page, ga);
   assert.equal(ga2, gb2, 'paired again, together');
   await noSidewaysScroll(a.page, '/a/{id} after a game');

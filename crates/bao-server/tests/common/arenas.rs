@@ -122,6 +122,11 @@ impl Model {
             assert_eq!(row["sheet"], json!(sheet), "{name}'s sheet: {v}");
             assert_eq!(row["fire"], fire, "{name}'s fire: {v}");
             assert_eq!(row["games"], sheet.len(), "{name}'s games: {v}");
+            let berserk = self
+                .results
+                .get(name)
+                .map_or(0, |r| r.iter().filter(|x| x.1).count());
+            assert_eq!(row["berserk"], berserk, "{name}'s berserk games: {v}");
         }
         // Ranked by score.
         let scores: Vec<i64> = v["standings"]

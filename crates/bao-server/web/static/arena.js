@@ -89,6 +89,7 @@ function drawStandings(d) {
     ...rows.map((s) => {
       const marks = [];
       if (s.fire) marks.push(el('span', { class: 'a-mark fire' }, t('arenas.on_fire')));
+      if (s.berserk) marks.push(el('span', { class: 'a-mark' }, t('arenas.berserk_mark', { n: s.berserk })));
       if (s.playing) marks.push(el('span', { class: 'a-mark' }, t('arenas.playing_mark')));
       if (s.paused) marks.push(el('span', { class: 'a-mark' }, t('arenas.paused_mark')));
       const sheet = (s.sheet || []).length ? (s.sheet || []).join(' ') : t('arenas.no_games');

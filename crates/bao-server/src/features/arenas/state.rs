@@ -32,6 +32,8 @@ pub struct Score {
     pub streak: u32,
     /// Finished games.
     pub games: usize,
+    /// Finished games in which the player went berserk.
+    pub berserk: usize,
 }
 
 impl Score {
@@ -51,6 +53,7 @@ impl Score {
         self.score += points;
         self.sheet.push(points);
         self.games += 1;
+        self.berserk += usize::from(berserk);
     }
 }
 
@@ -131,6 +134,7 @@ pub fn detail(l: &Loaded, viewer: Option<&str>, now: i64) -> Value {
                 "sheet": s.sheet,
                 "fire": s.fire(),
                 "games": s.games,
+                "berserk": s.berserk,
                 "rating": p.rating,
                 "paused": p.paused,
                 "playing": p.game_id.is_some(),
