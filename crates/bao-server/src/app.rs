@@ -6,7 +6,7 @@ use crate::edge::{self, accept};
 use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::{ApiError, Category};
 use crate::features::{
-    abandon, accounts, analysis, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
+    abandon, accounts, analysis, arenas, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
     rematch, review, seeks, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
@@ -40,6 +40,8 @@ pub struct App {
     pub push: Arc<push::Push>,
     /// Tournaments: the observer that hands ended games to the tournament task.
     pub tournaments: Arc<tournaments::Tournaments>,
+    /// Arenas: the observer that hands ended games to the arena task.
+    pub arenas: Arc<arenas::Arenas>,
     /// Finding an opponent: seeks, the pool, challenges, blocks, the player socket.
     pub seeks: Arc<seeks::Seeks>,
     /// Clubs: members, roles, requests and announcements.
@@ -61,8 +63,13 @@ impl App {
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
         let tournaments = tournaments::Tournaments::new();
-        let observers: Vec<Arc<dyn Observer>> =
-            vec![lobby.clone(), ratings.clone(), tournaments.clone()];
+        let arenas = arenas::Arenas::new();
+        let observers: Vec<Arc<dyn Observer>> = vec![
+            lobby.clone(),
+            ratings.clone(),
+            tournaments.clone(),
+            arenas.clone(),
+        ];
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -83,6 +90,7 @@ impl App {
             accounts,
             ratings,
             tournaments,
+            arenas,
             store,
             games,
             engine,
@@ -111,6 +119,7 @@ impl App {
             .merge(ratings::routes(g.clone()))
             .merge(push::routes(self.push.clone()))
             .merge(tournaments::routes(g.clone()))
+            .merge(arenas::routes(g.clone()))
             .merge(seeks::routes(self.seeks.clone()))
             .merge(clubs::routes(self.clubs.clone()))
             .merge(web::assets::pages())
@@ -131,6 +140,7 @@ impl App {
             ratings::spawn(&self.ratings, &self.games),
             push::spawn(&self.push).await?,
             tournaments::spawn(&self.tournaments, &self.games),
+            arenas::spawn(&self.arenas, &self.games),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
         tasks.push(self.games.spawn_listen());

@@ -57,6 +57,8 @@ async function asAccount(who, pathname, { method = 'GET', body = method === 'GET
 }
 /** The ids of the started tournaments made in before(). */
 const tournaments = {};
+/** Arenas made in before(): one being played (the account paired in it), one starting later. */
+const arenas = {};
 before(async () => {
   browser = await launch();
   replayId = await upload(finishedRecord('Asha'));
@@ -94,6 +96,12 @@ before(async () => {
   await postAs(rival.session, `/api/clubs/${led.id}/join`, {});
   await postAs(account.session, `/api/clubs/${led.id}/announce`, { text: 'Mashindano ya klabu Jumamosi saa nne asubuhi.' });
   clubs.other = (await postAs(rival.session, '/api/clubs', { name: `Klabu ${rival.name}`, place: 'Pemba', description: '', open: false })).id;
+  // docs/api.md "Arenas": the account and the rival paired at once in a running arena.
+  const arena = { variant: 'kete', clock: { initial_ms: 600000, increment_ms: 5000 }, minutes: 60, berserk: true, rated: false };
+  arenas.running = (await postAs(rival.session, '/api/arenas', { ...arena, name: 'Axe arena' })).id;
+  await postAs(account.session, `/api/arenas/${arenas.running}/join`, {});
+  await postAs(rival.session, `/api/arenas/${arenas.running}/join`, {});
+  arenas.later = (await postAs(rival.session, '/api/arenas', { ...arena, name: 'Axe arena later', starts_at: Date.now() + 3600000 })).id;
 });
 /** The ids of the clubs made in before(). */
 const clubs = {};
@@ -667,6 +675,50 @@ const STATES = [
     },
   ],
   [
+    'the arenas (lists, the form)',
+    async (page) => {
+      await page.goto('/arenas');
+      await page.waitForSelector('#arenas[data-state="ready"]');
+      await page.waitForSelector('#create-form:not([hidden])');
+    },
+  ],
+  [
+    'create an arena, the fields refused',
+    async (page) => {
+      await page.fill('#a-minutes', '5');
+      await page.click('input[name="start"][value="later"]');
+      await page.click('#create-button');
+      await page.waitForSelector('#a-minutes-err:not([hidden])');
+      await page.waitForSelector('#a-name-err:not([hidden])');
+    },
+  ],
+  [
+    'an arena being played (countdown, your game, standings, points explained)',
+    async (page) => {
+      await page.goto(`/a/${arenas.running}`);
+      await page.waitForSelector('#arena[data-state="ready"]');
+      await page.waitForSelector('#your-game:not([hidden])');
+      await page.click('#legend summary');
+      await page.waitForSelector('#legend[open]');
+    },
+  ],
+  [
+    'an arena game (its arena named, a link back)',
+    async (page) => {
+      await Promise.all([page.waitForURL(/\/g\//), page.click('#your-game')]);
+      await page.waitForSelector('#event-link:not([hidden])');
+      await page.waitForSelector('#board svg g.pit');
+    },
+  ],
+  [
+    'an arena starting later (countdown, join)',
+    async (page) => {
+      await page.goto(`/a/${arenas.later}`);
+      await page.waitForSelector('#arena[data-state="ready"][data-status="upcoming"]');
+      await page.waitForSelector('#join-button:not([hidden])');
+    },
+  ],
+  [
     'the club of nobody',
     async (page) => {
       await page.goto('/club/hakuna0000');
@@ -679,6 +731,13 @@ const STATES = [
       await page.goto(`/@/${account.name}`);
       await page.waitForSelector('#clubs-box:not([hidden])');
       await page.waitForSelector('#profile[data-state="ready"]');
+    },
+  ],
+  [
+    'the arena of nobody',
+    async (page) => {
+      await page.goto('/a/hakuna0000');
+      await page.waitForSelector('#arena[data-state="missing"]');
     },
   ],
   [

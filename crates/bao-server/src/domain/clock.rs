@@ -112,6 +112,8 @@ pub struct ClockState {
     /// When the player to move's clock started (ms since the epoch); `None` while no clock
     /// runs (a seat still open, the game over).
     pub since: Option<i64>,
+    /// Per player: went berserk (docs/api.md, "Arenas"): half their time, no increment.
+    pub berserk: [bool; 2],
 }
 
 /// The clocks as GameState and move frames show them: time left now, by side.
@@ -136,6 +138,7 @@ impl ClockState {
             control,
             left: [control.initial(); 2],
             since: None,
+            berserk: [false; 2],
         }
     }
 
@@ -169,6 +172,22 @@ impl ClockState {
         Some(self.since? + self.left[running])
     }
 
+    /// Player `p` goes berserk (docs/api.md, "Arenas"): their time left is halved and they
+    /// get no increment from now on. The caller allows it only before their first move.
+    pub fn go_berserk(self, p: usize) -> ClockState {
+        let mut left = self.left;
+        let mut berserk = self.berserk;
+        if !berserk[p] {
+            left[p] /= 2;
+            berserk[p] = true;
+        }
+        ClockState {
+            left,
+            berserk,
+            ..self
+        }
+    }
+
     /// `p`, whose clock was running, spent the time up to `now` without moving (a takeback
     /// gives the turn back to them): charged, no increment, and the clock runs on from `now`.
     pub fn spend(self, p: usize, now: i64) -> ClockState {
@@ -194,7 +213,13 @@ impl ClockState {
             return self;
         };
         let mut left = self.left;
-        left[mover] = self.control.after_move(left[mover] - (now - since).max(0));
+        let spent = left[mover] - (now - since).max(0);
+        // A berserk player gave up the increment (a correspondence clock has no berserk).
+        left[mover] = if self.berserk[mover] {
+            spent
+        } else {
+            self.control.after_move(spent)
+        };
         ClockState {
             left,
             since: Some(now),
@@ -211,6 +236,19 @@ mod tests {
         initial_ms: 300_000,
         increment_ms: 3_000,
     };
+
+    #[test]
+    fn berserk_halves_the_time_and_drops_the_increment() {
+        let c = ClockState::new(FIVE_THREE).run_from(0).go_berserk(0);
+        assert_eq!(c.left, [150_000, 300_000]);
+        // Twice is once.
+        assert_eq!(c.go_berserk(0).left, c.left);
+        // 10 s spent, no increment; the other player still gets theirs.
+        let c = c.step(0, 10_000);
+        assert_eq!(c.left, [140_000, 300_000]);
+        let c = c.step(1, 15_000);
+        assert_eq!(c.left, [140_000, 298_000]);
+    }
 
     #[test]
     fn a_move_charges_the_mover_and_adds_the_increment() {

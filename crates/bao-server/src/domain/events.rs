@@ -154,6 +154,12 @@ pub enum Event {
         /// The tournament id.
         id: String,
     },
+    /// Arena `id` changed: made, started or ended, a player joined or paused, a game
+    /// paired, a result recorded, a player went berserk.
+    Arena {
+        /// The arena id.
+        id: String,
+    },
     /// Game `game_no` of match `game` was rated: these accounts have new ratings.
     Rating {
         /// The match's id.
@@ -203,6 +209,7 @@ impl Event {
             | Event::Claimed { .. }
             | Event::Presence { .. }
             | Event::Tournament { .. }
+            | Event::Arena { .. }
             | Event::Review { .. } => Vec::new(),
         }
     }

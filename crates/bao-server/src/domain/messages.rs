@@ -136,6 +136,11 @@ pub enum PlayerOut<C> {
         /// The tournament id.
         id: String,
     },
+    /// An arena the page follows (`?arena=ID`) changed, or the socket opened: read it again.
+    Arena {
+        /// The arena id.
+        id: String,
+    },
     /// The open seeks changed.
     Seeks,
     /// The answer to `ping`.

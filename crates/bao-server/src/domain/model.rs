@@ -127,19 +127,22 @@ pub struct RematchView {
     pub expires_in_ms: Option<i64>,
 }
 
-/// What kind of event a game belongs to (docs/api.md, GameState `event`). Arenas and team
-/// matches will come as further kinds.
+/// What kind of event a game belongs to (docs/api.md, GameState `event`). Team matches will
+/// come as a further kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// A game of a tournament's round (docs/api.md, "Tournaments").
     Tournament,
+    /// A game of an arena (docs/api.md, "Arenas").
+    Arena,
 }
 
 impl EventKind {
-    /// The kind as GameState and the database write it: `tournament`.
+    /// The kind as GameState and the database write it: `tournament`, `arena`.
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::Tournament => "tournament",
+            EventKind::Arena => "arena",
         }
     }
 
@@ -147,6 +150,7 @@ impl EventKind {
     pub fn parse(s: &str) -> Option<EventKind> {
         match s {
             "tournament" => Some(EventKind::Tournament),
+            "arena" => Some(EventKind::Arena),
             _ => None,
         }
     }
@@ -155,6 +159,7 @@ impl EventKind {
     pub fn url(self, id: &str) -> String {
         match self {
             EventKind::Tournament => format!("/t/{id}"),
+            EventKind::Arena => format!("/a/{id}"),
         }
     }
 }

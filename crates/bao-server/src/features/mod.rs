@@ -6,6 +6,7 @@
 pub mod abandon;
 pub mod accounts;
 pub mod analysis;
+pub mod arenas;
 pub mod assist;
 pub mod clubs;
 pub mod learn;

@@ -727,6 +727,54 @@ impl Games {
         }
     }
 
+    /// `player` of the match in `slot` goes berserk (docs/api.md, "Arenas"; the arena
+    /// feature decides who may): their time is halved and they get no increment
+    /// ([`crate::domain::clock::ClockState::go_berserk`]). Only in game 1 of a live real-time
+    /// match before the player's first move, once; through the one write path, so that its
+    /// viewers see the new clock and the store's condition (the ply unchanged) lets a move
+    /// that came first win. Returns whether this call did it.
+    pub async fn berserk(&self, slot: &Arc<Slot>, player: usize) -> ApiResult<bool> {
+        let mut m = slot.m.lock().await;
+        let Some(clock) = m.clock else {
+            return Ok(false);
+        };
+        let live = !(m.read_only || m.finished || m.game_over() || m.local());
+        let real = matches!(clock.control, TimeControl::Real { .. });
+        if !live || !real || m.game_no != 1 || player > 1 || clock.berserk[player] {
+            return Ok(false);
+        }
+        let ply = m.game.position().ply();
+        // Before the player's first move: South moves at ply 0, North at ply 1.
+        let first = match m.side_of(player) {
+            Side::South => ply == 0,
+            Side::North => ply <= 1,
+        };
+        if !first {
+            return Ok(false);
+        }
+        let now = self.clock.now_ms();
+        let mut after = m.clone();
+        after.clock = Some(clock.go_berserk(player));
+        after.updated = now;
+        let change = Change {
+            after,
+            played: None,
+            next: None,
+            write: Write::Berserk {
+                game_no: m.game_no,
+                ply,
+                player,
+            },
+            at: now,
+        };
+        match self.commit(slot, &mut m, change).await {
+            Ok(()) => Ok(true),
+            // A move or another instance came first: memory is up to date.
+            Err(super::commit::CommitError::Conflict(_)) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// The GameState of the locked match `m` for `viewer`, as JSON text (the answer of an
     /// operation that changed it).
     pub fn state_text(&self, slot: &Slot, m: &Match, viewer: Option<usize>) -> String {

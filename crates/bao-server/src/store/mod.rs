@@ -23,6 +23,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
+mod arenas;
 pub mod bus;
 mod clubs;
 mod presence;
@@ -36,6 +37,7 @@ pub use clubs::{
     AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
     NewClub, Standing, ROLES,
 };
+pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
@@ -801,6 +803,10 @@ fn clock_from_row(row: &AnyRow) -> Result<Option<ClockState>, StoreError> {
             get("clock_left1")?.unwrap_or(0),
         ],
         since: get("clock_since")?,
+        berserk: {
+            let b = get("clock_berserk")?.unwrap_or(0);
+            [b & 1 != 0, b & 2 != 0]
+        },
     }))
 }
 
@@ -955,6 +961,16 @@ pub enum Write {
         seen: i64,
         /// The end.
         t: Transition,
+    },
+    /// Player `player` of game `game_no` went berserk (docs/api.md, "Arenas"): their time
+    /// halved, no increment. Only while the game is at `ply` (before their first move).
+    Berserk {
+        /// The game of the match.
+        game_no: u32,
+        /// The ply the player saw.
+        ply: u32,
+        /// 0 or 1.
+        player: usize,
     },
     /// Player 1's open seat taken: only while it is still open.
     Join {
@@ -1289,6 +1305,34 @@ async fn change(
                 StoreError::Conflict("the game changed before its clock could run out".into())
             })?;
             end_round(tx, id, *game_no, t).await?;
+            Ok(v)
+        }
+        Write::Berserk {
+            game_no,
+            ply,
+            player,
+        } => {
+            let v = write_snapshot(
+                tx,
+                id,
+                snap,
+                None,
+                *game_no,
+                "AND ply = $16",
+                &[*ply as i64],
+            )
+            .await?
+            .ok_or_else(|| {
+                StoreError::Conflict(
+                    "the game changed before going berserk; nothing was changed".into(),
+                )
+            })?;
+            // The flags live outside the snapshot: only this write changes them.
+            sqlx::query("UPDATE games SET clock_berserk = clock_berserk | $1 WHERE id = $2")
+                .bind(1_i64 << (*player).min(1))
+                .bind(id)
+                .execute(&mut **tx)
+                .await?;
             Ok(v)
         }
         Write::Takeback {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod arenas;
 pub mod bus;
 pub mod claims;
 pub mod clubs;

@@ -385,7 +385,7 @@ function renderEvent(s) {
   a.hidden = !e;
   if (!e) return;
   a.replaceChildren(
-    el('span', { class: 'event-name' }, e.kind === 'tournament' ? t('game.event_tournament_name', { name: e.name }) : e.name),
+    el('span', { class: 'event-name' }, e.kind === 'tournament' ? t('game.event_tournament_name', { name: e.name }) : e.kind === 'arena' ? t('arenas.event_name', { name: e.name }) : e.name),
     e.round != null ? el('span', { class: 'event-round' }, `\u00a0· ${t('game.event_round', { round: e.round })}`) : '',
   );
   a.href = e.url;

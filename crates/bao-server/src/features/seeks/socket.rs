@@ -65,20 +65,26 @@ pub(super) fn seek_tokens(query: Option<&str>) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// The `tournament=` values of a query that look like a tournament's id, at most
-/// [`MAX_FOLLOWED`]: the tournaments whose changes the page hears of.
+/// The `tournament=` and `arena=` values of a query that look like an id, at most
+/// [`MAX_FOLLOWED`]: the events whose changes the page hears of, as registration keys
+/// (`t:ID`, `r:ID`).
 fn followed(query: Option<&str>) -> Vec<String> {
     query
         .unwrap_or("")
         .split('&')
-        .filter_map(|p| p.strip_prefix("tournament="))
-        .filter(|v| {
-            v.len() == 10
+        .filter_map(|p| {
+            let (k, v) = p.split_once('=')?;
+            let key = match k {
+                "tournament" => "t",
+                "arena" => "r",
+                _ => return None,
+            };
+            let id = v.len() == 10
                 && v.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+            id.then(|| format!("{key}:{v}"))
         })
         .take(MAX_FOLLOWED)
-        .map(str::to_string)
         .collect()
 }
 
@@ -227,6 +233,7 @@ impl Sockets {
                 }
             }
             Event::Tournament { id } => self.tell(&format!("t:{id}"), d),
+            Event::Arena { id } => self.tell(&format!("r:{id}"), d),
             Event::SeekAccepted { hash, account, .. } => {
                 self.ring(&format!("h:{hash}"), READ);
                 if let Some(a) = account {
@@ -341,7 +348,8 @@ struct Player {
     /// Whether a seek or ticket of the page's may wait: kept alive while so (it is until
     /// the first keep-alive finds none; an event of a new one sets it again).
     waiting: bool,
-    /// The tournaments the page follows (`?tournament=ID`).
+    /// The tournaments and arenas the page follows (`?tournament=ID`, `?arena=ID`), as
+    /// registration keys (`t:ID`, `r:ID`).
     follows: Vec<String>,
     /// When the socket opened (ms).
     opened: i64,
@@ -377,8 +385,8 @@ impl Player {
         for h in &hashes {
             reg.add(format!("h:{h}"));
         }
-        for t in &follows {
-            reg.add(format!("t:{t}"));
+        for key in &follows {
+            reg.add(key.clone());
         }
         let list = s.list.subscribe();
         let opened = s.now_ms();
@@ -537,8 +545,11 @@ impl Player {
                 game_no: *game_no,
                 url: format!("/g/{game}"),
             }),
-            Event::Tournament { id } if self.follows.contains(id) => {
+            Event::Tournament { id } if self.follows.contains(&format!("t:{id}")) => {
                 Some(Out::Tournament { id: id.clone() })
+            }
+            Event::Arena { id } if self.follows.contains(&format!("r:{id}")) => {
+                Some(Out::Arena { id: id.clone() })
             }
             _ => None,
         }
@@ -546,8 +557,12 @@ impl Player {
 
     /// `{"type":"tournament","id"}` for each tournament the page follows: read it (again).
     fn tell_followed(&self, out: &mut Outbox) {
-        for id in &self.follows {
-            out.json(&Out::Tournament { id: id.clone() });
+        for key in &self.follows {
+            match key.split_once(':') {
+                Some(("t", id)) => out.json(&Out::Tournament { id: id.into() }),
+                Some(("r", id)) => out.json(&Out::Arena { id: id.into() }),
+                _ => {}
+            }
         }
     }
 

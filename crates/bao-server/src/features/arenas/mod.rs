@@ -1,0 +1,531 @@
+//! Arenas on the server (docs/api.md, "Arenas"): tournaments that run for a fixed time,
+//! where anyone joins at any moment and is paired again as soon as their game ends.
+//!
+//! * Routes: create, list, one arena (its standings), join (also while it runs, and again
+//!   after a pause), pause, berserk. Every change publishes [`Event::Arena`] in its write's
+//!   transaction; pages hear of it on the player socket (`?arena=ID`).
+//! * Running: [`Arenas`] observes the game core and hands the ids of ended games to its
+//!   task, which records their results; every [`Event::Arena`], from any instance, brings
+//!   its arena up to date ([`run::advance`]: the waiting players paired). Timers wait for
+//!   each arena's start and end only; a slow safety sweep repairs what a crashed instance
+//!   left ([`spawn`]).
+
+pub mod run;
+pub mod state;
+
+use crate::domain::events::Event;
+use crate::domain::model::{Match, TimeControl};
+use crate::domain::names::clean_name;
+use crate::edge::account::{Account, MaybeAccount};
+use crate::edge::body::{json, Json};
+use crate::edge::limit::{limit, Action};
+use crate::edge::terms::{Terms, TermsIn};
+use crate::error::{ApiError, ApiResult, Category};
+use crate::game::{Games, Observer};
+use crate::store::{ArenaPlayerRow, ArenaRow};
+use crate::util;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use bao_rules::MatchFormat;
+use serde::Deserialize;
+use state::Loaded;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
+
+/// Longest arena name, in characters.
+pub const MAX_NAME: usize = 80;
+/// An arena lasts 10 minutes to 12 hours.
+pub const MINUTES: std::ops::RangeInclusive<i64> = 10..=720;
+/// An arena starts at most a year ahead.
+pub const MAX_AHEAD_MS: i64 = 366 * 24 * 3600 * 1000;
+/// A start this far in the past is taken as "now" (a page's clock a little behind).
+pub const START_SLACK_MS: i64 = 60_000;
+/// Arenas one list answers at most.
+pub const LIST_LIMIT: i64 = 50;
+
+/// The feature's state: the observer's end of the channel to the task.
+pub struct Arenas {
+    tx: mpsc::Sender<String>,
+    rx: Mutex<Option<mpsc::Receiver<String>>>,
+}
+
+impl Arenas {
+    /// The feature, before the games exist (it observes them).
+    pub fn new() -> Arc<Arenas> {
+        let (tx, rx) = mpsc::channel(1024);
+        Arc::new(Arenas {
+            tx,
+            rx: Mutex::new(Some(rx)),
+        })
+    }
+}
+
+impl Observer for Arenas {
+    fn changed(&self, m: &Match) {
+        // Only single games between two accounts can be arena games; quick and never waits
+        // (a full channel leaves the game to the sweep).
+        if m.finished && !m.read_only && m.accounts.iter().all(Option::is_some) {
+            let _ = self.tx.try_send(m.id.clone());
+        }
+    }
+}
+
+/// What woke the arenas' task.
+enum Work {
+    /// A game of this instance ended.
+    Ended(String),
+    /// An arena changed (an event, from any instance).
+    Changed(String),
+    /// Events were missed: every deadline read again, every arena brought up to date.
+    Reread,
+    /// A deadline came.
+    Due,
+}
+
+/// Starts the task (ends when the games are dropped). News comes as events, deadlines have
+/// timers (docs/architecture.md, "The event bus"):
+/// * a game of this instance ended (the observer): its result is recorded, which publishes
+///   [`Event::Arena`];
+/// * [`Event::Arena`] from any instance: the arena is brought up to date (its waiting
+///   players paired) and its deadline read again;
+/// * a deadline (an arena's start or end): it starts or ends;
+/// * the safety sweep, every [`crate::game::Lifecycle::safety_sweep`].
+pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()> {
+    let rx = match a.rx.lock() {
+        Ok(mut g) => g.take(),
+        Err(p) => p.into_inner().take(),
+    };
+    let weak: Weak<Games> = Arc::downgrade(games);
+    let every = games.lifecycle.safety_sweep.max(Duration::from_millis(10));
+    let at_start = games.lifecycle.sweep_at_start;
+    // Subscribed before the first read of the deadlines: no change falls between.
+    let mut events = games.store.subscribe();
+    let clock = games.clock.clone();
+    tokio::spawn(async move {
+        let mut rx = rx;
+        let mut sweep = tokio::time::interval(every);
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        sweep.tick().await;
+        let mut timers = Deadlines::default();
+        {
+            let Some(games) = weak.upgrade() else { return };
+            if at_start {
+                if let Err(e) = run::sweep(&games).await {
+                    tracing::warn!("arenas: {e}");
+                }
+            }
+            timers.read(&games, None).await;
+        }
+        loop {
+            let next = timers.next();
+            let work = tokio::select! {
+                id = async {
+                    match rx.as_mut() {
+                        Some(rx) => rx.recv().await,
+                        None => std::future::pending().await,
+                    }
+                } => match id {
+                    Some(id) => Work::Ended(id),
+                    None => return,
+                },
+                e = events.recv() => match e {
+                    Ok(d) => match &d.event {
+                        Event::Arena { id } => Work::Changed(id.clone()),
+                        _ => continue,
+                    },
+                    Err(RecvError::Lagged(_)) => Work::Reread,
+                    Err(RecvError::Closed) => return,
+                },
+                _ = async {
+                    match next {
+                        Some(at) => clock.sleep_until_ms(at).await,
+                        None => std::future::pending().await,
+                    }
+                } => Work::Due,
+                _ = sweep.tick() => Work::Reread,
+            };
+            let Some(games) = weak.upgrade() else { return };
+            match work {
+                Work::Ended(game) => match games.store.arena_game(&game).await {
+                    Ok(Some(_)) => {
+                        if let Err(e) = run::record(&games, &game).await {
+                            tracing::warn!("arena game {game}: {}", e.message);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!("arenas: {e}"),
+                },
+                Work::Changed(id) => {
+                    if let Err(e) = run::advance(&games, &id).await {
+                        tracing::warn!("arena {id}: {}", e.message);
+                    }
+                    timers.read(&games, Some(&id)).await;
+                }
+                Work::Reread => {
+                    if let Err(e) = run::sweep(&games).await {
+                        tracing::warn!("arenas: {e}");
+                    }
+                    timers.read(&games, None).await;
+                }
+                Work::Due => {
+                    for id in timers.due(games.clock.now_ms()) {
+                        if let Err(e) = run::due(&games, &id).await {
+                            tracing::warn!("arena {id}: {}", e.message);
+                        }
+                        timers.read(&games, Some(&id)).await;
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Each arena's next deadline (its start, or its end), and the last one acted on per
+/// arena: one gone by is not set again (on a test's clock that stands still it would fire
+/// for ever).
+#[derive(Default)]
+struct Deadlines {
+    ahead: HashMap<String, i64>,
+    acted: HashMap<String, i64>,
+}
+
+impl Deadlines {
+    /// Reads the deadlines of arena `id` (or of all: `None`) from the store.
+    async fn read(&mut self, games: &Games, id: Option<&str>) {
+        let rows = match games.store.arena_deadlines(id).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("arenas' deadlines: {e}");
+                return;
+            }
+        };
+        match id {
+            Some(id) => {
+                self.ahead.remove(id);
+                if !rows.iter().any(|(a, _)| a == id) {
+                    self.acted.remove(id);
+                }
+            }
+            None => {
+                self.ahead.clear();
+                self.acted.retain(|a, _| rows.iter().any(|(r, _)| r == a));
+            }
+        }
+        for (id, at) in rows {
+            if self.acted.get(&id).is_none_or(|a| at > *a) {
+                self.ahead.insert(id, at);
+            }
+        }
+    }
+
+    /// When the first deadline comes (ms since the epoch, on the games' clock).
+    fn next(&self) -> Option<i64> {
+        self.ahead.values().min().copied()
+    }
+
+    /// Takes out the arenas whose deadline has come by `now`.
+    fn due(&mut self, now: i64) -> Vec<String> {
+        let due: Vec<(String, i64)> = self
+            .ahead
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(id, at)| (id.clone(), *at))
+            .collect();
+        for (id, at) in &due {
+            self.ahead.remove(id);
+            self.acted.insert(id.clone(), *at);
+        }
+        due.into_iter().map(|(id, _)| id).collect()
+    }
+}
+
+/// The routes (docs/api.md, "Arenas"). Making an arena counts as making a game; joining
+/// one as joining a game.
+pub fn routes(games: Arc<Games>) -> Router {
+    Router::new()
+        .route(
+            "/api/arenas",
+            post(create).layer(limit(Action::Create)).get(list),
+        )
+        .route("/api/arenas/{id}", get(detail))
+        .route(
+            "/api/arenas/{id}/join",
+            post(join).layer(limit(Action::Join)),
+        )
+        .route("/api/arenas/{id}/pause", post(pause))
+        .route("/api/arenas/{id}/berserk", post(berserk))
+        .with_state(games)
+}
+
+fn no_such_arena() -> ApiError {
+    ApiError::of(Category::NotFound, "there is no such arena")
+}
+
+fn over() -> ApiError {
+    ApiError::of(Category::Over, "the arena is over")
+}
+
+/// Ids are 10 characters of `[a-z0-9]`: anything else names nothing and is not looked up.
+fn check_id(id: &str) -> ApiResult<()> {
+    let ok = id.len() == 10
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(no_such_arena())
+    }
+}
+
+async fn loaded(games: &Games, id: &str) -> ApiResult<Loaded> {
+    check_id(id)?;
+    run::load(games, id).await?.ok_or_else(no_such_arena)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    name: String,
+    variant: String,
+    rules: Option<String>,
+    clock: Option<serde_json::Value>,
+    #[serde(default)]
+    rated: bool,
+    starts_at: Option<i64>,
+    minutes: i64,
+    #[serde(default)]
+    berserk: bool,
+}
+
+/// `POST /api/arenas` -> `201 {"id", "url"}`.
+async fn create(
+    State(games): State<Arc<Games>>,
+    me: Account,
+    Json(req): Json<CreateReq>,
+) -> ApiResult<Response> {
+    let bad = |m: &str| ApiError::bad_request(m);
+    let name = clean_name(
+        Some(&req.name.chars().take(4 * MAX_NAME).collect::<String>()),
+        "",
+    );
+    if name.is_empty() || req.name.trim().chars().count() > MAX_NAME {
+        return Err(bad(&format!(
+            "an arena's name is 1 to {MAX_NAME} characters"
+        )));
+    }
+    let terms = Terms::parse(
+        TermsIn {
+            variant: &req.variant,
+            rules: req.rules.as_deref(),
+            match_format: None,
+            clock: req.clock.as_ref(),
+        },
+        MatchFormat::SingleGame,
+    )?;
+    let Some(clock @ TimeControl::Real { .. }) = terms.clock else {
+        return Err(bad(
+            "an arena needs a real-time clock: {\"initial_ms\": N, \"increment_ms\": M}",
+        ));
+    };
+    if !MINUTES.contains(&req.minutes) {
+        return Err(bad(&format!(
+            "minutes is {} to {}",
+            MINUTES.start(),
+            MINUTES.end()
+        )));
+    }
+    let now = games.clock.now_ms();
+    let starts_at = match req.starts_at {
+        None => now,
+        Some(s) if s < now - START_SLACK_MS || s > now + MAX_AHEAD_MS => return Err(bad(
+            "starts_at is a time from now to a year ahead (ms since the epoch), or null for now",
+        )),
+        Some(s) => s.max(now),
+    };
+    let mut row = ArenaRow {
+        id: util::random_code(10),
+        name,
+        variant: terms.variant().id().to_string(),
+        rules: terms.rules_text(),
+        clock: serde_json::to_string(&clock).map_err(ApiError::internal)?,
+        rated: req.rated,
+        berserk: req.berserk,
+        status: "upcoming".into(),
+        organiser_id: me.id.0,
+        organiser_name: me.username,
+        starts_at,
+        ends_at: starts_at + req.minutes * 60_000,
+        created: now,
+        updated: now,
+    };
+    // Ids are random; a clash only draws again.
+    for _ in 0..4 {
+        match games.store.create_arena(&row).await {
+            Ok(()) => break,
+            Err(crate::store::StoreError::Conflict(_)) => row.id = util::random_code(10),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    json(
+        StatusCode::CREATED,
+        &serde_json::json!({"id": row.id, "url": format!("/a/{}", row.id)}),
+    )
+}
+
+/// `GET /api/arenas?status=upcoming|running|finished` (running by default).
+async fn list(
+    State(games): State<Arc<Games>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let status = q.get("status").map_or("running", String::as_str);
+    if !matches!(status, "upcoming" | "running" | "finished") {
+        return Err(ApiError::bad_request(
+            "status is upcoming, running or finished",
+        ));
+    }
+    let rows = games.store.list_arenas(status, LIST_LIMIT).await?;
+    let mut list = Vec::with_capacity(rows.len());
+    for a in &rows {
+        let players = games.store.arena_players(&a.id).await?.len();
+        list.push(state::summary(a, players));
+    }
+    json(StatusCode::OK, &serde_json::json!({"arenas": list}))
+}
+
+/// `GET /api/arenas/{id}`.
+async fn detail(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    viewer: MaybeAccount,
+) -> ApiResult<Response> {
+    let l = loaded(&games, &id).await?;
+    json(
+        StatusCode::OK,
+        &state::detail(&l, viewer.id(), games.clock.now_ms()),
+    )
+}
+
+/// `POST /api/arenas/{id}/join`: before the start or while it runs; after a pause, the
+/// player is paired again.
+async fn join(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    me: Account,
+) -> ApiResult<Response> {
+    check_id(&id)?;
+    let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
+    if a.status == "finished" {
+        return Err(over());
+    }
+    let now = games.clock.now_ms();
+    let rating = games
+        .store
+        .seat_account(&me.id.0, &a.variant, now)
+        .await?
+        .map(|s| s.rating.rating as i64);
+    let row = ArenaPlayerRow {
+        account_id: me.id.0,
+        username: me.username,
+        rating,
+        joined: now,
+        paused: false,
+        game_id: None,
+        last_opponent: None,
+    };
+    if !games.store.join_arena(&id, &row).await? {
+        return Err(over());
+    }
+    json(
+        StatusCode::OK,
+        &serde_json::json!({"joined": true, "paused": false}),
+    )
+}
+
+/// `POST /api/arenas/{id}/pause`: not paired again until the player joins again; a game
+/// in progress goes on.
+async fn pause(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    me: Account,
+) -> ApiResult<Response> {
+    check_id(&id)?;
+    let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
+    if a.status == "finished" {
+        return Err(over());
+    }
+    if !games
+        .store
+        .pause_arena(&id, &me.id.0, games.clock.now_ms())
+        .await?
+    {
+        return Err(ApiError::of(
+            Category::NotRegistered,
+            "you have not joined this arena",
+        ));
+    }
+    json(
+        StatusCode::OK,
+        &serde_json::json!({"joined": true, "paused": true}),
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BerserkReq {
+    game: String,
+}
+
+/// `POST /api/arenas/{id}/berserk {"game"}` (docs/api.md, "Arenas"): a player of arena
+/// game `game` halves their own clock and gives up the increment, before their first move;
+/// a win then scores one more point. The clock changes through the game's write path; the
+/// arena's mark follows (its event tells the standings).
+async fn berserk(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    me: Account,
+    Json(req): Json<BerserkReq>,
+) -> ApiResult<Response> {
+    check_id(&id)?;
+    let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
+    if !a.berserk {
+        return Err(ApiError::of(
+            Category::Forbidden,
+            "this arena does not allow berserk",
+        ));
+    }
+    let not_yours = || ApiError::of(Category::Forbidden, "that is not your game in this arena");
+    let (arena, g) = games
+        .store
+        .arena_game(&req.game)
+        .await?
+        .ok_or_else(not_yours)?;
+    let side = if g.south == me.id.0 {
+        0
+    } else if g.north == me.id.0 {
+        1
+    } else {
+        return Err(not_yours());
+    };
+    if arena != id {
+        return Err(not_yours());
+    }
+    let slot = games.slot(&g.game_id).await?;
+    if !games.berserk(&slot, side).await? {
+        let already = if side == 0 { g.berserk_s } else { g.berserk_n };
+        if !already {
+            return Err(ApiError::of(
+                Category::Conflict,
+                "berserk is only before your first move, once, while the game goes on",
+            ));
+        }
+    }
+    games.store.arena_berserk(&id, &g.game_id, side).await?;
+    json(StatusCode::OK, &serde_json::json!({"berserk": true}))
+}

@@ -1,0 +1,518 @@
+//! Arenas (docs/api.md, "Arenas"; migration 0016): the arena, its players and its games.
+//! Every step that must happen once across instances is one transaction whose conditions
+//! let only the first through: a pairing claims both players (`game_id IS NULL AND paused =
+//! 0`, each UPDATE changing its one row, in account order so that two instances never wait
+//! on each other), a result is recorded once (`result IS NULL`), the start and the end are
+//! conditional UPDATEs of `status`. Each change publishes [`Event::Arena`] in its transaction.
+
+use super::{conflict_or, Store, StoreError};
+use crate::domain::events::Event;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+/// An arena as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArenaRow {
+    /// Id (random, `[a-z0-9]`).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Variant id.
+    pub variant: String,
+    /// Rules string (`-` for the variant's usual rules).
+    pub rules: String,
+    /// The clock, as the API's JSON.
+    pub clock: String,
+    /// Rated games.
+    pub rated: bool,
+    /// Players may go berserk.
+    pub berserk: bool,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+    /// The maker's account id.
+    pub organiser_id: String,
+    /// The maker's name.
+    pub organiser_name: String,
+    /// When it starts (ms).
+    pub starts_at: i64,
+    /// When it ends (ms).
+    pub ends_at: i64,
+    /// Created (ms).
+    pub created: i64,
+    /// Last change (ms).
+    pub updated: i64,
+}
+
+/// A player of an arena.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaPlayerRow {
+    /// Account id.
+    pub account_id: String,
+    /// Account name.
+    pub username: String,
+    /// Rating in the variant when they joined (rounded).
+    pub rating: Option<i64>,
+    /// When they joined (ms).
+    pub joined: i64,
+    /// Paused: not paired until they join again.
+    pub paused: bool,
+    /// The arena game they are in now.
+    pub game_id: Option<String>,
+    /// Their last game's opponent (account id).
+    pub last_opponent: Option<String>,
+}
+
+/// A game of an arena.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArenaGameRow {
+    /// The server game.
+    pub game_id: String,
+    /// South's account id.
+    pub south: String,
+    /// North's account id.
+    pub north: String,
+    /// When it was paired (ms).
+    pub started: i64,
+    /// `S`, `N` or `draw` once known.
+    pub result: Option<String>,
+    /// How it ended (NOT-6.2's words).
+    pub termination: Option<String>,
+    /// South went berserk.
+    pub berserk_s: bool,
+    /// North went berserk.
+    pub berserk_n: bool,
+}
+
+const COLUMNS: &str = "id, name, variant, rules, clock, rated, berserk, status, organiser_id,
+    organiser_name, starts_at, ends_at, created, updated";
+
+fn arena_of(r: &AnyRow) -> Result<ArenaRow, StoreError> {
+    Ok(ArenaRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        clock: r.try_get("clock")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        berserk: r.try_get::<i64, _>("berserk")? != 0,
+        status: r.try_get("status")?,
+        organiser_id: r.try_get("organiser_id")?,
+        organiser_name: r.try_get("organiser_name")?,
+        starts_at: r.try_get("starts_at")?,
+        ends_at: r.try_get("ends_at")?,
+        created: r.try_get("created")?,
+        updated: r.try_get("updated")?,
+    })
+}
+
+fn game_of(r: &AnyRow) -> Result<ArenaGameRow, StoreError> {
+    Ok(ArenaGameRow {
+        game_id: r.try_get("game_id")?,
+        south: r.try_get("south")?,
+        north: r.try_get("north")?,
+        started: r.try_get("started")?,
+        result: r.try_get("result")?,
+        termination: r.try_get("termination")?,
+        berserk_s: r.try_get::<i64, _>("berserk_s")? != 0,
+        berserk_n: r.try_get::<i64, _>("berserk_n")? != 0,
+    })
+}
+
+/// The news of a change to arena `id`, committed with it: its pages and every instance's
+/// pairing and timers hear of it.
+fn news(id: &str) -> Vec<Event> {
+    vec![Event::Arena { id: id.to_string() }]
+}
+
+/// What a pairing claim did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Both players claimed and the game's row written: make the game.
+    Paired,
+    /// One of them was taken (another instance paired them first), paused, or the arena
+    /// is not running: nothing written.
+    Taken,
+}
+
+impl Store {
+    /// Stores a new arena.
+    pub async fn create_arena(&self, a: &ArenaRow) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        sqlx::query(&format!(
+            "INSERT INTO arenas ({COLUMNS}) VALUES
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+        ))
+        .bind(&a.id)
+        .bind(&a.name)
+        .bind(&a.variant)
+        .bind(&a.rules)
+        .bind(&a.clock)
+        .bind(a.rated as i64)
+        .bind(a.berserk as i64)
+        .bind(&a.status)
+        .bind(&a.organiser_id)
+        .bind(&a.organiser_name)
+        .bind(a.starts_at)
+        .bind(a.ends_at)
+        .bind(a.created)
+        .bind(a.updated)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| conflict_or(e, "the arena id is taken"))?;
+        self.commit_events(tx, news(&a.id)).await
+    }
+
+    /// The arena `id`.
+    pub async fn arena(&self, id: &str) -> Result<Option<ArenaRow>, StoreError> {
+        let r = sqlx::query(&format!("SELECT {COLUMNS} FROM arenas WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.read)
+            .await?;
+        r.as_ref().map(arena_of).transpose()
+    }
+
+    /// Arenas in `status`: upcoming and running ones by start time, finished ones the latest
+    /// first; at most `limit`.
+    pub async fn list_arenas(&self, status: &str, limit: i64) -> Result<Vec<ArenaRow>, StoreError> {
+        let order = if status == "finished" {
+            "ends_at DESC, id"
+        } else {
+            "starts_at, id"
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM arenas WHERE status = $1 ORDER BY {order} LIMIT $2"
+        ))
+        .bind(status)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter().map(arena_of).collect()
+    }
+
+    /// The players of arena `id`, in joining order.
+    pub async fn arena_players(&self, id: &str) -> Result<Vec<ArenaPlayerRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT account_id, username, rating, joined, paused, game_id, last_opponent
+             FROM arena_players WHERE arena_id = $1 ORDER BY joined, account_id",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ArenaPlayerRow {
+                    account_id: r.try_get("account_id")?,
+                    username: r.try_get("username")?,
+                    rating: r.try_get("rating")?,
+                    joined: r.try_get("joined")?,
+                    paused: r.try_get::<i64, _>("paused")? != 0,
+                    game_id: r.try_get("game_id")?,
+                    last_opponent: r.try_get("last_opponent")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The games of arena `id`, in pairing order (each player's in the order played).
+    pub async fn arena_games(&self, id: &str) -> Result<Vec<ArenaGameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT game_id, south, north, started, result, termination, berserk_s, berserk_n
+             FROM arena_games WHERE arena_id = $1 ORDER BY seq, game_id",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter().map(game_of).collect()
+    }
+
+    /// The arena game `game_id` and its arena, if it is one.
+    pub async fn arena_game(
+        &self,
+        game_id: &str,
+    ) -> Result<Option<(String, ArenaGameRow)>, StoreError> {
+        let r = sqlx::query(
+            "SELECT arena_id, game_id, south, north, started, result, termination, berserk_s,
+               berserk_n
+             FROM arena_games WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.read)
+        .await?;
+        match r {
+            Some(r) => Ok(Some((r.try_get("arena_id")?, game_of(&r)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// Joins `p` to arena `id` while it is not finished, or takes a paused player back:
+    /// `false` when the arena is finished or does not exist.
+    pub async fn join_arena(&self, id: &str, p: &ArenaPlayerRow) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let open = sqlx::query(
+            "UPDATE arenas SET updated = $2 WHERE id = $1 AND status <> 'finished' RETURNING id",
+        )
+        .bind(id)
+        .bind(p.joined)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if open.is_none() {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        let back = sqlx::query(
+            "UPDATE arena_players SET paused = 0 WHERE arena_id = $1 AND account_id = $2",
+        )
+        .bind(id)
+        .bind(&p.account_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if back == 0 {
+            sqlx::query(
+                "INSERT INTO arena_players
+                   (arena_id, account_id, username, rating, joined, paused, game_id,
+                    last_opponent)
+                 VALUES ($1, $2, $3, $4, $5, 0, NULL, NULL)",
+            )
+            .bind(id)
+            .bind(&p.account_id)
+            .bind(&p.username)
+            .bind(p.rating)
+            .bind(p.joined)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| conflict_or(e, "joined already"))?;
+        }
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
+    }
+
+    /// Pauses `account` in arena `id` (a game in progress goes on); `false` when not a
+    /// player of it.
+    pub async fn pause_arena(&self, id: &str, account: &str, now: i64) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE arena_players SET paused = 1 WHERE arena_id = $1 AND account_id = $2",
+        )
+        .bind(id)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query("UPDATE arenas SET updated = $2 WHERE id = $1")
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
+    }
+
+    /// Moves arena `id` from `from` to `to`; `false` when it was not in `from`. Exactly once
+    /// across instances.
+    pub async fn set_arena_status(
+        &self,
+        id: &str,
+        from: &str,
+        to: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE arenas SET status = $3, updated = $4 WHERE id = $1 AND status = $2",
+        )
+        .bind(id)
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
+    }
+
+    /// Pairs `g` in running arena `id`: claims both players (free and not paused) and writes
+    /// the game's row, in one transaction, or writes nothing ([`Claim::Taken`]).
+    pub async fn pair_arena(&self, id: &str, g: &ArenaGameRow) -> Result<Claim, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let running = sqlx::query(
+            "UPDATE arenas SET updated = $2 WHERE id = $1 AND status = 'running' RETURNING id",
+        )
+        .bind(id)
+        .bind(g.started)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if running.is_none() {
+            tx.rollback().await?;
+            return Ok(Claim::Taken);
+        }
+        // In account order: two instances claiming overlapping pairs take the rows' locks in
+        // the same order, so one waits for the other instead of both for each other.
+        let mut seats = [(&g.south, &g.north), (&g.north, &g.south)];
+        seats.sort();
+        for (who, against) in seats {
+            let n = sqlx::query(
+                "UPDATE arena_players SET game_id = $3, last_opponent = $4
+                 WHERE arena_id = $1 AND account_id = $2 AND game_id IS NULL AND paused = 0",
+            )
+            .bind(id)
+            .bind(who)
+            .bind(&g.game_id)
+            .bind(against)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if n != 1 {
+                tx.rollback().await?;
+                return Ok(Claim::Taken);
+            }
+        }
+        sqlx::query(
+            "INSERT INTO arena_games
+               (game_id, arena_id, seq, south, north, started, result, termination,
+                berserk_s, berserk_n, ended)
+             VALUES ($1, $2,
+               (SELECT COALESCE(MAX(seq), 0) + 1 FROM arena_games WHERE arena_id = $2),
+               $3, $4, $5, NULL, NULL, 0, 0, NULL)",
+        )
+        .bind(&g.game_id)
+        .bind(id)
+        .bind(&g.south)
+        .bind(&g.north)
+        .bind(g.started)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| conflict_or(e, "the game id is taken"))?;
+        self.commit_events(tx, news(id)).await?;
+        Ok(Claim::Paired)
+    }
+
+    /// Records the result of arena game `game_id` and frees its players to be paired again;
+    /// `false` when it has one already (exactly once).
+    pub async fn record_arena_result(
+        &self,
+        game_id: &str,
+        result: &str,
+        termination: Option<&str>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let r = sqlx::query(
+            "UPDATE arena_games SET result = $2, termination = $3, ended = $4
+             WHERE game_id = $1 AND result IS NULL RETURNING arena_id",
+        )
+        .bind(game_id)
+        .bind(result)
+        .bind(termination.map(str::to_string))
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(r) = r else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        let id: String = r.try_get("arena_id")?;
+        sqlx::query("UPDATE arena_players SET game_id = NULL WHERE arena_id = $1 AND game_id = $2")
+            .bind(&id)
+            .bind(game_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE arenas SET updated = $2 WHERE id = $1")
+            .bind(&id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, news(&id)).await?;
+        Ok(true)
+    }
+
+    /// Marks the South (`side` 0) or North (1) player of arena game `game_id` berserk; `false`
+    /// when marked already.
+    pub async fn arena_berserk(
+        &self,
+        arena: &str,
+        game_id: &str,
+        side: usize,
+    ) -> Result<bool, StoreError> {
+        let col = if side == 0 { "berserk_s" } else { "berserk_n" };
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(&format!(
+            "UPDATE arena_games SET {col} = 1 WHERE game_id = $1 AND {col} = 0 AND result IS NULL"
+        ))
+        .bind(game_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, news(arena)).await?;
+        Ok(true)
+    }
+
+    /// Arena games without a result whose server game is over.
+    pub async fn arena_games_ended(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT ag.game_id FROM arena_games ag JOIN games g ON g.id = ag.game_id
+             WHERE ag.arena_id = $1 AND ag.result IS NULL AND g.status <> 'live'",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Arena games paired whose server game does not exist (an instance stopped between
+    /// pairing and making them).
+    pub async fn arena_games_missing(&self, id: &str) -> Result<Vec<ArenaGameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT ag.game_id, ag.south, ag.north, ag.started, ag.result, ag.termination,
+               ag.berserk_s, ag.berserk_n
+             FROM arena_games ag LEFT JOIN games g ON g.id = ag.game_id
+             WHERE ag.arena_id = $1 AND ag.result IS NULL AND g.id IS NULL",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter().map(game_of).collect()
+    }
+
+    /// The next deadline of arenas (all, or only `id`): an upcoming one's start, a running
+    /// one's end.
+    pub async fn arena_deadlines(
+        &self,
+        id: Option<&str>,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, status, starts_at, ends_at FROM arenas
+             WHERE status <> 'finished' AND ($1 = '' OR id = $1)",
+        )
+        .bind(id.unwrap_or(""))
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let status: String = r.try_get("status")?;
+                let at: i64 = if status == "upcoming" {
+                    r.try_get("starts_at")?
+                } else {
+                    r.try_get("ends_at")?
+                };
+                Ok((r.try_get("id")?, at))
+            })
+            .collect()
+    }
+}

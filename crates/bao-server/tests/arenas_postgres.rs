@@ -1,0 +1,22 @@
+//! Arenas on a real PostgreSQL (BAO_TEST_POSTGRES_URL; scripts/start-postgres.sh): the flows
+//! of tests/arenas_sqlite.rs, and two instances pairing one arena. Without the variable these
+//! tests fail.
+
+mod common;
+use common::arenas::*;
+use common::postgres_url;
+
+#[tokio::test]
+async fn postgres_six_players_arena() {
+    six_players(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_arena_refusals() {
+    refusals(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_two_instances_pair_one_arena() {
+    two_instances(&postgres_url()).await;
+}

@@ -1,0 +1,15 @@
+//! Arenas on SQLite: the flows of tests/common/arenas.rs.
+
+mod common;
+use common::arenas::*;
+use common::sqlite_url;
+
+#[tokio::test]
+async fn sqlite_six_players_arena() {
+    six_players(&sqlite_url("arena_six")).await;
+}
+
+#[tokio::test]
+async fn sqlite_arena_refusals() {
+    refusals(&sqlite_url("arena_refusals")).await;
+}

@@ -1,0 +1,214 @@
+// One arena (/a/{id}): the countdown, Join / Pause, "Your game" one tap away, berserk, the
+// standings with the fire and berserk marks in words, the winners at the end. Data:
+// GET /api/arenas/{id} (docs/api.md "Arenas"), asked again when the player socket
+// (`/api/play/ws?arena=ID`, docs/api.md "The player socket") says it changed: once as the
+// socket opens (also after a reconnect), then at each change. No polling; the countdown ticks
+// on the page from the server's `now`.
+
+import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
+import { t } from './i18n.js';
+import { accountName, onAccount, profileUrl } from './account.js';
+import { arenaError, clockText, statusText, timeText } from './arenas.js';
+import { keepSocket } from './socket.js';
+
+const box = $('arena');
+const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+const apiBase = `/api/arenas/${encodeURIComponent(id)}`;
+
+let data = null;
+/** Server time minus this browser's time (ms), from the last read. */
+let skew = 0;
+const same = (a, b) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+const isMe = (name) => same(name, accountName());
+
+/** "1:05:09", "4:32", "0:07". */
+function span(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+function countdown() {
+  if (!data) return;
+  const now = Date.now() + skew;
+  let text;
+  if (data.status === 'finished') text = t('arenas.countdown_over');
+  else if (data.status === 'upcoming') text = t('arenas.countdown_start', { time: span(data.starts_at - now) });
+  else text = t('arenas.countdown_end', { time: span(data.ends_at - now) });
+  $('a-countdown').textContent = text;
+}
+setInterval(countdown, 1000);
+
+function fact(term, ...value) {
+  return el('div', {}, el('dt', {}, term), el('dd', {}, ...value));
+}
+
+/** The viewer's current game as listed, with their side. */
+function myGame(d) {
+  const g = (d.games || []).find((x) => x.game === d.you?.game);
+  if (!g) return null;
+  return { ...g, side: isMe(g.S) ? 'S' : 'N' };
+}
+
+function drawActions(d) {
+  const signedIn = !!accountName();
+  const over = d.status === 'finished';
+  const you = d.you || {};
+  $('join-button').hidden = over || !signedIn || (you.joined && !you.paused);
+  $('join-button').textContent = you.paused ? t('arenas.join_again') : t('arenas.join');
+  $('join-signin').hidden = over || signedIn;
+  $('join-signin').href = `/account/login?next=${encodeURIComponent(location.pathname)}`;
+  $('pause-button').hidden = over || !you.joined || you.paused;
+  const game = you.game;
+  $('your-game').hidden = !game;
+  if (game) $('your-game').href = `/g/${encodeURIComponent(game)}`;
+  const mine = myGame(d);
+  const berserked = mine && mine.berserk?.[mine.side];
+  $('berserk-button').hidden = !d.berserk || !mine || berserked;
+  let say = '';
+  if (berserked) say = t('arenas.berserk_done');
+  else if (game) say = t('arenas.you_playing');
+  else if (you.joined && you.paused) say = t('arenas.you_paused');
+  else if (you.joined && d.status === 'upcoming') say = t('arenas.you_waiting_start');
+  else if (you.joined && d.status === 'running') say = t('arenas.you_waiting');
+  const p = $('you-status');
+  if (p.textContent !== say) p.textContent = say;
+  p.hidden = !say;
+  box.dataset.joined = String(!!you.joined);
+  box.dataset.paused = String(!!you.paused);
+  box.dataset.game = game || '';
+}
+
+function drawStandings(d) {
+  const rows = d.standings || [];
+  $('standings-empty').hidden = rows.length > 0;
+  $('standings-box').hidden = rows.length === 0;
+  $('standings-rows').replaceChildren(
+    ...rows.map((s) => {
+      const marks = [];
+      if (s.fire) marks.push(el('span', { class: 'a-mark fire' }, t('arenas.on_fire')));
+      if (s.berserk) marks.push(el('span', { class: 'a-mark' }, t('arenas.berserk_mark', { n: s.berserk })));
+      if (s.playing) marks.push(el('span', { class: 'a-mark' }, t('arenas.playing_mark')));
+      if (s.paused) marks.push(el('span', { class: 'a-mark' }, t('arenas.paused_mark')));
+      const sheet = (s.sheet || []).length ? (s.sheet || []).join(' ') : t('arenas.no_games');
+      return el(
+        'tr',
+        { class: isMe(s.username) ? 'me' : '', 'data-player': s.username, 'data-score': String(s.score) },
+        el('td', {}, String(s.rank)),
+        el(
+          'th',
+          { scope: 'row', class: 't-player' },
+          el('a', { href: profileUrl(s.username) }, s.username),
+          ...marks,
+          // The points of each game, on a line of their own: a phone has no room for a column.
+          el('span', { class: 'small a-sheet-line' }, `${t('arenas.col_sheet')}: `, el('span', { class: 'a-sheet' }, sheet)),
+        ),
+        el('td', { class: 'pts' }, String(s.score)),
+      );
+    }),
+  );
+  const podium = $('podium-part');
+  podium.hidden = d.status !== 'finished' || rows.length === 0;
+  $('podium').replaceChildren(
+    ...rows.slice(0, 3).map((s, i) => el('li', {}, t('arenas.podium_place', { n: i + 1, name: s.username, points: s.score }))),
+  );
+}
+
+function draw(d) {
+  data = d;
+  skew = Number(d.now) - Date.now() || 0;
+  document.title = t('arenas.doc_title', { name: d.name });
+  $('a-title').textContent = d.name;
+  box.dataset.status = d.status;
+  const yesNo = (x) => (x ? t('arenas.yes') : t('arenas.no'));
+  $('a-facts').replaceChildren(
+    fact(t('arenas.fact_status'), el('span', { class: d.status === 'running' ? 'tag live' : 'tag' }, statusText(d.status))),
+    fact(t('arenas.fact_game'), VARIANT_TITLES[d.variant] || d.variant || ''),
+    fact(t('arenas.fact_clock'), clockText(d.clock)),
+    fact(t('arenas.fact_length'), t('arenas.length_minutes', { n: Math.round((d.ends_at - d.starts_at) / 60000) }), ' · ', timeText(d.starts_at)),
+    fact(t('arenas.fact_players'), String((d.standings || []).length)),
+    fact(t('arenas.fact_rated'), yesNo(d.rated)),
+    fact(t('arenas.fact_berserk'), yesNo(d.berserk)),
+  );
+  $('legend-berserk').hidden = !d.berserk;
+  drawActions(d);
+  drawStandings(d);
+  countdown();
+  $('a-loading').hidden = true;
+  $('a-body').hidden = false;
+  box.dataset.state = 'ready';
+}
+
+let seq = 0;
+let lastText = '';
+async function load() {
+  const mine = ++seq;
+  try {
+    const d = await api(apiBase);
+    if (mine !== seq) return;
+    notify($('page-status'), '');
+    const { now, ...rest } = d;
+    const text = JSON.stringify(rest);
+    if (text === lastText) return;
+    lastText = text;
+    draw(d);
+  } catch (err) {
+    if (mine !== seq) return;
+    if (err.status === 404) {
+      box.dataset.state = 'missing';
+      $('a-loading').hidden = true;
+      $('a-body').hidden = true;
+      $('a-title').textContent = t('arenas.missing_title');
+      notify($('page-status'), t('arenas.missing'), 'error');
+      return;
+    }
+    notify($('page-status'), t('arenas.page_unavailable', { error: errorText(err) }), 'error');
+    if (!data) box.dataset.state = 'error';
+  }
+}
+
+// The player socket tells the page when the arena changed: `arena` once it is open (what
+// changed while it was closed), then at every change. Closed once the arena is over.
+let socket = null;
+function listen() {
+  socket = keepSocket(`/api/play/ws?arena=${encodeURIComponent(id)}`, {
+    onOpen() {
+      box.dataset.socket = 'open';
+    },
+    onStatus(status) {
+      if (status !== 'open') box.dataset.socket = status;
+    },
+    async onMessage(msg) {
+      if (msg.type !== 'arena' || msg.id !== id) return;
+      await load();
+      if (box.dataset.state === 'missing' || (data && data.status === 'finished' && !data.you?.game)) {
+        socket.close();
+        box.dataset.socket = 'closed';
+      }
+    },
+  });
+}
+
+async function act(path, body, button) {
+  notify($('action-status'), '');
+  button.disabled = true;
+  try {
+    await api(`${apiBase}/${path}`, { method: 'POST', body });
+    await load();
+  } catch (err) {
+    notify($('action-status'), arenaError(err), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$('join-button').addEventListener('click', (e) => act('join', {}, e.currentTarget));
+$('pause-button').addEventListener('click', (e) => act('pause', {}, e.currentTarget));
+$('berserk-button').addEventListener('click', (e) => act('berserk', { game: data?.you?.game }, e.currentTarget));
+
+onAccount(() => data && draw(data));
+load().then(() => {
+  if (data && data.status !== 'finished') listen();
+});

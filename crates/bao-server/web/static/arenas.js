@@ -1,0 +1,152 @@
+// The arena list (/arenas) and the form that makes one; also the words for an arena's clock,
+// status and time that the arena page (arena.js) shares. Data: GET/POST /api/arenas
+// (docs/api.md "Arenas").
+
+import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
+import { t, lang } from './i18n.js';
+import { onAccount } from './account.js';
+
+/** The clock in words: "3 min + 2 s a move". */
+export function clockText(c) {
+  if (!c || typeof c !== 'object') return '';
+  const min = Math.round((Number(c.initial_ms) || 0) / 6000) / 10;
+  const sec = Math.round((Number(c.increment_ms) || 0) / 100) / 10;
+  return t('arenas.clock_live', { min, sec });
+}
+
+/** The status in words. */
+export function statusText(s) {
+  if (s === 'upcoming') return t('arenas.status_upcoming');
+  if (s === 'running') return t('arenas.status_running');
+  if (s === 'finished') return t('arenas.status_finished');
+  return String(s || '');
+}
+
+/** A moment (ms since the epoch) in the reader's language and local time. */
+export function timeText(ms) {
+  const d = new Date(Number(ms));
+  if (!ms || Number.isNaN(d.getTime())) return '';
+  try {
+    return d.toLocaleString(lang === 'sw' ? 'sw-TZ' : 'en-GB', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
+  } catch {
+    return d.toISOString().slice(0, 16).replace('T', ' ');
+  }
+}
+
+/** The sentence for a refused arena request. */
+export function arenaError(err) {
+  if (err && err.status === 401) return t('arenas.err_signin');
+  switch (err && err.category) {
+    case 'over':
+      return t('arenas.err_over');
+    case 'not_registered':
+      return t('arenas.err_not_joined');
+    case 'conflict':
+      return t('arenas.err_berserk_late');
+    case 'forbidden':
+      return t('arenas.err_berserk_off');
+    default:
+      return t('arenas.err_other', { error: errorText(err) });
+  }
+}
+
+function card(x) {
+  const when =
+    x.status === 'upcoming'
+      ? t('arenas.card_starts', { time: timeText(x.starts_at) })
+      : x.status === 'running'
+        ? t('arenas.card_ends', { time: timeText(x.ends_at) })
+        : t('arenas.card_ended', { time: timeText(x.ends_at) });
+  const facts = [VARIANT_TITLES[x.variant] || x.variant, clockText(x.clock), t('arenas.players_count', { n: x.players ?? 0 }), when];
+  return el(
+    'li',
+    { class: 't-card', 'data-id': x.id, 'data-status': x.status },
+    el('a', { class: 't-name', href: `/a/${encodeURIComponent(x.id)}` }, x.name),
+    ' ',
+    el('span', { class: x.status === 'running' ? 'tag live' : 'tag' }, statusText(x.status)),
+    el('p', { class: 'meta' }, facts.filter(Boolean).join(' · ')),
+  );
+}
+
+async function loadLists() {
+  const box = $('arenas');
+  let failed = false;
+  await Promise.all(
+    ['running', 'upcoming', 'finished'].map(async (part) => {
+      try {
+        const d = await api(`/api/arenas?status=${part}`);
+        const list = d.arenas || [];
+        $(`list-${part}`).replaceChildren(...list.map(card));
+        $(`empty-${part}`).hidden = list.length > 0;
+      } catch (err) {
+        failed = true;
+        notify($('page-status'), t('arenas.list_unavailable', { error: errorText(err) }), 'error');
+      }
+    }),
+  );
+  box.dataset.state = failed ? 'error' : 'ready';
+}
+
+function showErr(id, text) {
+  const p = $(`${id}-err`);
+  p.textContent = text || '';
+  p.hidden = !text;
+  $(id).setAttribute('aria-invalid', text ? 'true' : 'false');
+  return !text;
+}
+
+function form() {
+  const f = $('create-form');
+  onAccount((name) => {
+    f.hidden = !name;
+    $('create-signin').hidden = !!name;
+  });
+  for (const r of f.querySelectorAll('input[name="start"]')) {
+    r.addEventListener('change', () => {
+      $('start-box').hidden = f.start.value !== 'later';
+    });
+  }
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = $('a-name').value.trim();
+    const minutes = Number($('a-minutes').value);
+    let startsAt = null;
+    if (f.start.value === 'later') startsAt = new Date($('a-start').value).getTime();
+    const ok = [
+      showErr('a-name', name && name.length <= 80 ? '' : t('arenas.err_name')),
+      showErr('a-minutes', Number.isInteger(minutes) && minutes >= 10 && minutes <= 720 ? '' : t('arenas.err_minutes')),
+      showErr('a-start', startsAt === null || (Number.isFinite(startsAt) && startsAt > Date.now()) ? '' : t('arenas.err_start_at')),
+    ].every(Boolean);
+    if (!ok) {
+      f.querySelector('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    const [initial, increment] = $('a-clock').value.split('+').map(Number);
+    const button = $('create-button');
+    button.disabled = true;
+    try {
+      const made = await api('/api/arenas', {
+        method: 'POST',
+        body: {
+          name,
+          variant: $('a-variant').value,
+          clock: { initial_ms: initial, increment_ms: increment },
+          minutes,
+          starts_at: startsAt,
+          berserk: $('a-berserk').checked,
+          rated: $('a-rated').checked,
+        },
+      });
+      location.href = made.url;
+    } catch (err) {
+      notify($('create-status'), arenaError(err), 'error');
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+if ($('arenas')) {
+  form();
+  loadLists();
+}
