@@ -35,6 +35,38 @@ export async function phone(browser, lang, device = PHONE) {
   return { context, page };
 }
 
+/** A name no other run of the suite has taken (names are unique without regard to case). */
+export const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
+
+/** Calls the API from the test process as the account whose session is `session`: {data, res}. */
+export async function callAs(pathname, { session, method = 'GET', body } = {}) {
+  const headers = {};
+  if (session) headers.Cookie = `bao_session=${session}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const raw = await res.text();
+  let data = raw;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${raw}`);
+  return { data, res };
+}
+
+/** A new account `name` made through the API: its session token. */
+export async function accountByApi(name, password) {
+  const { res } = await callAs('/api/account/signup', { method: 'POST', body: { username: name, password } });
+  return /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
+}
+
+/** The page is no wider than a 360 px phone. */
+export async function noSidewaysScroll(page, where) {
+  const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
+}
+
 /** Where the parts of the game page are on the screen (CSS px of the viewport). */
 export function layout(page) {
   return page.evaluate(() => {

@@ -9,33 +9,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, assertClean, screenshot, clickMove, BASE } from '../lib/harness.mjs';
-import { PHONE, phone, text } from '../lib/phone.mjs';
+import { phone, text, unique, callAs, accountByApi, noSidewaysScroll } from '../lib/phone.mjs';
 
 const PASSWORD = 'kete-sitini-4';
-const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
-
-/** Calls the API from the test process as the account whose session is `session`. */
-async function call(pathname, { session, method = 'GET', body } = {}) {
-  const headers = {};
-  if (session) headers.Cookie = `bao_session=${session}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const raw = await res.text();
-  let data = raw;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    /* not JSON */
-  }
-  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${raw}`);
-  return { data, res };
-}
-
-/** A new account made through the API: its session token. */
-async function accountByApi(name) {
-  const { res } = await call('/api/account/signup', { method: 'POST', body: { username: name, password: PASSWORD } });
-  return /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
-}
 
 let browser;
 before(async () => {
@@ -45,23 +21,18 @@ after(async () => {
   await browser?.close();
 });
 
-async function noSidewaysScroll(page, where) {
-  const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
-  assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
-}
-
 test('a phone in Swahili: sign up, join a round robin, it starts, play the game from "Your game", the standings change', async () => {
   const organiser = unique('Mwenyeji');
-  const session = await accountByApi(organiser);
+  const session = await accountByApi(organiser, PASSWORD);
   const name = `Kombe ${unique('Pwani')}`;
-  const made = await call('/api/tournaments', {
+  const made = await callAs('/api/tournaments', {
     session,
     method: 'POST',
     body: { name, variant: 'kiswahili', format: { kind: 'round_robin', double: false }, clock: { initial_ms: 600000, increment_ms: 5000 }, rated: false, starts_at: null, max_players: 8, private: false },
   });
   const id = made.data.id;
   assert.equal(made.data.url, `/t/${id}`);
-  await call(`/api/tournaments/${id}/join`, { session, method: 'POST', body: {} });
+  await callAs(`/api/tournaments/${id}/join`, { session, method: 'POST', body: {} });
 
   const { context, page } = await phone(browser, 'sw');
   const me = unique('Mchezaji');
@@ -101,7 +72,7 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   // top of the home page (the player socket's `game`) with Play, and listed in "My games".
   await page.goto('/');
   await page.waitForSelector('#lobby[data-socket="open"]');
-  await call(`/api/tournaments/${id}/start`, { session, method: 'POST', body: {} });
+  await callAs(`/api/tournaments/${id}/start`, { session, method: 'POST', body: {} });
   const ready = page.locator('#ready:not([hidden]) #ready-list li[data-game]');
   await ready.waitFor();
   assert.ok((await ready.textContent()).includes(text('sw', 'lobby', 'lobby.ready_against', { name: organiser })), await ready.textContent());
@@ -145,7 +116,7 @@ test('a phone in Swahili: sign up, join a round robin, it starts, play the game 
   const state = await page.evaluate(async (g) => (await fetch(`/api/games/${g}`, { credentials: 'same-origin' })).json(), gameId);
   assert.ok(state.you === 'S' || state.you === 'N', `the session holds a seat: ${JSON.stringify(state.you)}`);
   if (state.side_to_move !== state.you) {
-    await call(`/api/games/${gameId}/moves`, { session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
+    await callAs(`/api/games/${gameId}/moves`, { session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
   }
   await page.waitForSelector('#board g.pit.legal');
   const played = await clickMove(page);
@@ -185,7 +156,7 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   assert.ok(await page.locator('#new-form').isHidden());
 
   const organiser = unique('Mwandaaji');
-  const session = await accountByApi(organiser);
+  const session = await accountByApi(organiser, PASSWORD);
   await context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
   // As after a login on this browser: the name remembered (static/account.js), then confirmed.
   await page.evaluate((n) => localStorage.setItem('bao.account', JSON.stringify({ username: n })), organiser);
@@ -232,7 +203,7 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   await page.waitForSelector('#action-status[data-kind="error"]:not([hidden])');
   assert.equal((await page.textContent('#action-status')).trim(), text('sw', 'tournaments', 'tournaments.err_start_two'));
   // Private: not in the list.
-  const listed = (await call('/api/tournaments?status=upcoming&limit=100')).data.tournaments.map((x) => x.name);
+  const listed = (await callAs('/api/tournaments?status=upcoming&limit=100')).data.tournaments.map((x) => x.name);
   assert.ok(!listed.includes(name), 'a private tournament is not listed');
 
   // The organiser joins with the code the link filled in; two players join by the API (the
@@ -244,9 +215,9 @@ test('the create form: signed out it says to log in; bad input is refused in wor
   const [asha, juma] = [unique('Asha'), unique('Juma')];
   const sessions = {};
   for (const n of [asha, juma]) {
-    sessions[n] = await accountByApi(n);
-    await assert.rejects(call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: {} }), /403.*needs_code/);
-    await call(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: { code } });
+    sessions[n] = await accountByApi(n, PASSWORD);
+    await assert.rejects(callAs(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: {} }), /403.*needs_code/);
+    await callAs(`/api/tournaments/${id}/join`, { session: sessions[n], method: 'POST', body: { code } });
   }
   await page.waitForSelector(`#t-players li[data-player="${asha}"]`);
   await page.waitForSelector(`#t-players li[data-player="${juma}"]`);

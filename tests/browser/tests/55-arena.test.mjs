@@ -7,35 +7,10 @@
 // Every wait is for a state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { launch, assertClean, screenshot, ROOT, BASE, STATE_TIMEOUT_MS } from '../lib/harness.mjs';
+import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
+import { phone, text, unique, callAs, accountByApi, noSidewaysScroll } from '../lib/phone.mjs';
 
-const PHONE = { viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true };
 const PASSWORD = 'kete-sitini-4';
-const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
-
-function text(lang, area, key, params = {}) {
-  const file = path.join(ROOT, 'crates/bao-server/web/i18n', lang, `${area}.json`);
-  const raw = JSON.parse(readFileSync(file, 'utf8'))[key];
-  assert.ok(raw, `${lang}/${area}.json has ${key}`);
-  return raw.replace(/<[^>]*>/g, '').replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-}
-
-async function call(pathname, { session, method = 'GET', body } = {}) {
-  const headers = {};
-  if (session) headers.Cookie = `bao_session=${session}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(BASE + pathname, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const raw = await res.text();
-  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${raw}`);
-  return { data: raw ? JSON.parse(raw) : null, res };
-}
-
-async function accountByApi(name) {
-  const { res } = await call('/api/account/signup', { method: 'POST', body: { username: name, password: PASSWORD } });
-  return /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
-}
 
 let browser;
 before(async () => {
@@ -48,29 +23,11 @@ after(async () => {
 /** A Swahili phone signed in as a new account: {context, page, name, session}. */
 async function player(stem) {
   const name = unique(stem);
-  const session = await accountByApi(name);
-  const context = await browser.newContext({ ...PHONE, baseURL: BASE, locale: 'sw-TZ' });
-  context.setDefaultTimeout(STATE_TIMEOUT_MS);
+  const session = await accountByApi(name, PASSWORD);
+  const { context, page } = await phone(browser, 'sw');
   await context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
-  await context.addInitScript((n) => {
-    localStorage.setItem('bao.speed', '0');
-    localStorage.setItem('bao.account', JSON.stringify({ username: n }));
-  }, name);
-  const page = await context.newPage();
-  const problems = { pageErrors: [], consoleErrors: [], external: [] };
-  page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && problems.consoleErrors.push(m.text()));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(BASE) && !r.url().startsWith('data:') && !r.url().startsWith(BASE.replace('http', 'ws'))) problems.external.push(r.url());
-  });
-  page.on('dialog', (d) => d.accept());
-  page.problems = problems;
+  await context.addInitScript((n) => localStorage.setItem('bao.account', JSON.stringify({ username: n })), name);
   return { context, page, name, session };
-}
-
-async function noSidewaysScroll(page, where) {
-  const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
-  assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
 }
 
 /** The game id of "Your game" once it shows one other than `not`. */
@@ -84,9 +41,9 @@ async function yourGame(page, not = '') {
 }
 
 test('two phones in Swahili: join an arena from the list, get paired, one resigns, both see the standings move and are paired again', async () => {
-  const maker = await accountByApi(unique('Mwenyeji'));
+  const maker = await accountByApi(unique('Mwenyeji'), PASSWORD);
   const name = `Uwanja ${unique('Jioni')}`;
-  const made = await call('/api/arenas', {
+  const made = await callAs('/api/arenas', {
     session: maker,
     method: 'POST',
     body: { name, variant: 'kete', clock: { initial_ms: 600000, increment_ms: 5000 }, minutes: 60, berserk: true, rated: false },
@@ -148,7 +105,7 @@ test('two phones in Swahili: join an arena from the list, get paired, one resign
   const state = await a.page.evaluate(async (g) => (await fetch(`/api/games/${g}`, { credentials: 'same-origin' })).json(), ga);
   assert.ok(state.you === 'S' || state.you === 'N', JSON.stringify(state.you));
   if (state.side_to_move !== state.you) {
-    await call(`/api/games/${ga}/moves`, { session: b.session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
+    await callAs(`/api/games/${ga}/moves`, { session: b.session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
   }
   await a.page.waitForSelector('#resign:not([hidden])');
   await a.page.click('#resign');

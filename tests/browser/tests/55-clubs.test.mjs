@@ -6,17 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
-import { phone, text } from '../lib/phone.mjs';
+import { phone, text, unique, accountByApi, noSidewaysScroll } from '../lib/phone.mjs';
 
 const PASSWORD = 'chama-cha-bao-66';
-const unique = (stem) => `${stem}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 100)}`;
-
-/** A new account made through the API: its session token. */
-async function accountByApi(name) {
-  const res = await fetch(`${BASE}/api/account/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: name, password: PASSWORD }) });
-  assert.equal(res.status, 201, await res.clone().text());
-  return /bao_session=([0-9a-f]+)/.exec(res.headers.get('set-cookie'))[1];
-}
 
 async function signedIn(name, session) {
   const p = await phone(browser, 'sw');
@@ -26,11 +18,6 @@ async function signedIn(name, session) {
   await p.page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name);
   p.name = name;
   return p;
-}
-
-async function noSidewaysScroll(page, where) {
-  const scroll = await page.evaluate(() => document.scrollingElement.scrollWidth);
-  assert.ok(scroll <= 360, `${where}: the page is ${scroll} px wide on a 360 px phone`);
 }
 
 /** Every button and link in view that a finger taps is at least 44 px high (the text links of sentences aside). */
@@ -62,8 +49,8 @@ test('two phones in Swahili: one starts a closed club, the other asks to join, t
   const playerName = unique('Mchezaji');
   const place = unique('Mkokotoni');
   const clubName = `Chama cha Bao ${place}`;
-  const leader = await signedIn(leaderName, await accountByApi(leaderName));
-  const player = await signedIn(playerName, await accountByApi(playerName));
+  const leader = await signedIn(leaderName, await accountByApi(leaderName, PASSWORD));
+  const player = await signedIn(playerName, await accountByApi(playerName, PASSWORD));
   const a = leader.page;
   const b = player.page;
 
