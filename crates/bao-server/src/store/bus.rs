@@ -221,6 +221,36 @@ impl Store {
         Ok(())
     }
 
+    /// Moves row `id` of `table` (a table with `id`, `status` and `updated` columns) from
+    /// status `from` to `to` with `events` in the same transaction; `false`, and nothing
+    /// written, when it was not in `from` (another request or instance came first): exactly
+    /// once across instances.
+    pub(crate) async fn move_status(
+        &self,
+        table: &'static str,
+        (id, from, to): (&str, &str, &str),
+        now: i64,
+        events: Vec<Event>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(&format!(
+            "UPDATE {table} SET status = $3, updated = $4 WHERE id = $1 AND status = $2"
+        ))
+        .bind(id)
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, events).await?;
+        Ok(true)
+    }
+
     /// Other instances' events this instance's listener read from the table because their
     /// notification never came (a dropped connection).
     pub fn events_replayed(&self) -> u64 {

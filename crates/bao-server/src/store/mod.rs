@@ -33,11 +33,11 @@ mod seats;
 mod seeks;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
+pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
 pub use clubs::{
     AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
     NewClub, Standing, ROLES,
 };
-pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
