@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::{ApiError, Category};
 use crate::features::{
     abandon, accounts, analysis, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
-    rematch, review, seeks, tournaments, variants,
+    rematch, review, seeks, teams, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Store, StoreError};
@@ -44,6 +44,8 @@ pub struct App {
     pub seeks: Arc<seeks::Seeks>,
     /// Clubs: members, roles, requests and announcements.
     pub clubs: Arc<clubs::Clubs>,
+    /// Team matches: club against club on N boards.
+    pub teams: Arc<teams::Teams>,
 }
 
 impl App {
@@ -61,8 +63,13 @@ impl App {
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
         let tournaments = tournaments::Tournaments::new();
-        let observers: Vec<Arc<dyn Observer>> =
-            vec![lobby.clone(), ratings.clone(), tournaments.clone()];
+        let team_results = teams::TeamsObserver::new();
+        let observers: Vec<Arc<dyn Observer>> = vec![
+            lobby.clone(),
+            ratings.clone(),
+            tournaments.clone(),
+            team_results.clone(),
+        ];
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -76,8 +83,10 @@ impl App {
         let push = push::Push::new(games.clone(), push);
         let seeks = seeks::Seeks::new(games.clone(), seeks_config);
         let clubs = clubs::Clubs::new(games.clone());
+        let teams = teams::Teams::new(games.clone(), &team_results);
         Arc::new(App {
             clubs,
+            teams,
             push,
             seeks,
             accounts,
@@ -113,6 +122,7 @@ impl App {
             .merge(tournaments::routes(g.clone()))
             .merge(seeks::routes(self.seeks.clone()))
             .merge(clubs::routes(self.clubs.clone()))
+            .merge(teams::routes(self.teams.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -131,6 +141,7 @@ impl App {
             ratings::spawn(&self.ratings, &self.games),
             push::spawn(&self.push).await?,
             tournaments::spawn(&self.tournaments, &self.games),
+            teams::spawn(&self.teams),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
         tasks.push(self.games.spawn_listen());
