@@ -17,8 +17,23 @@ async fn postgres_only_leaders_propose_and_answer() {
 }
 
 #[tokio::test]
-async fn postgres_lineup_defences() {
-    lineup_defences(&postgres_url()).await;
+async fn postgres_members_cannot_set_lineups() {
+    members_cannot_set_lineups(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_lineups_of_members_only() {
+    lineups_of_members_only(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_nobody_on_both_sides() {
+    nobody_on_both_sides(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_lineups_close_at_the_start() {
+    lineups_close_at_the_start(&postgres_url()).await;
 }
 
 #[tokio::test]

@@ -17,6 +17,21 @@ async fn sqlite_only_leaders_propose_and_answer() {
 }
 
 #[tokio::test]
-async fn sqlite_lineup_defences() {
-    lineup_defences(&sqlite_url("tm-lineup")).await;
+async fn sqlite_members_cannot_set_lineups() {
+    members_cannot_set_lineups(&sqlite_url("tm-lmem")).await;
+}
+
+#[tokio::test]
+async fn sqlite_lineups_of_members_only() {
+    lineups_of_members_only(&sqlite_url("tm-lonly")).await;
+}
+
+#[tokio::test]
+async fn sqlite_nobody_on_both_sides() {
+    nobody_on_both_sides(&sqlite_url("tm-lboth")).await;
+}
+
+#[tokio::test]
+async fn sqlite_lineups_close_at_the_start() {
+    lineups_close_at_the_start(&sqlite_url("tm-lclose")).await;
 }

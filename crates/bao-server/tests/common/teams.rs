@@ -265,72 +265,88 @@ pub async fn only_leaders_propose_and_answer(url: &str) {
     s.stop().await;
 }
 
-/// Lineups: a member who is not a leader or admin cannot set one, nor name a non-member,
-/// nor a player already on the other side (a member of both clubs), nor change it after
-/// the start.
-pub async fn lineup_defences(url: &str) {
+/// A side's lineup as `GET` shows it, board by board.
+fn lineup_of(m: &Value, side: &str) -> Vec<Value> {
+    m["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x[side].clone())
+        .collect()
+}
+
+/// A 2-board match, proposed and accepted, on a server of its own.
+async fn accepted_two_boards(url: &str) -> (Running, Two, String) {
     let clock = manual_clock();
     let s = server(url).clock(&clock).start().await;
     let b = base(&s);
     let t = two_clubs(&b, &clock, 2).await;
     let id = proposed_and_accepted(&t, 2).await;
-    let lineup = |m: &Value, side: &str| -> Vec<Value> {
-        m["boards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x[side].clone())
-            .collect()
-    };
-    // A member who is not a leader or admin.
+    (s, t, id)
+}
+
+/// A member who is not a leader or admin cannot set a lineup.
+pub async fn members_cannot_set_lineups(url: &str) {
+    let (s, t, id) = accepted_two_boards(url).await;
+    let b = t.b.as_str();
     let r = tm(
-        &b,
+        b,
         &id,
         "lineup",
         json!({"players": [t.hm[0].0]}),
         &t.hm[0].1,
     )
     .await;
-    assert_eq!(r.status, 403, "{}", r.text);
-    assert_eq!(
-        lineup(&team_match(&b, &id).await, "home"),
-        [Value::Null, Value::Null]
-    );
-    // A player of no club of the match.
-    let r = tm(
-        &b,
-        &id,
-        "lineup",
-        json!({"players": [t.outsider.0]}),
-        &t.hl.1,
-    )
-    .await;
     assert_eq!(
         (r.status, r.json["error"].as_str()),
-        (409, Some("not_club_member")),
+        (403, Some("not_club_leader")),
         "{}",
         r.text
     );
-    // A member of the other club only.
-    let r = tm(&b, &id, "lineup", json!({"players": [t.am[0].0]}), &t.hl.1).await;
-    assert_eq!(r.status, 409, "{}", r.text);
     assert_eq!(
-        lineup(&team_match(&b, &id).await, "home"),
+        lineup_of(&team_match(b, &id).await, "home"),
         [Value::Null, Value::Null]
     );
-    // More names than boards.
-    let r = tm(
-        &b,
-        &id,
-        "lineup",
-        json!({"players": [t.hm[0].0, t.hm[1].0, t.both.0]}),
-        &t.hl.1,
-    )
-    .await;
+    s.stop().await;
+}
+
+/// A lineup names members of its club only, once each, at most one a board.
+pub async fn lineups_of_members_only(url: &str) {
+    let (s, t, id) = accepted_two_boards(url).await;
+    let b = t.b.as_str();
+    // A player of no club of the match, then a member of the other club only.
+    for other in [&t.outsider.0, &t.am[0].0] {
+        let r = tm(b, &id, "lineup", json!({"players": [other]}), &t.hl.1).await;
+        assert_eq!(
+            (r.status, r.json["error"].as_str()),
+            (409, Some("not_club_member")),
+            "{}",
+            r.text
+        );
+        assert_eq!(
+            lineup_of(&team_match(b, &id).await, "home"),
+            [Value::Null, Value::Null]
+        );
+    }
+    let three = json!({"players": [t.hm[0].0, t.hm[1].0, t.both.0]});
+    let r = tm(b, &id, "lineup", three, &t.hl.1).await;
     assert_eq!(r.status, 400, "{}", r.text);
-    // A member of both clubs plays for one side only.
+    let twice = json!({"players": [t.hm[0].0, t.hm[0].0]});
+    let r = tm(b, &id, "lineup", twice, &t.hl.1).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(
+        lineup_of(&team_match(b, &id).await, "home"),
+        [Value::Null, Value::Null]
+    );
+    s.stop().await;
+}
+
+/// A member of both clubs plays for one side only.
+pub async fn nobody_on_both_sides(url: &str) {
+    let (s, t, id) = accepted_two_boards(url).await;
+    let b = t.b.as_str();
     let r = tm(
-        &b,
+        b,
         &id,
         "lineup",
         json!({"players": [t.both.0, t.hm[0].0]}),
@@ -339,7 +355,7 @@ pub async fn lineup_defences(url: &str) {
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
     let r = tm(
-        &b,
+        b,
         &id,
         "lineup",
         json!({"players": [t.am[0].0, t.both.0]}),
@@ -347,25 +363,31 @@ pub async fn lineup_defences(url: &str) {
     )
     .await;
     assert_eq!(r.status, 409, "{}", r.text);
-    let m = team_match(&b, &id).await;
-    assert_eq!(lineup(&m, "home"), [json!(t.both.0), json!(t.hm[0].0)]);
-    assert_eq!(lineup(&m, "away"), [Value::Null, Value::Null]);
-    let r = tm(
-        &b,
-        &id,
-        "lineup",
-        json!({"players": [t.am[0].0, t.am[1].0]}),
-        &t.al.1,
-    )
-    .await;
+    let m = team_match(b, &id).await;
+    assert_eq!(lineup_of(&m, "home"), [json!(t.both.0), json!(t.hm[0].0)]);
+    assert_eq!(lineup_of(&m, "away"), [Value::Null, Value::Null]);
+    s.stop().await;
+}
+
+/// After the start the lineups are closed.
+pub async fn lineups_close_at_the_start(url: &str) {
+    let (s, t, id) = accepted_two_boards(url).await;
+    let b = t.b.as_str();
+    let r = tm(b, &id, "lineup", json!({"players": [t.hm[0].0]}), &t.hl.1).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    // After the start the lineups are closed.
-    clock.advance(Duration::from_secs(61));
-    wait_match(&b, &id, |m| m["status"] == "running").await;
-    let r = tm(&b, &id, "lineup", json!({"players": [t.hm[1].0]}), &t.hl.1).await;
+    t.clock.advance(Duration::from_secs(61));
+    // Every board is a forfeit: the match finishes as it starts.
+    wait_match(b, &id, |m| m["status"] == "finished").await;
+    let r = tm(b, &id, "lineup", json!({"players": [t.hm[1].0]}), &t.hl.1).await;
     assert_eq!(r.status, 409, "{}", r.text);
-    let m = team_match(&b, &id).await;
-    assert_eq!(lineup(&m, "home"), [json!(t.both.0), json!(t.hm[0].0)]);
+    let m = team_match(b, &id).await;
+    assert_eq!(lineup_of(&m, "home"), [json!(t.hm[0].0), Value::Null]);
+    // The away side named nobody: board 1 is the home side's by forfeit, board 2 (nobody on
+    // either side) counts for nobody.
+    assert_eq!(m["boards"][0]["result"], "home");
+    assert_eq!(m["boards"][1]["result"], Value::Null);
+    assert_eq!(m["score"], json!({"home": 1, "away": 0}));
+    assert_eq!(m["winner"], "home");
     s.stop().await;
 }
 
