@@ -6,7 +6,6 @@
 use super::accounts::{base, get, post};
 use super::clubs::{act, new_club};
 use super::ratings::account;
-use super::tournaments::game_json;
 use super::*;
 use serde_json::json;
 
@@ -168,7 +167,12 @@ pub async fn four_boards(url: &str) {
         let gid = board["game"].as_str().expect("a game").to_string();
         // The home player is South on odd boards, North on even ones.
         let hc = cookie_of(&home[i]);
-        let st = game_json(&b, &gid, Some(&hc)).await;
+        // The boards are written with the start, their games made just after it.
+        let st = eventually_some("the board's game", || async {
+            let a = get(&b, &format!("/api/games/{gid}"), Some(&hc)).await;
+            (a.status == 200).then_some(a.json)
+        })
+        .await;
         assert_eq!(
             st["you"],
             if i % 2 == 0 { "S" } else { "N" },
