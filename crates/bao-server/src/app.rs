@@ -7,7 +7,7 @@ use crate::engine_pool::{EngineConfig, EnginePool};
 use crate::error::{ApiError, Category};
 use crate::features::{
     abandon, accounts, analysis, arenas, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
-    rematch, review, seeks, tournaments, variants,
+    rematch, review, seeks, teams, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Store, StoreError};
@@ -46,6 +46,8 @@ pub struct App {
     pub seeks: Arc<seeks::Seeks>,
     /// Clubs: members, roles, requests and announcements.
     pub clubs: Arc<clubs::Clubs>,
+    /// Team matches: club against club on N boards.
+    pub teams: Arc<teams::Teams>,
 }
 
 impl App {
@@ -64,11 +66,13 @@ impl App {
         let ratings = ratings::Ratings::new();
         let tournaments = tournaments::Tournaments::new();
         let arenas = arenas::Arenas::new();
+        let team_results = teams::TeamsObserver::new();
         let observers: Vec<Arc<dyn Observer>> = vec![
             lobby.clone(),
             ratings.clone(),
             tournaments.clone(),
             arenas.clone(),
+            team_results.clone(),
         ];
         let games = Games::new(
             store.clone(),
@@ -83,8 +87,10 @@ impl App {
         let push = push::Push::new(games.clone(), push);
         let seeks = seeks::Seeks::new(games.clone(), seeks_config);
         let clubs = clubs::Clubs::new(games.clone());
+        let teams = teams::Teams::new(games.clone(), &team_results);
         Arc::new(App {
             clubs,
+            teams,
             push,
             seeks,
             accounts,
@@ -122,6 +128,7 @@ impl App {
             .merge(arenas::routes(g.clone()))
             .merge(seeks::routes(self.seeks.clone()))
             .merge(clubs::routes(self.clubs.clone()))
+            .merge(teams::routes(self.teams.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -141,6 +148,7 @@ impl App {
             push::spawn(&self.push).await?,
             tournaments::spawn(&self.tournaments, &self.games),
             arenas::spawn(&self.arenas, &self.games),
+            teams::spawn(&self.teams),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
         tasks.push(self.games.spawn_listen());

@@ -160,6 +160,12 @@ pub enum Event {
         /// The arena id.
         id: String,
     },
+    /// Team match `id` changed (docs/api.md, "Team matches"): proposed, answered, a
+    /// lineup, its start, a board's result, its finish.
+    TeamMatch {
+        /// The team match id.
+        id: String,
+    },
     /// Game `game_no` of match `game` was rated: these accounts have new ratings.
     Rating {
         /// The match's id.
@@ -210,6 +216,7 @@ impl Event {
             | Event::Presence { .. }
             | Event::Tournament { .. }
             | Event::Arena { .. }
+            | Event::TeamMatch { .. }
             | Event::Review { .. } => Vec::new(),
         }
     }

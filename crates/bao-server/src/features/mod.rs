@@ -18,5 +18,6 @@ pub mod ratings;
 pub mod rematch;
 pub mod review;
 pub mod seeks;
+pub mod teams;
 pub mod tournaments;
 pub mod variants;

@@ -31,6 +31,7 @@ mod push;
 mod ratings;
 mod seats;
 mod seeks;
+mod teams;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
@@ -42,6 +43,7 @@ pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 pub use seeks::{ChallengeRow, NewChallenge, NewSeek, SeekRow, TicketRow};
+pub use teams::{LineupRefused, LineupRow, TeamBoardRow, TeamMatchRow};
 pub use tournaments::{JoinOutcome, PlayerRow, RoundRow, TGameRow, TournamentRow};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -14,6 +14,7 @@ pub mod ratings;
 pub mod review;
 pub mod seeks;
 pub mod storage;
+pub mod teams;
 pub mod tournaments;
 
 pub use bao_server::util::Clock;

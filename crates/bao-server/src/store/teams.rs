@@ -1,0 +1,407 @@
+//! Team matches (docs/api.md, "Team matches"; migration 0017): club against club on N
+//! boards. Every step that must happen once across instances is one transaction whose
+//! condition lets only the first through: an answer (a conditional UPDATE of `status`), a
+//! lineup (the match's row updated first, only before the start: its lock orders the
+//! lineups of one match; the lineup's primary key keeps a player on one side), the start
+//! (accepted -> running, with its boards), a board's result (`result IS NULL`) and the
+//! finish (running -> finished once no board waits). Each publishes [`Event::TeamMatch`]
+//! in its transaction.
+
+use super::{conflict_or, Store, StoreError};
+use crate::domain::events::Event;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+/// A team match as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamMatchRow {
+    /// Id (random, `[a-z0-9]`).
+    pub id: String,
+    /// The home club's id.
+    pub home: String,
+    /// The away club's id.
+    pub away: String,
+    /// Boards, 2..16.
+    pub boards: i64,
+    /// Variant id.
+    pub variant: String,
+    /// Rule options without the match format (`-`: the variant's usual rules).
+    pub rules: String,
+    /// `single_game` or `best_of_three`.
+    pub match_format: String,
+    /// The clock's JSON.
+    pub clock: String,
+    /// Rated games.
+    pub rated: bool,
+    /// When its games are made (ms).
+    pub starts_at: i64,
+    /// `proposed`, `accepted`, `running`, `finished` or `declined`.
+    pub status: String,
+    /// The account that proposed it.
+    pub proposer: String,
+    /// Created (ms).
+    pub created: i64,
+}
+
+/// A player named in a lineup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineupRow {
+    /// `home` or `away`.
+    pub side: String,
+    /// 1 for the first board.
+    pub board: i64,
+    /// The account id.
+    pub account_id: String,
+    /// Its name.
+    pub username: String,
+}
+
+/// A board of a started match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TeamBoardRow {
+    /// 1 for the first.
+    pub board: i64,
+    /// The home player's account id, if one was named.
+    pub home_id: Option<String>,
+    /// The away player's account id, if one was named.
+    pub away_id: Option<String>,
+    /// The game (none for a forfeit).
+    pub game_id: Option<String>,
+    /// `home`, `away`, `draw`, `none` (neither side named a player) or `None` while played.
+    pub result: Option<String>,
+    /// The home player's name (read only).
+    pub home_name: Option<String>,
+    /// The away player's name (read only).
+    pub away_name: Option<String>,
+}
+
+/// Why a lineup was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineupRefused {
+    /// The match started, was declined or is past its start time.
+    Closed,
+    /// A named player is in the other side's lineup.
+    OnOtherSide,
+}
+
+fn news(id: &str) -> Vec<Event> {
+    vec![Event::TeamMatch { id: id.to_string() }]
+}
+
+fn match_row(r: &AnyRow) -> Result<TeamMatchRow, sqlx::Error> {
+    Ok(TeamMatchRow {
+        id: r.try_get("id")?,
+        home: r.try_get("home")?,
+        away: r.try_get("away")?,
+        boards: r.try_get("boards")?,
+        variant: r.try_get("variant")?,
+        rules: r.try_get("rules")?,
+        match_format: r.try_get("match_format")?,
+        clock: r.try_get("clock")?,
+        rated: r.try_get::<i64, _>("rated")? != 0,
+        starts_at: r.try_get("starts_at")?,
+        status: r.try_get("status")?,
+        proposer: r.try_get("proposer")?,
+        created: r.try_get("created")?,
+    })
+}
+
+const MATCH_COLUMNS: &str = "id, home, away, boards, variant, rules, match_format, clock, rated,
+    starts_at, status, proposer, created";
+
+/// Finishes match `id` if it runs and no board waits for a result.
+const FINISH: &str = "UPDATE team_matches SET status = 'finished', updated = $2
+    WHERE id = $1 AND status = 'running'
+    AND NOT EXISTS (SELECT 1 FROM team_boards WHERE match_id = $1 AND result IS NULL)";
+
+impl Store {
+    /// Stores a new team match (`proposed`).
+    pub async fn create_team_match(&self, m: &TeamMatchRow) -> Result<(), StoreError> {
+        let mut tx = self.write.begin().await?;
+        sqlx::query(
+            "INSERT INTO team_matches (id, home, away, boards, variant, rules, match_format,
+                clock, rated, starts_at, status, proposer, created, updated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
+        )
+        .bind(&m.id)
+        .bind(&m.home)
+        .bind(&m.away)
+        .bind(m.boards)
+        .bind(&m.variant)
+        .bind(&m.rules)
+        .bind(&m.match_format)
+        .bind(&m.clock)
+        .bind(i64::from(m.rated))
+        .bind(m.starts_at)
+        .bind(&m.status)
+        .bind(&m.proposer)
+        .bind(m.created)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| conflict_or(e, "team match"))?;
+        self.commit_events(tx, news(&m.id)).await
+    }
+
+    /// Team match `id`.
+    pub async fn team_match(&self, id: &str) -> Result<Option<TeamMatchRow>, StoreError> {
+        let r = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM team_matches WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.read)
+        .await?;
+        Ok(r.as_ref().map(match_row).transpose()?)
+    }
+
+    /// Moves match `id` from `from` to `to` (an answer); `false` when it was not at `from`.
+    pub async fn set_team_match_status(
+        &self,
+        id: &str,
+        from: &str,
+        to: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE team_matches SET status = $3, updated = $4 WHERE id = $1 AND status = $2",
+        )
+        .bind(id)
+        .bind(from)
+        .bind(to)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
+    }
+
+    /// Sets `side`'s lineup of match `id` to `players` (account ids in board order), only
+    /// while the match is proposed or accepted and before its start time.
+    pub async fn set_team_lineup(
+        &self,
+        id: &str,
+        side: &str,
+        players: &[String],
+        now: i64,
+    ) -> Result<Result<(), LineupRefused>, StoreError> {
+        let mut tx = self.write.begin().await?;
+        // The match's row first: its lock orders this against the start and the other side.
+        let n = sqlx::query(
+            "UPDATE team_matches SET updated = $2
+             WHERE id = $1 AND status IN ('proposed', 'accepted') AND starts_at > $2",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(Err(LineupRefused::Closed));
+        }
+        sqlx::query("DELETE FROM team_lineups WHERE match_id = $1 AND side = $2")
+            .bind(id)
+            .bind(side)
+            .execute(&mut *tx)
+            .await?;
+        for (i, a) in players.iter().enumerate() {
+            let r = sqlx::query(
+                "INSERT INTO team_lineups (match_id, account_id, side, board)
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(a)
+            .bind(side)
+            .bind(i as i64 + 1)
+            .execute(&mut *tx)
+            .await;
+            match r.map_err(|e| conflict_or(e, "lineup")) {
+                Ok(_) => {}
+                Err(StoreError::Conflict(_)) => {
+                    tx.rollback().await?;
+                    return Ok(Err(LineupRefused::OnOtherSide));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.commit_events(tx, news(id)).await?;
+        Ok(Ok(()))
+    }
+
+    /// Both lineups of match `id`, by side and board.
+    pub async fn team_lineups(&self, id: &str) -> Result<Vec<LineupRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT l.side, l.board, l.account_id, a.username FROM team_lineups l
+             JOIN accounts a ON a.id = l.account_id
+             WHERE l.match_id = $1 ORDER BY l.side, l.board",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(LineupRow {
+                    side: r.try_get("side")?,
+                    board: r.try_get("board")?,
+                    account_id: r.try_get("account_id")?,
+                    username: r.try_get("username")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Starts match `id` with `boards`: exactly once (accepted -> running), the boards
+    /// written in the same transaction (finished at once when every board is a forfeit).
+    /// Returns whether this call started it.
+    pub async fn start_team_match(
+        &self,
+        id: &str,
+        boards: &[TeamBoardRow],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE team_matches SET status = 'running', updated = $2
+             WHERE id = $1 AND status = 'accepted'",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        for b in boards {
+            sqlx::query(
+                "INSERT INTO team_boards (match_id, board, home_id, away_id, game_id, result)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(id)
+            .bind(b.board)
+            .bind(&b.home_id)
+            .bind(&b.away_id)
+            .bind(&b.game_id)
+            .bind(&b.result)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query(FINISH)
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, news(id)).await?;
+        Ok(true)
+    }
+
+    /// The boards of match `id` (none before its start), with the players' names.
+    pub async fn team_boards(&self, id: &str) -> Result<Vec<TeamBoardRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT b.board, b.home_id, b.away_id, b.game_id, b.result,
+                    h.username AS home_name, w.username AS away_name
+             FROM team_boards b
+             LEFT JOIN accounts h ON h.id = b.home_id
+             LEFT JOIN accounts w ON w.id = b.away_id
+             WHERE b.match_id = $1 ORDER BY b.board",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TeamBoardRow {
+                    board: r.try_get("board")?,
+                    home_id: r.try_get("home_id")?,
+                    away_id: r.try_get("away_id")?,
+                    game_id: r.try_get("game_id")?,
+                    result: r.try_get("result")?,
+                    home_name: r.try_get("home_name")?,
+                    away_name: r.try_get("away_name")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// The team match game `game` is a board of, if any.
+    pub async fn team_match_of_game(&self, game: &str) -> Result<Option<String>, StoreError> {
+        let r = sqlx::query("SELECT match_id FROM team_boards WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&self.read)
+            .await?;
+        Ok(r.map(|r| r.try_get("match_id")).transpose()?)
+    }
+
+    /// Records `result` for the board played in `game`, once (and finishes its match when
+    /// it was the last); `false` when it was recorded already.
+    pub async fn record_team_result(
+        &self,
+        game: &str,
+        result: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let Some(r) = sqlx::query("SELECT match_id FROM team_boards WHERE game_id = $1")
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        let id: String = r.try_get("match_id")?;
+        let n =
+            sqlx::query("UPDATE team_boards SET result = $2 WHERE game_id = $1 AND result IS NULL")
+                .bind(game)
+                .bind(result)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query(FINISH)
+            .bind(&id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, news(&id)).await?;
+        Ok(true)
+    }
+
+    /// Accepted matches and their start times (the timers).
+    pub async fn team_matches_accepted(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, starts_at FROM team_matches WHERE status = 'accepted' ORDER BY starts_at",
+        )
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("starts_at")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// The games of running matches whose result is not recorded (the safety sweep).
+    pub async fn team_games_unrecorded(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT b.game_id FROM team_boards b JOIN team_matches m ON m.id = b.match_id
+             WHERE m.status = 'running' AND b.result IS NULL AND b.game_id IS NOT NULL",
+        )
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("game_id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+}
