@@ -40,3 +40,8 @@ async fn postgres_lineups_close_at_the_start() {
 async fn postgres_started_once_on_two_instances() {
     started_once_on_two_instances(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_games_a_stopped_start_left_are_made() {
+    games_a_stopped_start_left_are_made(&postgres_url()).await;
+}

@@ -35,3 +35,8 @@ async fn sqlite_nobody_on_both_sides() {
 async fn sqlite_lineups_close_at_the_start() {
     lineups_close_at_the_start(&sqlite_url("tm-lclose")).await;
 }
+
+#[tokio::test]
+async fn sqlite_games_a_stopped_start_left_are_made() {
+    games_a_stopped_start_left_are_made(&sqlite_url("tm-crash")).await;
+}

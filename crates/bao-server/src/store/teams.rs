@@ -391,6 +391,24 @@ impl Store {
             .map_err(Into::into)
     }
 
+    /// The boards of running matches paired under a game id whose game does not exist (the
+    /// instance that started the match stopped before making them; the safety sweep):
+    /// (match id, board).
+    pub async fn team_boards_missing(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT b.match_id, b.board FROM team_boards b
+               JOIN team_matches m ON m.id = b.match_id
+             WHERE m.status = 'running' AND b.result IS NULL AND b.game_id IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = b.game_id)",
+        )
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("match_id")?, r.try_get("board")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
     /// The games of running matches whose result is not recorded (the safety sweep).
     pub async fn team_games_unrecorded(&self) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(

@@ -446,3 +446,67 @@ pub async fn started_once_on_two_instances(url: &str) {
     s1.stop().await;
     s2.stop().await;
 }
+
+/// An instance that started a match (its boards written, in one transaction) and stopped
+/// before making the games: another instance's safety sweep makes them, under the ids the
+/// start chose, and the players can open and play them.
+pub async fn games_a_stopped_start_left_are_made(url: &str) {
+    use bao_server::store::TeamBoardRow;
+    let clock = manual_clock();
+    let s = server(url)
+        .clock(&clock)
+        .with(|c| c.lifecycle.safety_sweep = Duration::from_millis(200))
+        .start()
+        .await;
+    let b = base(&s);
+    let t = two_clubs(&b, &clock, 2).await;
+    let id = proposed_and_accepted(&t, 2).await;
+    for (players, cookie) in [(names(&t.hm), &t.hl.1), (names(&t.am), &t.al.1)] {
+        let r = tm(&b, &id, "lineup", json!({ "players": players }), cookie).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    // The start as the stopped instance committed it: boards and game ids, no game.
+    let lineups = s.app.store.team_lineups(&id).await.unwrap();
+    let on = |side: &str, board: i64| {
+        lineups
+            .iter()
+            .find(|l| l.side == side && l.board == board)
+            .map(|l| l.account_id.clone())
+    };
+    let boards: Vec<TeamBoardRow> = (1..=2)
+        .map(|n| TeamBoardRow {
+            board: n,
+            home_id: on("home", n),
+            away_id: on("away", n),
+            game_id: Some(bao_server::util::new_game_id()),
+            result: None,
+            home_name: None,
+            away_name: None,
+        })
+        .collect();
+    assert!(s
+        .app
+        .store
+        .start_team_match(&id, &boards, clock.now_ms())
+        .await
+        .unwrap());
+    // The sweep makes both games; each player opens theirs.
+    let hc = t.hm[0].1.clone();
+    let g1 = boards[0].game_id.clone().unwrap();
+    let st = eventually_some("the board's game made by the sweep", || async {
+        let a = get(&b, &format!("/api/games/{g1}"), Some(&hc)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    // Board 1: the home player is South.
+    assert_eq!(st["you"], "S", "{st}");
+    let g2 = boards[1].game_id.clone().unwrap();
+    let ac = t.am[1].1.clone();
+    let st = eventually_some("board 2's game", || async {
+        let a = get(&b, &format!("/api/games/{g2}"), Some(&ac)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    assert_eq!(st["you"], "S", "board 2: the away player is South: {st}");
+    s.stop().await;
+}

@@ -188,8 +188,9 @@ pub async fn game_ended(games: &Games, game: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// The safety sweep: matches whose time came (a timer lost with a crashed instance), and
-/// results not recorded (an observer's message lost).
+/// The safety sweep: matches whose time came (a timer lost with a crashed instance), the
+/// games of a started match its instance stopped before making, and results not recorded
+/// (an observer's message lost).
 pub async fn sweep(games: &Games) {
     let now = games.clock.now_ms();
     match games.store.team_matches_accepted().await {
@@ -204,6 +205,16 @@ pub async fn sweep(games: &Games) {
         }
         Err(e) => tracing::warn!("team matches: {e}"),
     }
+    match games.store.team_boards_missing().await {
+        Ok(missing) => {
+            for (id, board) in missing {
+                if let Err(e) = make_missing(games, &id, board).await {
+                    tracing::warn!("team match {id} board {board}: {}", e.message);
+                }
+            }
+        }
+        Err(e) => tracing::warn!("team matches: {e}"),
+    }
     match games.store.team_games_unrecorded().await {
         Ok(ids) => {
             for g in ids {
@@ -213,5 +224,34 @@ pub async fn sweep(games: &Games) {
             }
         }
         Err(e) => tracing::warn!("team matches: {e}"),
+    }
+}
+
+/// Makes the game of board `board` of running match `id`, paired but never made: under the
+/// id the start chose, so that two instances sweeping at once make it once (a taken id is
+/// refused).
+async fn make_missing(games: &Games, id: &str, board: i64) -> ApiResult<()> {
+    let Some(m) = games.store.team_match(id).await? else {
+        return Ok(());
+    };
+    let boards = games.store.team_boards(id).await?;
+    let Some(b) = boards.iter().find(|b| b.board == board) else {
+        return Ok(());
+    };
+    let (Some(g), Some(h), Some(a)) = (&b.game_id, &b.home_id, &b.away_id) else {
+        return Ok(());
+    };
+    let names: std::collections::HashMap<String, String> = [
+        (h.clone(), b.home_name.clone().unwrap_or_default()),
+        (a.clone(), b.away_name.clone().unwrap_or_default()),
+    ]
+    .into();
+    match make_game(games, &m, board, g, [h, a], &names).await {
+        Ok(()) => {
+            tracing::warn!("team match {id} board {board}: made the game a stopped instance left");
+            Ok(())
+        }
+        Err(e) if e.status == axum::http::StatusCode::CONFLICT => Ok(()),
+        Err(e) => Err(e),
     }
 }
