@@ -85,8 +85,16 @@ test('two phones in Swahili: one starts a closed club, the other asks to join, t
   await b.fill('#club-q', place.toLowerCase());
   await b.click('#club-search-submit');
   const link = b.locator('#club-list a.t-name', { hasText: clubName });
+  // The list before the search may hold the new club too: wait for the search's answer, the
+  // one club of that place, not for the link alone.
+  await b.waitForFunction(
+    (name) => {
+      const items = document.querySelectorAll('#club-list > li');
+      return items.length === 1 && items[0].textContent.includes(name);
+    },
+    clubName,
+  );
   await link.waitFor();
-  assert.equal(await b.locator('#club-list > li').count(), 1);
   await Promise.all([b.waitForURL((u) => u.pathname === url), link.click()]);
   await b.waitForSelector('#club[data-state="ready"][data-you="none"]');
   assert.equal(await b.textContent('#join-button'), text('sw', 'clubs', 'clubs.ask'));
