@@ -161,23 +161,8 @@ impl Store {
         to: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.write.begin().await?;
-        let n = sqlx::query(
-            "UPDATE team_matches SET status = $3, updated = $4 WHERE id = $1 AND status = $2",
-        )
-        .bind(id)
-        .bind(from)
-        .bind(to)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if n == 0 {
-            tx.rollback().await?;
-            return Ok(false);
-        }
-        self.commit_events(tx, news(id)).await?;
-        Ok(true)
+        self.move_status("team_matches", (id, from, to), now, news(id))
+            .await
     }
 
     /// Sets `side`'s lineup of match `id` to `players` (account ids in board order), only
