@@ -21,6 +21,7 @@
 pub mod arena;
 pub mod clock;
 pub mod eval;
+pub mod fairplay;
 pub mod level;
 pub mod protocol;
 pub mod puzzle;
