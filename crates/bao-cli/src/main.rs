@@ -1,6 +1,7 @@
 //! `bao`: the command-line program. The machine interface of the spec (interface.md) and the
 //! commands people use.
 
+mod admin_cmd;
 mod bench;
 mod common;
 mod engine_cmd;
@@ -99,6 +100,8 @@ enum Command {
     Loadtest(serve_cmd::LoadtestArgs),
     /// Mine puzzles from self-play games (the server's data files), or check a puzzle file.
     Puzzles(puzzles_cmd::PuzzlesArgs),
+    /// What the site's operators do on its database: grant the moderator role.
+    Admin(admin_cmd::AdminArgs),
 }
 
 /// The commands of `bao --help`, by what people use them for. Every command is in exactly one
@@ -115,7 +118,7 @@ const GROUPS: &[(&str, &[&str])] = &[
         "Machine interface (exact output for programs and tests)",
         &["moves", "apply", "perft", "trace", "playout", "engine"],
     ),
-    ("Server", &["serve", "loadtest"]),
+    ("Server", &["serve", "loadtest", "admin"]),
     (
         "Development",
         &["bench", "match", "tournament", "tune", "puzzles"],
@@ -223,6 +226,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve_cmd::serve(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
         Command::Puzzles(a) => puzzles_cmd::run(a),
+        Command::Admin(a) => admin_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -217,20 +217,20 @@ mod tests {
             .collect();
         let norm = Norm::of(&others).expect("30 games make a norm");
         assert!(Norm::of(&others[..MIN_POPULATION - 1]).is_none());
-        assert!(judge(&vec![f(30, 30, 0); MIN_GAMES - 1], &norm).is_none());
+        assert!(judge(&[f(30, 30, 0); MIN_GAMES - 1], &norm).is_none());
         // Short games do not count towards either.
-        assert!(judge(&vec![f(MIN_MOVES - 1, 7, 0); 10], &norm).is_none());
-        assert!(judge(&vec![f(30, 30, 0); MIN_GAMES], &norm).is_some());
+        assert!(judge(&[f(MIN_MOVES - 1, 7, 0); 10], &norm).is_none());
+        assert!(judge(&[f(30, 30, 0); MIN_GAMES], &norm).is_some());
     }
 
     #[test]
     fn a_weaker_account_never_stands_out() {
         let others: Vec<_> = (0..30).map(|i| f(30, 12 + i % 5, 250)).collect();
         let norm = Norm::of(&others).unwrap();
-        let v = judge(&vec![f(30, 5, 600); 20], &norm).unwrap();
+        let v = judge(&[f(30, 5, 600); 20], &norm).unwrap();
         assert!(v.score < 0.0 && !v.stands_out, "{v:?}");
         // Matching more often but losing more is not both signs.
-        let v = judge(&vec![f(30, 29, 900); 20], &norm).unwrap();
+        let v = judge(&[f(30, 29, 900); 20], &norm).unwrap();
         assert!(!v.stands_out, "{v:?}");
     }
 

@@ -3,11 +3,11 @@
 //! the edge's layers, and starts the background work. The only module that knows them all.
 
 use crate::edge::{self, accept};
-use crate::engine_pool::{EngineConfig, EnginePool};
+use crate::engine_pool::EnginePool;
 use crate::error::{ApiError, Category};
 use crate::features::{
-    abandon, accounts, analysis, arenas, assist, clubs, learn, lobby, mine, push, puzzles, ratings,
-    rematch, review, seeks, teams, tournaments, variants,
+    abandon, accounts, analysis, arenas, assist, clubs, fairplay, learn, lobby, mine, push,
+    puzzles, ratings, rematch, review, seeks, teams, tournaments, variants,
 };
 use crate::game::{self, Games, Observer};
 use crate::store::{Store, StoreError};
@@ -48,20 +48,15 @@ pub struct App {
     pub clubs: Arc<clubs::Clubs>,
     /// Team matches: club against club on N boards.
     pub teams: Arc<teams::Teams>,
+    /// Fair play: the analysis of rated games, reports and moderators.
+    pub fairplay: Arc<fairplay::FairPlay>,
 }
 
 impl App {
     /// Builds the server's parts on `store`.
-    pub fn new(
-        store: Store,
-        lifecycle: game::Lifecycle,
-        ws: edge::socket::WsConfig,
-        engine: &EngineConfig,
-        push: push::PushConfig,
-        seeks_config: seeks::SeeksConfig,
-        clock: crate::util::Clock,
-    ) -> Arc<App> {
-        let engine = EnginePool::new(engine);
+    pub fn new(store: Store, config: &Config) -> Arc<App> {
+        let engine = EnginePool::new(&config.engine);
+        let fairplay = fairplay::FairPlay::new(config.fair_play);
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
         let tournaments = tournaments::Tournaments::new();
@@ -73,22 +68,24 @@ impl App {
             tournaments.clone(),
             arenas.clone(),
             team_results.clone(),
+            fairplay.clone(),
         ];
         let games = Games::new(
             store.clone(),
             engine.clone(),
-            lifecycle,
-            ws,
+            config.lifecycle.clone(),
+            config.ws,
             observers,
-            clock,
+            config.clock.clone(),
         );
         let review = Arc::new(review::ReviewPool::new(Default::default(), engine.clone()));
         let accounts = accounts::Accounts::new(store.clone());
-        let push = push::Push::new(games.clone(), push);
-        let seeks = seeks::Seeks::new(games.clone(), seeks_config);
+        let push = push::Push::new(games.clone(), config.push.clone());
+        let seeks = seeks::Seeks::new(games.clone(), config.seeks);
         let clubs = clubs::Clubs::new(games.clone());
         let teams = teams::Teams::new(games.clone(), &team_results);
         Arc::new(App {
+            fairplay,
             clubs,
             teams,
             push,
@@ -129,6 +126,7 @@ impl App {
             .merge(seeks::routes(self.seeks.clone()))
             .merge(clubs::routes(self.clubs.clone()))
             .merge(teams::routes(self.teams.clone()))
+            .merge(fairplay::routes(g.clone()))
             .merge(web::assets::pages())
             .fallback(not_found)
             .method_not_allowed_fallback(method_not_allowed)
@@ -149,6 +147,7 @@ impl App {
             tournaments::spawn(&self.tournaments, &self.games),
             arenas::spawn(&self.arenas, &self.games),
             teams::spawn(&self.teams),
+            fairplay::spawn(&self.fairplay, &self.games, self.engine.clone()),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
         tasks.push(self.games.spawn_listen());
@@ -282,15 +281,7 @@ pub enum StartError {
 /// Opens the database (running migrations), reloads unfinished games and starts serving.
 pub async fn start(mut config: Config) -> Result<Running, StartError> {
     let store = Store::open(&config.database, config.durability).await?;
-    let app = App::new(
-        store,
-        config.lifecycle.clone(),
-        config.ws,
-        &config.engine,
-        config.push.clone(),
-        config.seeks,
-        config.clock.clone(),
-    );
+    let app = App::new(store, &config);
     let resumed = app.games.resume().await?;
     if resumed > 0 {
         tracing::info!("resumed {resumed} unfinished games");

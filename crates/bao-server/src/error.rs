@@ -154,6 +154,12 @@ categories! {
     TooManyClubs = "too_many_clubs", TOO_MANY_REQUESTS;
     /// Only the club's members may join this tournament.
     ClubMembersOnly = "club_members_only", FORBIDDEN;
+    /// Only moderators may do this (docs/api.md, "Fair play").
+    NotModerator = "not_moderator", FORBIDDEN;
+    /// The account was marked as playing with an engine's help: no rated competition.
+    EngineMarked = "engine_marked", FORBIDDEN;
+    /// Too many reports in a day.
+    TooManyReports = "too_many_reports", TOO_MANY_REQUESTS;
 }
 
 impl std::fmt::Display for Category {

@@ -61,6 +61,8 @@ pub struct Config {
     pub seeks: features::seeks::SeeksConfig,
     /// The time the model and the timers read: the system's, or a test's.
     pub clock: util::Clock,
+    /// How hard the fair-play analysis looks at each rated game.
+    pub fair_play: features::fairplay::FairPlayConfig,
 }
 
 impl Default for Config {
@@ -77,6 +79,7 @@ impl Default for Config {
             push: features::push::PushConfig::default(),
             seeks: features::seeks::SeeksConfig::default(),
             clock: util::Clock::system(),
+            fair_play: features::fairplay::FairPlayConfig::default(),
         }
     }
 }
@@ -114,6 +117,25 @@ pub fn serve_blocking(config: Config) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     rt.block_on(serve(config)).map_err(|e| e.to_string())
+}
+
+/// Grants (`true`) or takes back the moderator role of the account named `name` (any
+/// case) in the database at `database`, from synchronous code (`bao admin moderator`);
+/// `Ok(false)` when there is no such account.
+pub fn set_moderator_blocking(database: &str, name: &str, on: bool) -> Result<bool, String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let store = store::Store::open(database, store::Durability::Full)
+            .await
+            .map_err(|e| format!("cannot open {database}: {e}"))?;
+        store
+            .set_moderator(&name.to_ascii_lowercase(), on)
+            .await
+            .map_err(|e| e.to_string())
+    })
 }
 
 #[cfg(feature = "loadtest")]

@@ -247,6 +247,7 @@ async fn start_own(
         push: Default::default(),
         seeks: Default::default(),
         clock: crate::util::Clock::system(),
+        fair_play: Default::default(),
     })
     .await
     .map_err(|e| e.to_string())

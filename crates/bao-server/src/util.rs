@@ -51,6 +51,16 @@ pub fn now_ms() -> i64 {
 /// the engine's record helper, the workspace's one calendar computation.
 pub use bao_engine::record::record_date;
 
+/// Lowers the calling thread's CPU priority as far as it goes (Linux: nice is per thread),
+/// so that live games' searches come first.
+pub fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its integer arguments; who = 0 is the calling thread.
+    unsafe {
+        let _ = libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

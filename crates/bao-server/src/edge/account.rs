@@ -11,7 +11,7 @@
 //! The session is read once per request: both extractors (and [`session_account`]) keep
 //! what they read in the request's extensions.
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, Category};
 use crate::store::{AccountId, Store, StoreError};
 use crate::util;
 use axum::extract::{FromRef, FromRequestParts, OptionalFromRequestParts};
@@ -36,6 +36,27 @@ pub struct Account {
     pub created: i64,
     /// The SHA-256 of the request's session token.
     pub session_hash: String,
+    /// It may moderate (docs/api.md, "Fair play").
+    pub moderator: bool,
+    /// Marked as playing with an engine's help: kept out of rated competition (the
+    /// leaderboard, tournaments, arenas, the pairing pool).
+    pub marked: bool,
+}
+
+impl Account {
+    /// Refuses an account marked as playing with an engine's help (docs/api.md, "Fair
+    /// play"): 403 `engine_marked`, the one answer of every rated competition (tournaments,
+    /// arenas, the pairing pool).
+    pub fn may_compete(&self) -> ApiResult<()> {
+        if self.marked {
+            return Err(ApiError::of(
+                Category::EngineMarked,
+                "a moderator marked this account as playing with an engine's help, so it \
+                 cannot enter rated competitions",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The signed-in account of a request, if any. As an extractor it refuses nothing (but a
@@ -93,6 +114,8 @@ pub async fn session_account(
         username: a.username,
         created: a.created,
         session_hash: hash,
+        moderator: a.moderator,
+        marked: a.marked,
     }))
 }
 

@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod arenas;
 pub mod assist;
 pub mod clubs;
+pub mod fairplay;
 pub mod learn;
 pub mod lobby;
 pub mod mine;

@@ -35,6 +35,10 @@ pub struct AccountRow {
     pub recovery_hash: String,
     /// When it was made, ms since the epoch.
     pub created: i64,
+    /// It may moderate (docs/api.md, "Fair play").
+    pub moderator: bool,
+    /// A moderator marked it as playing with an engine's help.
+    pub marked: bool,
 }
 
 /// A new account.
@@ -57,6 +61,8 @@ fn account_of(r: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
         password_hash: r.try_get("password_hash")?,
         recovery_hash: r.try_get("recovery_hash")?,
         created: r.try_get("created")?,
+        moderator: r.try_get::<i64, _>("moderator")? != 0,
+        marked: r.try_get::<i64, _>("engine_marked")? != 0,
     })
 }
 
@@ -92,7 +98,8 @@ impl Store {
     /// The account named `name_key` (lower case).
     pub async fn account_by_name(&self, name_key: &str) -> Result<Option<AccountRow>, StoreError> {
         let r = sqlx::query(
-            "SELECT id, username, password_hash, recovery_hash, created FROM accounts
+            "SELECT id, username, password_hash, recovery_hash, created, moderator, engine_marked
+             FROM accounts
              WHERE name_key = $1",
         )
         .bind(name_key)
@@ -109,7 +116,8 @@ impl Store {
         now: i64,
     ) -> Result<Option<AccountRow>, StoreError> {
         let r = sqlx::query(
-            "SELECT a.id, a.username, a.password_hash, a.recovery_hash, a.created, s.last_seen
+            "SELECT a.id, a.username, a.password_hash, a.recovery_hash, a.created, s.last_seen,
+               a.moderator, a.engine_marked
              FROM sessions s JOIN accounts a ON a.id = s.account_id
              WHERE s.token_hash = $1 AND s.last_seen >= $2",
         )

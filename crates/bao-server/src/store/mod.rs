@@ -26,6 +26,7 @@ mod accounts;
 mod arenas;
 pub mod bus;
 mod clubs;
+mod fairplay;
 mod presence;
 mod push;
 mod ratings;
@@ -39,6 +40,7 @@ pub use clubs::{
     AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
     NewClub, Standing, ROLES,
 };
+pub use fairplay::{ActionDone, ActionRow, FollowRow, Refund, ReportAdded, ReportRow};
 pub use push::{PushBounds, PushTarget};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};

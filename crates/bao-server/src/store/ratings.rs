@@ -377,7 +377,7 @@ impl Store {
             "SELECT a.username, r.rating, r.rd, r.volatility, r.games, r.last_played
              FROM ratings r JOIN accounts a ON a.id = r.account_id
              WHERE r.variant = $1 AND r.rd <= $2 AND r.last_played >= $3
-               AND r.last_played <= $6
+               AND r.last_played <= $6 AND a.engine_marked = 0
              ORDER BY r.rating DESC, a.name_key LIMIT $4 OFFSET $5",
         )
         .bind(variant)
@@ -509,7 +509,7 @@ pub(super) async fn rate(
             sqlx::query(
                 "UPDATE ratings SET rating = $1, rd = $2, volatility = $3, games = $4,
                    last_played = $5
-                 WHERE account_id = $6 AND variant = $7 AND games = $8",
+                 WHERE account_id = $6 AND variant = $7 AND games = $8 AND rating = $9",
             )
             .bind(a.rating)
             .bind(a.rd)
@@ -519,6 +519,8 @@ pub(super) async fn rate(
             .bind(account)
             .bind(variant)
             .bind(b.games)
+            // The rating too: a refund (fair play) changes it without a game.
+            .bind(b.rating)
             .execute(&mut **tx)
             .await?
             .rows_affected()

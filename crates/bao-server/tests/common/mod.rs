@@ -7,6 +7,7 @@ pub mod arenas;
 pub mod bus;
 pub mod claims;
 pub mod clubs;
+pub mod fairplay;
 pub mod life;
 pub mod play;
 pub mod pool_measure;

@@ -419,6 +419,7 @@ async fn join(
     Path(id): Path<String>,
     me: Account,
 ) -> ApiResult<Response> {
+    me.may_compete()?;
     check_id(&id)?;
     let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
     if a.status == "finished" {

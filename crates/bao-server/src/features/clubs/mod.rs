@@ -26,7 +26,6 @@ use serde::Deserialize;
 use serde_json::{json as j, Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
-use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// Longest club name, in characters.
 pub const MAX_NAME: usize = 60;
@@ -135,52 +134,7 @@ fn check_id(id: &str) -> ApiResult<()> {
     ok.then_some(()).ok_or_else(no_such_club)
 }
 
-/// The text a player gave, as stored: control and format characters removed (NUL,
-/// zero-width and bidi controls), spaces within a line made one, trimmed; with `lines`,
-/// line breaks kept (at most one empty line in a row), else made spaces.
-pub fn clean_text(text: &str, lines: bool) -> String {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.split('\n') {
-        let mut l = String::new();
-        let mut space = false;
-        for c in line.chars() {
-            if c.is_whitespace() {
-                space = !l.is_empty();
-                continue;
-            }
-            if matches!(
-                c.general_category(),
-                GeneralCategory::Control | GeneralCategory::Format
-            ) {
-                continue;
-            }
-            if space {
-                l.push(' ');
-                space = false;
-            }
-            l.push(c);
-        }
-        out.push(l);
-    }
-    if !lines {
-        return out
-            .into_iter()
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
-    }
-    let mut kept: Vec<String> = Vec::new();
-    for l in out {
-        if l.is_empty() && kept.last().is_none_or(|p: &String| p.is_empty()) {
-            continue;
-        }
-        kept.push(l);
-    }
-    while kept.last().is_some_and(|l| l.is_empty()) {
-        kept.pop();
-    }
-    kept.join("\n")
-}
+pub use crate::domain::names::clean_text;
 
 /// `text` cleaned, refused with 400 naming `field` when longer than `max` characters (or
 /// empty when `required`).

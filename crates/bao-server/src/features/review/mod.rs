@@ -446,18 +446,8 @@ impl Drop for ReviewPool {
     }
 }
 
-/// Lowers the calling thread's CPU priority as far as it goes (Linux: nice is per thread),
-/// so that live games' searches come first.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only reads its integer arguments; who = 0 is the calling thread.
-    unsafe {
-        let _ = libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-    }
-}
-
 fn worker(shared: Arc<Shared>) {
-    lower_priority();
+    crate::util::lower_priority();
     loop {
         let job = {
             let mut st = shared.lock();

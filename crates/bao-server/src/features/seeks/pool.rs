@@ -42,6 +42,7 @@ pub(super) async fn join(
     account: Account,
     Json(req): Json<JoinReq>,
 ) -> ApiResult<Response> {
+    account.may_compete()?;
     // A pool is a game and a clock; its games have the variant's default rules.
     let pool_terms = terms(&req.variant, None, None, req.clock.as_ref())?;
     let variant = pool_terms.variant();

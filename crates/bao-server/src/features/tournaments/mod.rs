@@ -545,6 +545,7 @@ async fn join(
     me: Account,
     JsonOrEmpty(req): JsonOrEmpty<JoinReq>,
 ) -> ApiResult<Response> {
+    me.may_compete()?;
     let (acct, username) = (me.id.0, me.username);
     check_id(&id)?;
     let t = games
