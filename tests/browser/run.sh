@@ -61,6 +61,8 @@ cleanup() {
 trap cleanup EXIT
 
 export BAO_URL="http://127.0.0.1:$port"
+# Tests that act as the site's operator (`bao admin`) open the same database.
+export BAO_DATABASE="sqlite://$tmp/bao.db"
 # Wait for the server (the first start creates the database).
 node -e '
   const url = process.env.BAO_URL + "/api/health";

@@ -324,6 +324,7 @@ pub fn pages() -> Router {
         .route("/clubs", page("clubs", &rendered))
         .route("/club/{id}", page("club", &rendered))
         // Arenas (docs/api.md "Arenas"): the list with its form, and one page per arena.
+        .route("/mod", page("mod", &rendered))
         .route("/arenas", page("arenas", &rendered))
         .route("/a/{id}", page("arena", &rendered))
         .route(

@@ -122,6 +122,10 @@ export function errorText(err) {
     // Rematch offers (docs/api.md "Play: rematch").
     rematch_declined: () => t('play.err_rematch_declined'),
     rematch_lapsed: () => t('play.err_rematch_lapsed'),
+    // Fair play (docs/api.md "Fair play").
+    not_moderator: () => t('errors.not_moderator'),
+    engine_marked: () => t('errors.engine_marked'),
+    too_many_reports: () => t('errors.too_many_reports'),
   };
   const known = byCategory[cat];
   const detail = err && err.message && err.message !== cat ? err.message : '';

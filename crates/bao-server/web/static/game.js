@@ -27,6 +27,7 @@ import { BoardView } from './board.js';
 import { MoveChooser } from './chooser.js';
 import { reviewLink } from './review.js';
 import { analysisUrl } from './analysis-link.js';
+import { reportBox } from './report.js';
 import { localSource, isLocal } from './offline-game.js';
 import { pushSwitch } from './push.js';
 import { serverSource } from './server-game.js';
@@ -471,6 +472,10 @@ function renderResult(s) {
   }
   $('result-headline').textContent = resultHeadline(s);
   $('result-text').textContent = `${endingSentence(s.ending, s.result)} ${matchScore(s.match)}`.trim();
+  // A rated game's player may report the other account to the moderators
+  // (docs/api.md "Fair play"); made once per page.
+  const other = s.you && s.accounts && s.accounts[s.you === 'S' ? 'N' : 'S'];
+  if (other && other.username && !box.querySelector('.report-box')) box.append(reportBox(other.username, s.id));
 }
 
 function renderMatch(s) {

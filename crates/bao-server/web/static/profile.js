@@ -8,6 +8,7 @@ import { t, tn } from './i18n.js';
 import { accountName, dateText } from './account.js';
 import { challengeForm, lobbyError } from './challenge-form.js';
 import { changeText, ratingNode } from './rating-text.js';
+import { reportBox } from './report.js';
 
 const VARIANTS = ['kiswahili', 'kete', 'kimasai'];
 const SVG = 'http://www.w3.org/2000/svg';
@@ -246,7 +247,7 @@ async function actions(who) {
       block.disabled = false;
     }
   });
-  box.append(el('p', { class: 'row' }, open, block), note, form.form, status);
+  box.append(el('p', { class: 'row' }, open, block), note, form.form, status, reportBox(who));
   try {
     const r = await api('/api/blocks');
     blocked = (r.blocked || []).some((n) => String(n).toLowerCase() === who.toLowerCase());

@@ -127,8 +127,8 @@ async fn report(
         )
         .await?;
     match added {
-        ReportAdded::Added(id) => json(StatusCode::CREATED, &j!({"id": id, "open": true})),
-        ReportAdded::Open(id) => json(StatusCode::OK, &j!({"id": id, "open": true})),
+        ReportAdded::Added(id) => json(StatusCode::CREATED, &j!({"id": id, "already": false})),
+        ReportAdded::Open(id) => json(StatusCode::OK, &j!({"id": id, "already": true})),
         ReportAdded::Limited => Err(ApiError::of(
             Category::TooManyReports,
             format!("you made {REPORTS_PER_DAY} reports today; please wait a day"),
@@ -148,7 +148,7 @@ async fn mine(State(g): State<Arc<Games>>, who: MaybeAccount) -> ApiResult<Respo
         .collect();
     json(
         StatusCode::OK,
-        &j!({"marked": me.marked, "actions": actions}),
+        &j!({"marked": me.marked, "moderator": me.moderator, "actions": actions}),
     )
 }
 
@@ -269,6 +269,6 @@ async fn action(
     json(
         StatusCode::OK,
         &j!({"action": req.action, "changed": done.changed, "closed": done.closed,
-             "refunds": done.refunds.len(), "points": points.round()}),
+             "refunds": done.refunds.len(), "points": points.round() as i64}),
     )
 }
