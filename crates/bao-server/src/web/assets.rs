@@ -326,6 +326,8 @@ pub fn pages() -> Router {
         // Arenas (docs/api.md "Arenas"): the list with its form, and one page per arena.
         .route("/arenas", page("arenas", &rendered))
         .route("/a/{id}", page("arena", &rendered))
+        // The calendar (docs/api.md "Calendar"): the coming arenas in the reader's time.
+        .route("/calendar", page("calendar", &rendered))
         .route(
             "/@/{name}",
             get(
