@@ -100,7 +100,23 @@ enum Command {
     Loadtest(serve_cmd::LoadtestArgs),
     /// Mine puzzles from self-play games (the server's data files), or check a puzzle file.
     Puzzles(puzzles_cmd::PuzzlesArgs),
-    /// What the site's operators do on its database: grant the moderator role.
+    /// Run the site: make the site's arenas and their daily or weekly series (shown on the
+    /// calendar), list and stop them; grant the moderator role; on the server's database.
+    ///
+    /// Acts on the database directly, while the server runs or not; a running server takes
+    /// up a new arena at once on PostgreSQL, within its safety sweep on SQLite. The arenas
+    /// are shown as the site's. A series makes its next arena (same name, game, clock and
+    /// length, a day or a week later) as each one starts, so players see the coming one on
+    /// /calendar and join it ahead.
+    ///
+    /// Examples:
+    ///   bao admin --database sqlite:///srv/bao/bao.db arena create --name 'Bao la Ijumaa' \
+    ///       --variant kete --clock 3+2 --minutes 60 --starts-at 2026-12-11T16:00Z --repeat weekly
+    ///   bao admin --database postgres://bao@localhost/bao arena list
+    ///   bao admin --database postgres://bao@localhost/bao arena stop k3v9q0x2ma
+    ///   bao admin arena create --help      (every field of an arena)
+    ///   bao admin --database sqlite://bao.db moderator grant Asha
+    #[command(verbatim_doc_comment)]
     Admin(admin_cmd::AdminArgs),
 }
 
@@ -224,9 +240,9 @@ fn main() -> ExitCode {
         Command::Replay(a) => play_cmd::replay(a),
         Command::Learn(a) => learn_cmd::run(a),
         Command::Serve(a) => serve_cmd::serve(a),
+        Command::Admin(a) => admin_cmd::admin(a),
         Command::Loadtest(a) => serve_cmd::loadtest(a),
         Command::Puzzles(a) => puzzles_cmd::run(a),
-        Command::Admin(a) => admin_cmd::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -424,6 +424,26 @@ const STATES = [
     },
   ],
   [
+    'the calendar with nothing planned, signed out',
+    async (page) => {
+      // The shared server always has coming arenas (made in before()): the page is shown the
+      // empty answer it would get on a new site.
+      await page.route('**/api/calendar', (r) => r.fulfill({ json: { now: Date.now(), events: [] } }));
+      await page.goto('/calendar');
+      await page.waitForSelector('#calendar[data-state="ready"]');
+      await page.waitForSelector('#empty:not([hidden])');
+      await page.unroute('**/api/calendar');
+    },
+  ],
+  [
+    'the calendar, signed out (the events, log in to join)',
+    async (page) => {
+      await page.goto('/calendar');
+      await page.waitForSelector('#calendar[data-state="ready"]');
+      await page.waitForSelector(`li.c-event[data-id="${arenas.later}"] .c-act a[href^="/account/login"]`);
+    },
+  ],
+  [
     'sign up',
     async (page) => {
       await page.goto('/account/signup');
@@ -716,6 +736,24 @@ const STATES = [
       await page.goto(`/a/${arenas.later}`);
       await page.waitForSelector('#arena[data-state="ready"][data-status="upcoming"]');
       await page.waitForSelector('#join-button:not([hidden])');
+    },
+  ],
+  [
+    'the calendar, signed in (join ahead)',
+    async (page) => {
+      // A fresh arena each run: joining it below changes it for the next run.
+      const body = { variant: 'kete', clock: { initial_ms: 300000, increment_ms: 3000 }, minutes: 30, berserk: false, rated: false };
+      arenas.calendar = (await postAs(rival.session, '/api/arenas', { ...body, name: 'Axe calendar', starts_at: Date.now() + 7200000 })).id;
+      await page.goto('/calendar');
+      await page.waitForSelector('#calendar[data-state="ready"]');
+      await page.waitForSelector(`li.c-event[data-id="${arenas.calendar}"] button.c-join`);
+    },
+  ],
+  [
+    'the calendar, an arena joined',
+    async (page) => {
+      await page.click(`li.c-event[data-id="${arenas.calendar}"] button.c-join`);
+      await page.waitForSelector(`li.c-event[data-id="${arenas.calendar}"][data-joined="true"] .c-in`);
     },
   ],
   [

@@ -496,6 +496,13 @@ impl Push {
                 },
                 format!("round-{tournament}-{round}"),
             ),
+            AlertKind::ArenaSoon { arena, name } => (
+                "push.arena_soon.title",
+                "push.arena_soon.body",
+                vec![("name", name.clone())],
+                format!("/a/{arena}"),
+                format!("arena-{arena}"),
+            ),
             AlertKind::ClubAnnouncement { club, name, text } => (
                 "push.club.title",
                 "push.club.body",

@@ -73,6 +73,13 @@ pub enum AlertKind {
         /// The player's game in this round, or `None` for a bye.
         game: Option<String>,
     },
+    /// An arena the player joined starts in five minutes.
+    ArenaSoon {
+        /// The arena id.
+        arena: String,
+        /// The arena's name.
+        name: String,
+    },
     /// A leader or admin of a club the player belongs to announced something.
     ClubAnnouncement {
         /// The club id.

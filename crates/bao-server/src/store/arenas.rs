@@ -41,6 +41,14 @@ pub struct ArenaRow {
     pub created: i64,
     /// Last change (ms).
     pub updated: i64,
+    /// Only this club's members join it.
+    pub club: Option<String>,
+    /// Not listed: joined by its link.
+    pub private: bool,
+    /// The series it belongs to (a recurring arena).
+    pub series: Option<String>,
+    /// How often its series comes: `daily` or `weekly`.
+    pub repeats: Option<String>,
 }
 
 /// A player of an arena.
@@ -84,7 +92,7 @@ pub struct ArenaGameRow {
 }
 
 const COLUMNS: &str = "id, name, variant, rules, clock, rated, berserk, status, organiser_id,
-    organiser_name, starts_at, ends_at, created, updated";
+    organiser_name, starts_at, ends_at, created, updated, club_id, private, series_id, repeats";
 
 fn arena_of(r: &AnyRow) -> Result<ArenaRow, StoreError> {
     Ok(ArenaRow {
@@ -102,7 +110,44 @@ fn arena_of(r: &AnyRow) -> Result<ArenaRow, StoreError> {
         ends_at: r.try_get("ends_at")?,
         created: r.try_get("created")?,
         updated: r.try_get("updated")?,
+        club: r.try_get("club_id")?,
+        private: r.try_get::<i64, _>("private")? != 0,
+        series: r.try_get("series_id")?,
+        repeats: r.try_get("repeats")?,
     })
+}
+
+/// Inserts arena `a` in `tx`.
+async fn insert_arena(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    a: &ArenaRow,
+) -> Result<(), StoreError> {
+    sqlx::query(&format!(
+        "INSERT INTO arenas ({COLUMNS}) VALUES
+         ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)"
+    ))
+    .bind(&a.id)
+    .bind(&a.name)
+    .bind(&a.variant)
+    .bind(&a.rules)
+    .bind(&a.clock)
+    .bind(a.rated as i64)
+    .bind(a.berserk as i64)
+    .bind(&a.status)
+    .bind(&a.organiser_id)
+    .bind(&a.organiser_name)
+    .bind(a.starts_at)
+    .bind(a.ends_at)
+    .bind(a.created)
+    .bind(a.updated)
+    .bind(a.club.clone())
+    .bind(a.private as i64)
+    .bind(a.series.clone())
+    .bind(a.repeats.clone())
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "the arena id is taken"))?;
+    Ok(())
 }
 
 fn game_of(r: &AnyRow) -> Result<ArenaGameRow, StoreError> {
@@ -135,30 +180,24 @@ pub enum Claim {
 }
 
 impl Store {
-    /// Stores a new arena.
+    /// Stores a new arena; with `a.series` and `a.repeats`, its series too (the arena is
+    /// the series' first).
     pub async fn create_arena(&self, a: &ArenaRow) -> Result<(), StoreError> {
         let mut tx = self.write.begin().await?;
-        sqlx::query(&format!(
-            "INSERT INTO arenas ({COLUMNS}) VALUES
-             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-        ))
-        .bind(&a.id)
-        .bind(&a.name)
-        .bind(&a.variant)
-        .bind(&a.rules)
-        .bind(&a.clock)
-        .bind(a.rated as i64)
-        .bind(a.berserk as i64)
-        .bind(&a.status)
-        .bind(&a.organiser_id)
-        .bind(&a.organiser_name)
-        .bind(a.starts_at)
-        .bind(a.ends_at)
-        .bind(a.created)
-        .bind(a.updated)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| conflict_or(e, "the arena id is taken"))?;
+        insert_arena(&mut tx, a).await?;
+        if let (Some(series), Some(repeats)) = (&a.series, &a.repeats) {
+            sqlx::query(
+                "INSERT INTO arena_series (id, repeats, last_start, stopped, created)
+                 VALUES ($1, $2, $3, 0, $4)",
+            )
+            .bind(series)
+            .bind(repeats)
+            .bind(a.starts_at)
+            .bind(a.created)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| conflict_or(e, "the series id is taken"))?;
+        }
         self.commit_events(tx, news(&a.id)).await
     }
 
@@ -180,7 +219,8 @@ impl Store {
             "starts_at, id"
         };
         let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM arenas WHERE status = $1 ORDER BY {order} LIMIT $2"
+            "SELECT {COLUMNS} FROM arenas WHERE status = $1 AND private = 0
+             ORDER BY {order} LIMIT $2"
         ))
         .bind(status)
         .bind(limit)
@@ -475,14 +515,15 @@ impl Store {
         rows.iter().map(game_of).collect()
     }
 
-    /// The next deadline of arenas (all, or only `id`): an upcoming one's start, a running
-    /// one's end.
+    /// The next deadline of arenas (all, or only `id`): an upcoming one's reminder
+    /// (`remind_ms` before its start, until sent), then its start; a running one's end.
     pub async fn arena_deadlines(
         &self,
         id: Option<&str>,
+        remind_ms: i64,
     ) -> Result<Vec<(String, i64)>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, status, starts_at, ends_at FROM arenas
+            "SELECT id, status, starts_at, ends_at, reminded FROM arenas
              WHERE status <> 'finished' AND ($1 = '' OR id = $1)",
         )
         .bind(id.unwrap_or(""))
@@ -492,12 +533,148 @@ impl Store {
             .map(|r| {
                 let status: String = r.try_get("status")?;
                 let at: i64 = if status == "upcoming" {
-                    r.try_get("starts_at")?
+                    let start: i64 = r.try_get("starts_at")?;
+                    if r.try_get::<i64, _>("reminded")? == 0 {
+                        start - remind_ms
+                    } else {
+                        start
+                    }
                 } else {
                     r.try_get("ends_at")?
                 };
                 Ok((r.try_get("id")?, at))
             })
             .collect()
+    }
+
+    /// The coming and running arenas that are listed (not private), by start time; at most
+    /// `limit` (docs/api.md, "Calendar").
+    pub async fn arena_calendar(&self, limit: i64) -> Result<Vec<ArenaRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM arenas
+             WHERE status IN ('upcoming', 'running') AND private = 0
+             ORDER BY starts_at, id LIMIT $1"
+        ))
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter().map(arena_of).collect()
+    }
+
+    /// Marks upcoming arena `id` reminded and answers the players to tell (not paused);
+    /// `None` when it was reminded already or has started: exactly once across instances.
+    pub async fn remind_arena(&self, id: &str) -> Result<Option<Vec<String>>, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE arenas SET reminded = 1
+             WHERE id = $1 AND reminded = 0 AND status = 'upcoming'",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let rows = sqlx::query(
+            "SELECT account_id FROM arena_players WHERE arena_id = $1 AND paused = 0
+             ORDER BY joined, account_id",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let to = rows
+            .iter()
+            .map(|r| r.try_get("account_id"))
+            .collect::<Result<Vec<String>, sqlx::Error>>()?;
+        tx.commit().await?;
+        Ok(Some(to))
+    }
+
+    /// The series whose newest arena has started by `now` (the next is due):
+    /// (series id, newest arena's start).
+    pub async fn arena_series_due(&self, now: i64) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, last_start FROM arena_series WHERE stopped = 0 AND last_start <= $1",
+        )
+        .bind(now)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("last_start")?)))
+            .collect()
+    }
+
+    /// The newest arena of series `series`.
+    pub async fn arena_series_newest(&self, series: &str) -> Result<Option<ArenaRow>, StoreError> {
+        let r = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM arenas WHERE series_id = $1 ORDER BY starts_at DESC, id LIMIT 1"
+        ))
+        .bind(series)
+        .fetch_optional(&self.read)
+        .await?;
+        r.as_ref().map(arena_of).transpose()
+    }
+
+    /// Makes `next`, the arena after the one of series `a.series` that started at
+    /// `last_start`: `false`, and nothing written, when another instance made it first (the
+    /// series' `last_start` moved on) or the series was stopped.
+    pub async fn next_in_series(
+        &self,
+        last_start: i64,
+        next: &ArenaRow,
+    ) -> Result<bool, StoreError> {
+        let Some(series) = &next.series else {
+            return Ok(false);
+        };
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE arena_series SET last_start = $3
+             WHERE id = $1 AND last_start = $2 AND stopped = 0",
+        )
+        .bind(series)
+        .bind(last_start)
+        .bind(next.starts_at)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        insert_arena(&mut tx, next).await?;
+        self.commit_events(tx, news(&next.id)).await?;
+        Ok(true)
+    }
+
+    /// Every series: (id, repeats, newest arena's start, stopped), the newest first.
+    pub async fn arena_series_list(&self) -> Result<Vec<(String, String, i64, bool)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, repeats, last_start, stopped FROM arena_series ORDER BY created DESC, id",
+        )
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("id")?,
+                    r.try_get("repeats")?,
+                    r.try_get("last_start")?,
+                    r.try_get::<i64, _>("stopped")? != 0,
+                ))
+            })
+            .collect()
+    }
+
+    /// Stops series `id`: no more arenas are made (those made stay); `false` when there is
+    /// no such series running.
+    pub async fn stop_arena_series(&self, id: &str) -> Result<bool, StoreError> {
+        let n = sqlx::query("UPDATE arena_series SET stopped = 1 WHERE id = $1 AND stopped = 0")
+            .bind(id)
+            .execute(&self.write)
+            .await?
+            .rows_affected();
+        Ok(n == 1)
     }
 }

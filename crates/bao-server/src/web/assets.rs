@@ -327,6 +327,8 @@ pub fn pages() -> Router {
         .route("/mod", page("mod", &rendered))
         .route("/arenas", page("arenas", &rendered))
         .route("/a/{id}", page("arena", &rendered))
+        // The calendar (docs/api.md "Calendar"): the coming arenas in the reader's time.
+        .route("/calendar", page("calendar", &rendered))
         .route(
             "/@/{name}",
             get(

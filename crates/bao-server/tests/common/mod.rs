@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod arenas;
 pub mod bus;
+pub mod calendar;
 pub mod claims;
 pub mod clubs;
 pub mod fairplay;

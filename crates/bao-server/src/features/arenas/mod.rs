@@ -10,6 +10,8 @@
 //!   each arena's start and end only; a slow safety sweep repairs what a crashed instance
 //!   left ([`spawn`]).
 
+pub mod admin;
+pub mod calendar;
 pub mod run;
 pub mod state;
 
@@ -48,6 +50,17 @@ pub const MAX_AHEAD_MS: i64 = 366 * 24 * 3600 * 1000;
 pub const START_SLACK_MS: i64 = 60_000;
 /// Arenas one list answers at most.
 pub const LIST_LIMIT: i64 = 50;
+/// Players who joined are told this long before the start (docs/api.md, "Arenas").
+pub const REMIND_MS: i64 = 5 * 60_000;
+
+/// How long apart the arenas of a series start: `daily` or `weekly` (docs/api.md, "Arenas").
+pub fn repeat_ms(repeats: &str) -> Option<i64> {
+    match repeats {
+        "daily" => Some(24 * 3600 * 1000),
+        "weekly" => Some(7 * 24 * 3600 * 1000),
+        _ => None,
+    }
+}
 
 /// The feature's state: the observer's end of the channel to the task.
 pub struct Arenas {
@@ -198,7 +211,7 @@ struct Deadlines {
 impl Deadlines {
     /// Reads the deadlines of arena `id` (or of all: `None`) from the store.
     async fn read(&mut self, games: &Games, id: Option<&str>) {
-        let rows = match games.store.arena_deadlines(id).await {
+        let rows = match games.store.arena_deadlines(id, REMIND_MS).await {
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!("arenas' deadlines: {e}");
@@ -260,6 +273,7 @@ pub fn routes(games: Arc<Games>) -> Router {
         )
         .route("/api/arenas/{id}/pause", post(pause))
         .route("/api/arenas/{id}/berserk", post(berserk))
+        .route("/api/calendar", get(calendar::calendar))
         .with_state(games)
 }
 
@@ -302,14 +316,111 @@ struct CreateReq {
     minutes: i64,
     #[serde(default)]
     berserk: bool,
+    /// Only this club's members join.
+    club: Option<String>,
+    /// Not listed: joined by its link.
+    #[serde(default)]
+    private: bool,
+    /// `daily` or `weekly`: a series.
+    repeat: Option<String>,
 }
 
-/// `POST /api/arenas` -> `201 {"id", "url"}`.
+/// Who makes an arena: an account, or the site's operators (`bao admin arena`).
+pub enum Maker {
+    /// A signed-in player (id, name).
+    Account(String, String),
+    /// The site's operators: shown as the site, may make any series.
+    Site,
+}
+
+/// `POST /api/arenas` -> `201 {"id", "url"}` (with `"series"` for a recurring arena).
 async fn create(
     State(games): State<Arc<Games>>,
     me: Account,
     Json(req): Json<CreateReq>,
 ) -> ApiResult<Response> {
+    let row = make(&games, req, Maker::Account(me.id.0, me.username)).await?;
+    let mut out = serde_json::json!({"id": row.id, "url": format!("/a/{}", row.id)});
+    if let Some(s) = &row.series {
+        out["series"] = s.clone().into();
+    }
+    json(StatusCode::CREATED, &out)
+}
+
+/// Makes an arena from the fields of `POST /api/arenas` (a JSON object, as the API takes
+/// it) for the site's operators: what `bao admin arena create` does.
+pub async fn make_for_site(
+    store: &crate::store::Store,
+    body: serde_json::Value,
+    now: i64,
+) -> ApiResult<ArenaRow> {
+    let req: CreateReq =
+        serde_json::from_value(body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let row = row_of(req, Maker::Site, now)?;
+    if let Some(club) = &row.club {
+        if !store.club_exists(club).await? {
+            return Err(ApiError::bad_request("there is no such club"));
+        }
+    }
+    insert(store, row).await
+}
+
+/// Makes an arena for `maker`, checking a club arena's maker (docs/api.md, "Arenas": a
+/// club's leaders and admins make its arenas; only its leaders make a series of them).
+async fn make(games: &Games, req: CreateReq, maker: Maker) -> ApiResult<ArenaRow> {
+    let row = row_of(req, maker, games.clock.now_ms())?;
+    if let Some(club) = &row.club {
+        check_id(club).map_err(|_| no_such_club())?;
+        let role = games.store.club_role(club, &row.organiser_id).await?;
+        let may = matches!(
+            (&row.series, role.as_deref()),
+            (None, Some("leader" | "admin")) | (Some(_), Some("leader"))
+        );
+        if !may {
+            if !games.store.club_exists(club).await? {
+                return Err(no_such_club());
+            }
+            return Err(ApiError::of(
+                Category::NotClubLeader,
+                if row.series.is_some() {
+                    "only the club's leaders make its recurring arenas"
+                } else {
+                    "only the club's leaders and admins make its arenas"
+                },
+            ));
+        }
+    } else if row.series.is_some() {
+        return Err(ApiError::of(
+            Category::Forbidden,
+            "a recurring arena is made by a club's leaders for their club (\"club\"), or by the site's operators",
+        ));
+    }
+    insert(&games.store, row).await
+}
+
+fn no_such_club() -> ApiError {
+    ApiError::of(Category::NoSuchClub, "there is no such club")
+}
+
+/// Stores `row` under a fresh id (ids are random; a clash only draws again).
+async fn insert(store: &crate::store::Store, mut row: ArenaRow) -> ApiResult<ArenaRow> {
+    for _ in 0..4 {
+        match store.create_arena(&row).await {
+            Ok(()) => return Ok(row),
+            Err(crate::store::StoreError::Conflict(_)) => {
+                row.id = util::random_code(10);
+                if row.series.is_some() {
+                    row.series = Some(util::random_code(10));
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::internal("no free arena id"))
+}
+
+/// The arena `req` asks for, checked, made by `maker` at `now`.
+fn row_of(req: CreateReq, maker: Maker, now: i64) -> ApiResult<ArenaRow> {
     let bad = |m: &str| ApiError::bad_request(m);
     let name = clean_name(
         Some(&req.name.chars().take(4 * MAX_NAME).collect::<String>()),
@@ -341,7 +452,6 @@ async fn create(
             MINUTES.end()
         )));
     }
-    let now = games.clock.now_ms();
     let starts_at = match req.starts_at {
         None => now,
         Some(s) if s < now - START_SLACK_MS || s > now + MAX_AHEAD_MS => return Err(bad(
@@ -349,7 +459,17 @@ async fn create(
         )),
         Some(s) => s.max(now),
     };
-    let mut row = ArenaRow {
+    if let Some(r) = &req.repeat {
+        if repeat_ms(r).is_none() {
+            return Err(bad("repeat is daily or weekly"));
+        }
+    }
+    let (organiser_id, organiser_name) = match maker {
+        Maker::Account(id, name) => (id, name),
+        // Shown as the site (docs/api.md, "Arenas": "organiser" null).
+        Maker::Site => (String::new(), String::new()),
+    };
+    Ok(ArenaRow {
         id: util::random_code(10),
         name,
         variant: terms.variant().id().to_string(),
@@ -358,25 +478,17 @@ async fn create(
         rated: req.rated,
         berserk: req.berserk,
         status: "upcoming".into(),
-        organiser_id: me.id.0,
-        organiser_name: me.username,
+        organiser_id,
+        organiser_name,
         starts_at,
         ends_at: starts_at + req.minutes * 60_000,
         created: now,
         updated: now,
-    };
-    // Ids are random; a clash only draws again.
-    for _ in 0..4 {
-        match games.store.create_arena(&row).await {
-            Ok(()) => break,
-            Err(crate::store::StoreError::Conflict(_)) => row.id = util::random_code(10),
-            Err(e) => return Err(e.into()),
-        }
-    }
-    json(
-        StatusCode::CREATED,
-        &serde_json::json!({"id": row.id, "url": format!("/a/{}", row.id)}),
-    )
+        club: req.club,
+        private: req.private,
+        series: req.repeat.as_ref().map(|_| util::random_code(10)),
+        repeats: req.repeat,
+    })
 }
 
 /// `GET /api/arenas?status=upcoming|running|finished` (running by default).
@@ -424,6 +536,14 @@ async fn join(
     let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
     if a.status == "finished" {
         return Err(over());
+    }
+    if let Some(club) = &a.club {
+        if games.store.club_role(club, &me.id.0).await?.is_none() {
+            return Err(ApiError::of(
+                Category::NotClubMember,
+                "only the club's members join this arena",
+            ));
+        }
     }
     let now = games.clock.now_ms();
     let rating = games

@@ -8,8 +8,9 @@ use super::state::Loaded;
 use crate::domain::events::Event;
 use crate::domain::model::{EventKind, GameEvent, Match, TimeControl};
 use crate::error::{ApiError, ApiResult};
+use crate::game::{Alert, AlertKind, Recipient};
 use crate::game::{Games, NewPair, PairSeat};
-use crate::store::{ArenaGameRow, ArenaPlayerRow, Claim, StoreError};
+use crate::store::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim, StoreError};
 use crate::util;
 use bao_rules::{MatchFormat, Position, RecordResult, Side};
 use std::collections::HashMap;
@@ -217,7 +218,8 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// A deadline of arena `id` came: its start (it runs and pairs its players) or its end.
+/// A deadline of arena `id` came: its reminder (its players told, five minutes ahead), its
+/// start (it runs and pairs its players, and its series' next arena is made) or its end.
 pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
     let Some(a) = games.store.arena(id).await? else {
         return Ok(());
@@ -233,7 +235,11 @@ pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
                 tracing::info!("arena {id} started");
             }
             advance(games, id).await?;
+            if a.series.is_some() {
+                series(games).await?;
+            }
         }
+        "upcoming" if a.starts_at - super::REMIND_MS <= now => remind(games, &a).await?,
         "running"
             if a.ends_at <= now
                 && games
@@ -248,16 +254,73 @@ pub async fn due(games: &Games, id: &str) -> ApiResult<()> {
     Ok(())
 }
 
+/// Tells the players of upcoming arena `a` that it starts soon (Web Push, docs/api.md,
+/// "Arenas"): exactly once across instances, by the instance whose store write marked it.
+async fn remind(games: &Games, a: &ArenaRow) -> ApiResult<()> {
+    let Some(to) = games.store.remind_arena(&a.id).await? else {
+        return Ok(());
+    };
+    if !to.is_empty() {
+        games.alerts.publish(Alert {
+            to: Recipient::Accounts(to),
+            kind: AlertKind::ArenaSoon {
+                arena: a.id.clone(),
+                name: a.name.clone(),
+            },
+        });
+    }
+    Ok(())
+}
+
+/// Makes the next arena of every series whose newest arena has started (docs/api.md,
+/// "Arenas": the next one exists a whole period ahead). Exactly once across instances: the
+/// store's write moves the series on only from the start it read. After a long stop, the
+/// next start is the first one still ahead.
+pub async fn series(games: &Games) -> ApiResult<()> {
+    let now = games.clock.now_ms();
+    for (sid, last_start) in games.store.arena_series_due(now).await? {
+        let Some(newest) = games.store.arena_series_newest(&sid).await? else {
+            continue;
+        };
+        let Some(every) = newest.repeats.as_deref().and_then(super::repeat_ms) else {
+            continue;
+        };
+        let mut starts_at = last_start + every;
+        while starts_at <= now {
+            starts_at += every;
+        }
+        let next = ArenaRow {
+            id: util::random_code(10),
+            status: "upcoming".into(),
+            starts_at,
+            ends_at: starts_at + (newest.ends_at - newest.starts_at),
+            created: now,
+            updated: now,
+            ..newest
+        };
+        match games.store.next_in_series(last_start, &next).await {
+            Ok(true) => tracing::info!("arena series {sid}: {} made", next.id),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("arena series {sid}: {e}"),
+        }
+    }
+    Ok(())
+}
+
 /// One pass of the safety sweep: every arena not finished is brought up to date (its
-/// deadline acted on if it passed), repairing what a crashed instance left.
+/// deadline acted on if it passed), and every series' next arena made, repairing what a
+/// crashed instance left.
 pub async fn sweep(games: &Games) -> Result<(), StoreError> {
-    for (id, _) in games.store.arena_deadlines(None).await? {
+    for (id, _) in games.store.arena_deadlines(None, super::REMIND_MS).await? {
         if let Err(e) = due(games, &id).await {
             tracing::warn!("arena {id}: {}", e.message);
         }
         if let Err(e) = advance(games, &id).await {
             tracing::warn!("arena {id}: {}", e.message);
         }
+    }
+    if let Err(e) = series(games).await {
+        tracing::warn!("arena series: {}", e.message);
     }
     Ok(())
 }

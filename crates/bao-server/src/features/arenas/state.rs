@@ -162,7 +162,10 @@ pub fn detail(l: &Loaded, viewer: Option<&str>, now: i64) -> Value {
         "rules": l.a.rules,
         "rated": l.a.rated,
         "berserk": l.a.berserk,
-        "organiser": l.a.organiser_name,
+        "organiser": organiser(&l.a),
+        "club": l.a.club,
+        "private": l.a.private,
+        "repeat": l.a.repeats,
         "standings": standings,
         "games": games,
         "you": {
@@ -188,7 +191,16 @@ pub fn summary(a: &ArenaRow, players: usize) -> Value {
         "clock": clock,
         "players": players,
         "url": format!("/a/{}", a.id),
+        "organiser": organiser(a),
+        "club": a.club,
+        "series": a.series,
+        "repeat": a.repeats,
     })
+}
+
+/// The maker's name, or null for an arena of the site's operators (`bao admin arena`).
+pub fn organiser(a: &ArenaRow) -> Option<&str> {
+    Some(a.organiser_name.as_str()).filter(|_| !a.organiser_id.is_empty())
 }
 
 #[cfg(test)]
