@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod arenas;
+pub mod battles;
 pub mod bus;
 pub mod claims;
 pub mod clubs;

@@ -10,6 +10,7 @@
 //!   each arena's start and end only; a slow safety sweep repairs what a crashed instance
 //!   left ([`spawn`]).
 
+pub mod battle;
 pub mod run;
 pub mod state;
 
@@ -302,6 +303,8 @@ struct CreateReq {
     minutes: i64,
     #[serde(default)]
     berserk: bool,
+    /// A team battle (battle.rs).
+    battle: Option<battle::BattleReq>,
 }
 
 /// `POST /api/arenas` -> `201 {"id", "url"}`.
@@ -341,6 +344,10 @@ async fn create(
             MINUTES.end()
         )));
     }
+    let team = match &req.battle {
+        Some(b) => Some(battle::check(&games, &me.id.0, b).await?),
+        None => None,
+    };
     let now = games.clock.now_ms();
     let starts_at = match req.starts_at {
         None => now,
@@ -365,8 +372,15 @@ async fn create(
         created: now,
         updated: now,
     };
+    if let Some(b) = &team {
+        battle::create(&games, &mut row, b).await?;
+    }
     // Ids are random; a clash only draws again.
     for _ in 0..4 {
+        if team.is_some() {
+            // Stored with its battle, above.
+            break;
+        }
         match games.store.create_arena(&row).await {
             Ok(()) => break,
             Err(crate::store::StoreError::Conflict(_)) => row.id = util::random_code(10),
@@ -394,7 +408,11 @@ async fn list(
     let mut list = Vec::with_capacity(rows.len());
     for a in &rows {
         let players = games.store.arena_players(&a.id).await?.len();
-        list.push(state::summary(a, players));
+        let mut line = state::summary(a, players);
+        if let Some(b) = battle::summary(&games, &a.id).await? {
+            line["battle"] = b;
+        }
+        list.push(line);
     }
     json(StatusCode::OK, &serde_json::json!({"arenas": list}))
 }
@@ -406,24 +424,38 @@ async fn detail(
     viewer: MaybeAccount,
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
-    json(
-        StatusCode::OK,
-        &state::detail(&l, viewer.id(), games.clock.now_ms()),
-    )
+    let mut v = state::detail(&l, viewer.id(), games.clock.now_ms());
+    battle::detail(&games, &l, viewer.id(), &mut v).await?;
+    json(StatusCode::OK, &v)
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    /// The club a player plays for in a team battle (battle.rs).
+    club: Option<String>,
 }
 
 /// `POST /api/arenas/{id}/join`: before the start or while it runs; after a pause, the
-/// player is paired again.
+/// player is paired again. In a team battle, only for one of its clubs.
 async fn join(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
     me: Account,
+    Json(req): Json<JoinReq>,
 ) -> ApiResult<Response> {
     check_id(&id)?;
     let a = games.store.arena(&id).await?.ok_or_else(no_such_arena)?;
     if a.status == "finished" {
         return Err(over());
     }
+    let club = match games.store.arena_battle(&id).await? {
+        Some(b) => Some(battle::choose(&games, &id, &b, &me.id.0, req.club.as_deref()).await?),
+        None if req.club.is_some() => {
+            return Err(ApiError::bad_request("this arena is not a team battle"))
+        }
+        None => None,
+    };
     let now = games.clock.now_ms();
     let rating = games
         .store
@@ -442,10 +474,11 @@ async fn join(
     if !games.store.join_arena(&id, &row).await? {
         return Err(over());
     }
-    json(
-        StatusCode::OK,
-        &serde_json::json!({"joined": true, "paused": false}),
-    )
+    let mut v = serde_json::json!({"joined": true, "paused": false});
+    if let Some(c) = club {
+        v["club"] = c.into();
+    }
+    json(StatusCode::OK, &v)
 }
 
 /// `POST /api/arenas/{id}/pause`: not paired again until the player joins again; a game
