@@ -102,6 +102,16 @@ before(async () => {
   await postAs(account.session, `/api/arenas/${arenas.running}/join`, {});
   await postAs(rival.session, `/api/arenas/${arenas.running}/join`, {});
   arenas.later = (await postAs(rival.session, '/api/arenas', { ...arena, name: 'Axe arena later', starts_at: Date.now() + 3600000 })).id;
+  // docs/api.md "Team battles": the account is in two clubs of one battle (asked which it plays
+  // for), has joined another (the clubs' ranking, its club marked), and is in none of a third's.
+  clubs.second = (await postAs(account.session, '/api/clubs', { name: `Kikosi ${account.name}`, place: 'Tanga', description: '', open: true })).id;
+  clubs.rivalSecond = (await postAs(rival.session, '/api/clubs', { name: `Kundi ${rival.name}`, place: 'Lindi', description: '', open: true })).id;
+  const battle = (clubIds) => ({ ...arena, berserk: false, battle: { clubs: clubIds, leaders: 2 } });
+  arenas.battlePick = (await postAs(account.session, '/api/arenas', { ...battle([clubs.led, clubs.second]), name: 'Axe battle' })).id;
+  arenas.battleJoined = (await postAs(account.session, '/api/arenas', { ...battle([clubs.led, clubs.other]), name: 'Axe battle joined' })).id;
+  await postAs(account.session, `/api/arenas/${arenas.battleJoined}/join`, {});
+  await postAs(otherSession, `/api/arenas/${arenas.battleJoined}/join`, {});
+  arenas.battleOutside = (await postAs(rival.session, '/api/arenas', { ...battle([clubs.other, clubs.rivalSecond]), name: 'Axe battle of others' })).id;
 });
 /** The ids of the clubs made in before(). */
 const clubs = {};
@@ -754,6 +764,32 @@ const STATES = [
     async (page) => {
       await page.click(`li.c-event[data-id="${arenas.calendar}"] button.c-join`);
       await page.waitForSelector(`li.c-event[data-id="${arenas.calendar}"][data-joined="true"] .c-in`);
+    },
+  ],
+  [
+    'a team battle, the club to play for (the clubs ranking, the choice)',
+    async (page) => {
+      await page.goto(`/a/${arenas.battlePick}`);
+      await page.waitForSelector('#arena[data-state="ready"][data-battle="true"]');
+      await page.waitForSelector('#club-pick:not([hidden])');
+      await page.waitForSelector('#battle-clubs li');
+    },
+  ],
+  [
+    'a team battle joined (its club marked, the standings with clubs)',
+    async (page) => {
+      await page.goto(`/a/${arenas.battleJoined}`);
+      await page.waitForSelector('#arena[data-state="ready"][data-joined="true"]');
+      await page.waitForSelector('#battle-clubs li.mine');
+      await page.waitForSelector('#standings .a-club-line');
+    },
+  ],
+  [
+    'a team battle of clubs one is not in (who may join)',
+    async (page) => {
+      await page.goto(`/a/${arenas.battleOutside}`);
+      await page.waitForSelector('#arena[data-state="ready"][data-battle="true"]');
+      await page.waitForSelector('#members-only:not([hidden])');
     },
   ],
   [

@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
 mod arenas;
+mod battles;
 pub mod bus;
 mod clubs;
 mod fairplay;
@@ -36,6 +37,7 @@ mod teams;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
 pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
+pub use battles::{BattleRow, ClubChoice};
 pub use clubs::{
     AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
     NewClub, Standing, ROLES,

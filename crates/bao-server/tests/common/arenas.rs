@@ -64,7 +64,7 @@ pub struct Model {
     /// The games the test decided.
     decided: HashSet<String>,
     /// Players in the arena (joined).
-    joined: Vec<String>,
+    pub joined: Vec<String>,
 }
 
 impl Model {

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod arenas;
+pub mod battles;
 pub mod bus;
 pub mod calendar;
 pub mod claims;

@@ -1,5 +1,6 @@
 // One arena (/a/{id}): the countdown, Join / Pause, "Your game" one tap away, berserk, the
-// standings with the fire and berserk marks in words, the winners at the end. Data:
+// standings with the fire and berserk marks in words, the winners at the end; in a team battle
+// the clubs' ranking with each club's best players, and the club to join for. Data:
 // GET /api/arenas/{id} (docs/api.md "Arenas"), asked again when the player socket
 // (`/api/play/ws?arena=ID`, docs/api.md "The player socket") says it changed: once as the
 // socket opens (also after a reconnect), then at each change. No polling; the countdown ticks
@@ -52,11 +53,33 @@ function myGame(d) {
   return { ...g, side: isMe(g.S) ? 'S' : 'N' };
 }
 
+/** The club choice before joining a team battle (docs/api.md "Team battles"): asked only of
+ * a member of several of its clubs; a member of none is told who may join. */
+function drawClubChoice(d, signedIn, over) {
+  const you = d.you || {};
+  const mayJoinFor = d.battle ? you.clubs || [] : [];
+  const outsider = !!d.battle && signedIn && !you.joined && mayJoinFor.length === 0;
+  const pick = !!d.battle && signedIn && !over && !you.joined && mayJoinFor.length > 1;
+  $('club-pick').hidden = !pick;
+  const select = $('club-select');
+  const ids = mayJoinFor.map((c) => c.id).join(' ');
+  if (pick && select.dataset.ids !== ids) {
+    const was = select.value;
+    select.replaceChildren(...mayJoinFor.map((c) => el('option', { value: c.id }, c.name)));
+    if (mayJoinFor.some((c) => c.id === was)) select.value = was;
+    select.dataset.ids = ids;
+  }
+  $('members-only').hidden = !outsider || over;
+  if (outsider) $('members-only').textContent = t('arenas.members_only', { clubs: d.battle.clubs.map((c) => c.name).join(', ') });
+  return outsider;
+}
+
 function drawActions(d) {
   const signedIn = !!accountName();
   const over = d.status === 'finished';
   const you = d.you || {};
-  $('join-button').hidden = over || !signedIn || (you.joined && !you.paused);
+  const outsider = drawClubChoice(d, signedIn, over);
+  $('join-button').hidden = over || !signedIn || (you.joined && !you.paused) || outsider;
   $('join-button').textContent = you.paused ? t('arenas.join_again') : t('arenas.join');
   $('join-signin').hidden = over || signedIn;
   $('join-signin').href = `/account/login?next=${encodeURIComponent(location.pathname)}`;
@@ -73,6 +96,7 @@ function drawActions(d) {
   else if (you.joined && you.paused) say = t('arenas.you_paused');
   else if (you.joined && d.status === 'upcoming') say = t('arenas.you_waiting_start');
   else if (you.joined && d.status === 'running') say = t('arenas.you_waiting');
+  if (you.joined && you.club) say = `${say} ${t('arenas.you_club', { club: you.club.name })}`.trim();
   const p = $('you-status');
   if (p.textContent !== say) p.textContent = say;
   p.hidden = !say;
@@ -104,6 +128,7 @@ function drawStandings(d) {
           ...marks,
           // The points of each game, on a line of their own: a phone has no room for a column.
           el('span', { class: 'small a-sheet-line' }, `${t('arenas.col_sheet')}: `, el('span', { class: 'a-sheet' }, sheet)),
+          s.club ? el('span', { class: 'small a-sheet-line a-club-line' }, t('arenas.club_of', { club: s.club.name })) : null,
         ),
         el('td', { class: 'pts' }, String(s.score)),
       );
@@ -113,6 +138,33 @@ function drawStandings(d) {
   podium.hidden = d.status !== 'finished' || rows.length === 0;
   $('podium').replaceChildren(
     ...rows.slice(0, 3).map((s, i) => el('li', {}, t('arenas.podium_place', { n: i + 1, name: s.username, points: s.score }))),
+  );
+}
+
+/** A team battle's clubs, ranked, each with its players counted and its best players named. */
+function drawBattle(d) {
+  const b = d.battle;
+  $('battle-part').hidden = !b;
+  box.dataset.battle = String(!!b);
+  if (!b) return;
+  $('battle-about').textContent = t('arenas.battle_about', { n: b.leaders });
+  const mine = d.you?.club?.id;
+  $('battle-clubs').replaceChildren(
+    ...b.clubs.map((c) =>
+      el(
+        'li',
+        { class: c.id === mine ? 'mine' : '', 'data-club': c.id, 'data-rank': String(c.rank), 'data-score': String(c.score) },
+        el('p', { class: 'a-club-place' }, t('arenas.battle_place', { rank: c.rank, name: c.name, points: c.score })),
+        el('p', { class: 'small' }, c.players ? t('arenas.battle_players', { n: c.players }) : t('arenas.battle_no_players')),
+        c.leaders.length
+          ? el(
+              'p',
+              { class: 'small a-club-leaders' },
+              t('arenas.battle_leaders', { list: c.leaders.map((l) => t('arenas.battle_leader', { name: l.username, points: l.score })).join(', ') }),
+            )
+          : null,
+      ),
+    ),
   );
 }
 
@@ -134,6 +186,7 @@ function draw(d) {
   );
   $('legend-berserk').hidden = !d.berserk;
   drawActions(d);
+  drawBattle(d);
   drawStandings(d);
   countdown();
   $('a-loading').hidden = true;
@@ -191,20 +244,32 @@ function listen() {
   });
 }
 
-async function act(path, body, button) {
+/** The sentence for a refused join: in a team battle, about the club. */
+function joinError(err) {
+  if (data?.battle) {
+    if (err?.category === 'conflict') return t('arenas.err_club_final');
+    if (err?.category === 'forbidden') return t('arenas.err_not_member');
+    if (err?.category === 'bad_request') return t('arenas.err_pick_club');
+  }
+  return arenaError(err);
+}
+
+async function act(path, body, button, says = arenaError) {
   notify($('action-status'), '');
   button.disabled = true;
   try {
     await api(`${apiBase}/${path}`, { method: 'POST', body });
     await load();
   } catch (err) {
-    notify($('action-status'), arenaError(err), 'error');
+    notify($('action-status'), says(err), 'error');
   } finally {
     button.disabled = false;
   }
 }
 
-$('join-button').addEventListener('click', (e) => act('join', {}, e.currentTarget));
+$('join-button').addEventListener('click', (e) =>
+  act('join', $('club-pick').hidden ? {} : { club: $('club-select').value }, e.currentTarget, joinError),
+);
 $('pause-button').addEventListener('click', (e) => act('pause', {}, e.currentTarget));
 $('berserk-button').addEventListener('click', (e) => act('berserk', { game: data?.you?.game }, e.currentTarget));
 

@@ -64,7 +64,9 @@ function card(x) {
     el('a', { class: 't-name', href: `/a/${encodeURIComponent(x.id)}` }, x.name),
     ' ',
     el('span', { class: x.status === 'running' ? 'tag live' : 'tag' }, statusText(x.status)),
+    x.battle ? [' ', el('span', { class: 'tag battle' }, t('arenas.battle_tag'))] : null,
     el('p', { class: 'meta' }, facts.filter(Boolean).join(' · ')),
+    x.battle ? el('p', { class: 'meta battle-clubs' }, t('arenas.battle_clubs', { clubs: x.battle.clubs.map((c) => c.name).join(', ') })) : null,
   );
 }
 

@@ -11,6 +11,7 @@
 //!   left ([`spawn`]).
 
 pub mod admin;
+pub mod battle;
 pub mod calendar;
 pub mod run;
 pub mod state;
@@ -323,6 +324,8 @@ struct CreateReq {
     private: bool,
     /// `daily` or `weekly`: a series.
     repeat: Option<String>,
+    /// A team battle (battle.rs).
+    battle: Option<battle::BattleReq>,
 }
 
 /// Who makes an arena: an account, or the site's operators (`bao admin arena`).
@@ -356,6 +359,11 @@ pub async fn make_for_site(
 ) -> ApiResult<ArenaRow> {
     let req: CreateReq =
         serde_json::from_value(body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if req.battle.is_some() {
+        return Err(ApiError::bad_request(
+            "a team battle is made by a leader of one of its clubs (POST /api/arenas)",
+        ));
+    }
     let row = row_of(req, Maker::Site, now)?;
     if let Some(club) = &row.club {
         if !store.club_exists(club).await? {
@@ -367,8 +375,19 @@ pub async fn make_for_site(
 
 /// Makes an arena for `maker`, checking a club arena's maker (docs/api.md, "Arenas": a
 /// club's leaders and admins make its arenas; only its leaders make a series of them).
-async fn make(games: &Games, req: CreateReq, maker: Maker) -> ApiResult<ArenaRow> {
-    let row = row_of(req, maker, games.clock.now_ms())?;
+async fn make(games: &Games, mut req: CreateReq, maker: Maker) -> ApiResult<ArenaRow> {
+    let battle_req = req.battle.take();
+    if battle_req.is_some() && (req.club.is_some() || req.repeat.is_some()) {
+        return Err(ApiError::bad_request(
+            "a team battle is among its own clubs and happens once: leave out club and repeat",
+        ));
+    }
+    let mut row = row_of(req, maker, games.clock.now_ms())?;
+    if let Some(b) = &battle_req {
+        let team = battle::check(games, &row.organiser_id, b).await?;
+        battle::create(games, &mut row, &team).await?;
+        return Ok(row);
+    }
     if let Some(club) = &row.club {
         check_id(club).map_err(|_| no_such_club())?;
         let role = games.store.club_role(club, &row.organiser_id).await?;
@@ -506,7 +525,11 @@ async fn list(
     let mut list = Vec::with_capacity(rows.len());
     for a in &rows {
         let players = games.store.arena_players(&a.id).await?.len();
-        list.push(state::summary(a, players));
+        let mut line = state::summary(a, players);
+        if let Some(b) = battle::summary(&games, &a.id).await? {
+            line["battle"] = b;
+        }
+        list.push(line);
     }
     json(StatusCode::OK, &serde_json::json!({"arenas": list}))
 }
@@ -518,18 +541,25 @@ async fn detail(
     viewer: MaybeAccount,
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
-    json(
-        StatusCode::OK,
-        &state::detail(&l, viewer.id(), games.clock.now_ms()),
-    )
+    let mut v = state::detail(&l, viewer.id(), games.clock.now_ms());
+    battle::detail(&games, &l, viewer.id(), &mut v).await?;
+    json(StatusCode::OK, &v)
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    /// The club a player plays for in a team battle (battle.rs).
+    club: Option<String>,
 }
 
 /// `POST /api/arenas/{id}/join`: before the start or while it runs; after a pause, the
-/// player is paired again.
+/// player is paired again. In a team battle, only for one of its clubs.
 async fn join(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
     me: Account,
+    Json(req): Json<JoinReq>,
 ) -> ApiResult<Response> {
     me.may_compete()?;
     check_id(&id)?;
@@ -545,6 +575,13 @@ async fn join(
             ));
         }
     }
+    let club = match games.store.arena_battle(&id).await? {
+        Some(b) => Some(battle::choose(&games, &id, &b, &me.id.0, req.club.as_deref()).await?),
+        None if req.club.is_some() => {
+            return Err(ApiError::bad_request("this arena is not a team battle"))
+        }
+        None => None,
+    };
     let now = games.clock.now_ms();
     let rating = games
         .store
@@ -563,10 +600,11 @@ async fn join(
     if !games.store.join_arena(&id, &row).await? {
         return Err(over());
     }
-    json(
-        StatusCode::OK,
-        &serde_json::json!({"joined": true, "paused": false}),
-    )
+    let mut v = serde_json::json!({"joined": true, "paused": false});
+    if let Some(c) = club {
+        v["club"] = c.into();
+    }
+    json(StatusCode::OK, &v)
 }
 
 /// `POST /api/arenas/{id}/pause`: not paired again until the player joins again; a game
