@@ -510,3 +510,145 @@ pub async fn games_a_stopped_start_left_are_made(url: &str) {
     assert_eq!(st["you"], "S", "board 2: the away player is South: {st}");
     s.stop().await;
 }
+
+/// The player socket on `server` following `what` (`club=ID`, `team_match=ID`), once it told
+/// the page to read it a first time.
+async fn follow(server: &Running, what: &str) -> Ws {
+    let (kind, id) = what.split_once('=').unwrap();
+    let mut ws =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/play/ws?{what}", server.addr))
+            .await
+            .expect("ws connects")
+            .0;
+    let first = next_of(&mut ws, kind, None).await;
+    assert_eq!(first["id"], id, "told once as it opens: {first}");
+    ws
+}
+
+/// The next message of `kind` on `ws` is about `id` (a change of another club or match
+/// would come first if the socket heard what it does not follow).
+async fn told(ws: &mut Ws, kind: &str, id: &str, after: &str) {
+    let m = next_of(ws, kind, None).await;
+    assert_eq!(m["id"], id, "after {after}: {m}");
+}
+
+/// Pages that follow a club (`?club=ID`) or a team match (`?team_match=ID`) on the player
+/// socket hear every change their page shows, made through the API on `writer`'s instance,
+/// on `listener`'s (the same instance on SQLite, another one on PostgreSQL), and nothing of
+/// the clubs and matches they do not follow.
+pub async fn followed_live(url: &str, two: bool) {
+    let clock = manual_clock();
+    let (s1, s2) = if two {
+        let (a, b) = server(url).clock(&clock).start_two().await;
+        (a, Some(b))
+    } else {
+        (server(url).clock(&clock).start().await, None)
+    };
+    let listener = s2.as_ref().unwrap_or(&s1);
+    let b = base(&s1);
+    let t = two_clubs(&b, &clock, 1).await;
+    let closed = new_club(&b, &t.hl.1, "Bao Mkokotoni", "Mkokotoni", false).await;
+    let mut club = follow(listener, &format!("club={closed}")).await;
+    let mut home = follow(listener, &format!("club={}", t.home)).await;
+    let (who, cookie) = (&t.outsider.0, &t.outsider.1);
+    // A join to another club is not news here; the request that follows is.
+    assert_eq!(
+        act(&b, &t.away, "join", json!({}), Some(cookie))
+            .await
+            .status,
+        200
+    );
+    let r = act(&b, &closed, "join", json!({}), Some(cookie)).await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    told(&mut club, "club", &closed, "a request").await;
+    let r = act(
+        &b,
+        &closed,
+        &format!("requests/{who}/accept"),
+        json!({}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "the request accepted").await;
+    let r = act(
+        &b,
+        &closed,
+        "role",
+        json!({"username": who, "role": "admin"}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a role").await;
+    let r = act(
+        &b,
+        &closed,
+        "announce",
+        json!({"text": "Kesho saa nne."}),
+        Some(cookie),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    told(&mut club, "club", &closed, "an announcement").await;
+    let r = act(&b, &closed, "leave", json!({}), Some(cookie)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a member left").await;
+    let r = act(
+        &b,
+        &closed,
+        "remove",
+        json!({"username": who, "ban": true}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a ban").await;
+    // A match proposed is news on both clubs' pages; its own page hears the rest of its life.
+    let r = post(&b, "/api/team-matches", proposal(&t, 2), Some(&t.hl.1)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json["id"].as_str().unwrap().to_string();
+    told(&mut home, "club", &t.home, "a match proposed").await;
+    let mut page = follow(listener, &format!("team_match={id}")).await;
+    let r = tm(&b, &id, "accept", json!({}), &t.al.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut page, "team_match", &id, "accepted").await;
+    told(&mut home, "club", &t.home, "the match accepted").await;
+    for (side, leader) in [(&t.hm, &t.hl), (&t.am, &t.al)] {
+        let r = tm(
+            &b,
+            &id,
+            "lineup",
+            json!({"players": names(side)}),
+            &leader.1,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        told(&mut page, "team_match", &id, "a lineup").await;
+    }
+    clock.advance(Duration::from_secs(61));
+    told(&mut page, "team_match", &id, "the start").await;
+    told(&mut home, "club", &t.home, "the match running").await;
+    let m = wait_match(&b, &id, |m| m["status"] == "running").await;
+    let gid = m["boards"][0]["game"].as_str().unwrap().to_string();
+    let st = eventually_some("the board's game", || async {
+        let a = get(&b, &format!("/api/games/{gid}"), Some(&t.hm[0].1)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    let r = post(
+        &b,
+        &format!("/api/games/{gid}/resign"),
+        json!({"game_no": 1, "ply": st["ply"]}),
+        Some(&t.hm[0].1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut page, "team_match", &id, "the board's result").await;
+    told(&mut home, "club", &t.home, "the match finished").await;
+    assert_eq!(team_match(&b, &id).await["winner"], "away");
+    s1.stop().await;
+    if let Some(s2) = s2 {
+        s2.stop().await;
+    }
+}
