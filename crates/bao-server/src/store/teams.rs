@@ -161,6 +161,30 @@ impl Store {
         self.commit_events(tx, events).await
     }
 
+    /// The team matches of club `club` (home or away), at most `limit`: the running first,
+    /// then the coming ones (proposed, accepted) by start time, then the rest (finished,
+    /// declined) the latest start first.
+    pub async fn club_team_matches(
+        &self,
+        club: &str,
+        limit: i64,
+    ) -> Result<Vec<TeamMatchRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM team_matches WHERE home = $1 OR away = $1
+             ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'proposed' THEN 1
+                                  WHEN 'accepted' THEN 1 ELSE 2 END,
+                      CASE WHEN status IN ('finished', 'declined') THEN -starts_at
+                           ELSE starts_at END,
+                      id
+             LIMIT $2"
+        ))
+        .bind(club)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
+    }
+
     /// Team match `id`.
     pub async fn team_match(&self, id: &str) -> Result<Option<TeamMatchRow>, StoreError> {
         let r = sqlx::query(&format!(

@@ -652,3 +652,97 @@ pub async fn followed_live(url: &str, two: bool) {
         s2.stop().await;
     }
 }
+
+/// What the match page reads besides the match: the viewer's part in it (`you`), a club's
+/// matches (`GET /api/team-matches?club=ID`), a board's game naming its match and board,
+/// and the records file of the finished games (`GET /api/team-matches/{id}/records`).
+pub async fn pages_read(url: &str) {
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).start().await;
+    let b = base(&s);
+    let t = two_clubs(&b, &clock, 2).await;
+    let id = proposed_and_accepted(&t, 2).await;
+    let ours = get(&b, &format!("/api/team-matches?club={}", t.home), None).await;
+    assert_eq!(ours.status, 200, "{}", ours.text);
+    assert_eq!(ours.json["matches"][0]["id"], id.as_str());
+    assert_eq!(ours.json["matches"][0]["status"], "accepted");
+    let theirs = get(&b, &format!("/api/team-matches?club={}", t.away), None).await;
+    assert_eq!(theirs.json["matches"][0]["away"]["id"], t.away.as_str());
+    let none = get(&b, "/api/team-matches?club=nosuchclub", None).await;
+    assert_eq!(none.status, 404, "{}", none.text);
+    for (side, leader) in [(&t.hm, &t.hl), (&t.am, &t.al)] {
+        let r = tm(
+            &b,
+            &id,
+            "lineup",
+            json!({"players": names(side)}),
+            &leader.1,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let as_of = |cookie: &str| {
+        let (b, id, cookie) = (b.clone(), id.clone(), cookie.to_string());
+        async move {
+            let a = get(&b, &format!("/api/team-matches/{id}"), Some(&cookie)).await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            a.json
+        }
+    };
+    let m = as_of(&t.al.1).await;
+    assert_eq!(m["you"]["away"], "leader", "{m}");
+    assert_eq!(m["you"]["home"], Value::Null, "{m}");
+    assert_eq!(m["you"]["board"], Value::Null, "{m}");
+    let m = as_of(&t.hm[1].1).await;
+    assert_eq!(m["you"]["home"], "member", "{m}");
+    assert_eq!(m["you"]["board"], 2, "{m}");
+    assert_eq!(m["you"]["side"], "home", "{m}");
+    assert_eq!(team_match(&b, &id).await["you"], Value::Null);
+    clock.advance(Duration::from_secs(61));
+    let m = wait_match(&b, &id, |m| m["status"] == "running").await;
+    let mine = as_of(&t.am[0].1).await;
+    assert_eq!(mine["you"]["game"], m["boards"][0]["game"], "{mine}");
+    // Nothing finished yet: an empty file.
+    let r = get(&b, &format!("/api/team-matches/{id}/records"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.text.trim(), "");
+    // Board 2's game names its match and board, and links back.
+    let g2 = m["boards"][1]["game"].as_str().unwrap().to_string();
+    let st = eventually_some("the board's game", || async {
+        let a = get(&b, &format!("/api/games/{g2}"), Some(&t.hm[1].1)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    assert_eq!(st["event"]["kind"], "team_match", "{st}");
+    assert_eq!(st["event"]["id"], id.as_str());
+    assert_eq!(st["event"]["round"], 2);
+    assert_eq!(st["event"]["url"], format!("/m/{id}"));
+    assert_eq!(st["event"]["name"], "Chama cha Bao Unguja – Bao Pemba");
+    // Board 2 ends (its home player, North on an even board, resigns): its record alone.
+    let r = post(
+        &b,
+        &format!("/api/games/{g2}/resign"),
+        json!({"game_no": 1, "ply": st["ply"]}),
+        Some(&t.hm[1].1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    wait_match(&b, &id, |m| m["boards"][1]["result"] == "away").await;
+    let r = get(&b, &format!("/api/team-matches/{id}/records"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    // What `bao record validate` does: parse every record, then replay it by the rules.
+    let records = bao_rules::parse_records_bytes(r.text.as_bytes()).expect("a records file");
+    assert_eq!(records.len(), 1, "only the finished board: {}", r.text);
+    records[0].validate().expect("a valid record");
+    assert_ne!(records[0].result.token(), "*");
+    assert!(r.text.contains(&t.hm[1].0), "{}", r.text);
+    assert!(!r.text.contains(&t.hm[0].0), "{}", r.text);
+    let ours = get(&b, &format!("/api/team-matches?club={}", t.home), None).await;
+    assert_eq!(ours.json["matches"][0]["status"], "running");
+    assert_eq!(ours.json["matches"][0]["score"]["away"].as_f64(), Some(1.0));
+    s.stop().await;
+}
