@@ -886,6 +886,34 @@ impl Store {
         done(self, tx, id).await
     }
 
+    /// `actor` (a leader: `NotAllowed` otherwise) lifts the ban of `target` from club `id`: it
+    /// may ask or join again. `NotThere` when it was not banned.
+    pub async fn unban_from_club(
+        &self,
+        id: &str,
+        actor: &str,
+        target: &str,
+        now: i64,
+    ) -> Result<ClubChange, StoreError> {
+        let Some(mut tx) = lock(self, id, now).await? else {
+            return Ok(ClubChange::NoClub);
+        };
+        let mine = role_in(&mut tx, id, actor).await?;
+        if mine.as_deref() != Some("leader") {
+            return refuse(tx, ClubChange::NotAllowed(mine)).await;
+        }
+        let n = sqlx::query("DELETE FROM club_bans WHERE club_id = $1 AND account_id = $2")
+            .bind(id)
+            .bind(target)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if n == 0 {
+            return refuse(tx, ClubChange::NotThere).await;
+        }
+        done(self, tx, id).await
+    }
+
     /// `actor` (a leader: `NotAllowed` otherwise) gives `target` (a member: `NotThere`
     /// otherwise) the role `role`, unless that leaves the club without a leader.
     pub async fn set_club_role(
