@@ -45,3 +45,8 @@ async fn postgres_announcement_alerts_the_members() {
 async fn postgres_two_leaders_step_down_at_once_on_two_instances() {
     two_leaders_step_down_at_once(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_leaders_lift_bans() {
+    leaders_lift_bans(&postgres_url()).await;
+}

@@ -40,3 +40,8 @@ async fn sqlite_club_only_tournaments() {
 async fn sqlite_announcement_alerts_the_members() {
     announcement_alerts_the_members(&sqlite_url("c-push")).await;
 }
+
+#[tokio::test]
+async fn sqlite_leaders_lift_bans() {
+    leaders_lift_bans(&sqlite_url("c-unban")).await;
+}

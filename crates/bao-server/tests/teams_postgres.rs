@@ -45,3 +45,8 @@ async fn postgres_started_once_on_two_instances() {
 async fn postgres_games_a_stopped_start_left_are_made() {
     games_a_stopped_start_left_are_made(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_followed_live_across_instances() {
+    followed_live(&postgres_url(), true).await;
+}

@@ -40,3 +40,13 @@ async fn sqlite_lineups_close_at_the_start() {
 async fn sqlite_games_a_stopped_start_left_are_made() {
     games_a_stopped_start_left_are_made(&sqlite_url("tm-crash")).await;
 }
+
+#[tokio::test]
+async fn sqlite_followed_live() {
+    followed_live(&sqlite_url("tm-live"), false).await;
+}
+
+#[tokio::test]
+async fn sqlite_pages_read() {
+    pages_read(&sqlite_url("tm-pages")).await;
+}

@@ -96,6 +96,21 @@ before(async () => {
   await postAs(rival.session, `/api/clubs/${led.id}/join`, {});
   await postAs(account.session, `/api/clubs/${led.id}/announce`, { text: 'Mashindano ya klabu Jumamosi saa nne asubuhi.' });
   clubs.other = (await postAs(rival.session, '/api/clubs', { name: `Klabu ${rival.name}`, place: 'Pemba', description: '', open: false })).id;
+  // Team matches between the two clubs: one the rival proposes (the account, leading the away
+  // club, answers it and names its players), one accepted (the lineup editor), one that starts
+  // in a moment with a board for each leader (running), one whose away side named nobody
+  // (finished at its start, by forfeit).
+  const terms = { boards: 2, variant: 'kete', clock: { initial_ms: 600000, increment_ms: 5000 }, rated: false };
+  matches.proposed = (await postAs(rival.session, '/api/team-matches', { ...terms, home: clubs.other, away: led.id, starts_at: Date.now() + 3600000 })).id;
+  matches.accepted = (await postAs(account.session, '/api/team-matches', { ...terms, home: led.id, away: clubs.other, starts_at: Date.now() + 3600000 })).id;
+  await postAs(rival.session, `/api/team-matches/${matches.accepted}/accept`, {});
+  const soon = Date.now() + 8000;
+  for (const kind of ['running', 'finished']) {
+    matches[kind] = (await postAs(account.session, '/api/team-matches', { ...terms, home: led.id, away: clubs.other, starts_at: soon })).id;
+    await postAs(rival.session, `/api/team-matches/${matches[kind]}/accept`, {});
+    await postAs(account.session, `/api/team-matches/${matches[kind]}/lineup`, { players: [account.name] });
+  }
+  await postAs(rival.session, `/api/team-matches/${matches.running}/lineup`, { players: [rival.name] });
   // docs/api.md "Arenas": the account and the rival paired at once in a running arena.
   const arena = { variant: 'kete', clock: { initial_ms: 600000, increment_ms: 5000 }, minutes: 60, berserk: true, rated: false };
   arenas.running = (await postAs(rival.session, '/api/arenas', { ...arena, name: 'Axe arena' })).id;
@@ -115,6 +130,8 @@ before(async () => {
 });
 /** The ids of the clubs made in before(). */
 const clubs = {};
+/** Team matches between those clubs made in before() (docs/api.md "Team matches"). */
+const matches = {};
 
 /** A POST to the API as the account whose session is `session`; the answer's JSON. */
 async function postAs(session, pathname, body) {
@@ -790,6 +807,48 @@ const STATES = [
       await page.goto(`/a/${arenas.battleOutside}`);
       await page.waitForSelector('#arena[data-state="ready"][data-battle="true"]');
       await page.waitForSelector('#members-only:not([hidden])');
+    },
+  ],
+  [
+    'a team match proposed to the account\'s club (accept, decline, its lineup editor)',
+    async (page) => {
+      await page.goto(`/m/${matches.proposed}`);
+      await page.waitForSelector('#match[data-state="ready"][data-status="proposed"][data-lineup="away"]');
+      await page.waitForSelector('#accept-button:not([hidden])');
+    },
+  ],
+  [
+    'a team match accepted, the lineup refused in words',
+    async (page) => {
+      await page.goto(`/m/${matches.accepted}`);
+      await page.waitForSelector('#match[data-state="ready"][data-status="accepted"][data-lineup="home"]');
+      await page.selectOption('#lineup-2', account.name);
+      await page.click('#lineup-submit');
+      await page.waitForSelector('#lineup-status:not([hidden])');
+    },
+  ],
+  [
+    'a team match being played (the boards, your game)',
+    async (page) => {
+      await page.goto(`/m/${matches.running}`);
+      await page.waitForSelector('#match[data-state="ready"][data-status="running"]', { timeout: 120000 });
+      await page.waitForSelector('#my-game:not([hidden])');
+    },
+  ],
+  [
+    'a team match game (its match and board named, a link back)',
+    async (page) => {
+      await Promise.all([page.waitForURL(/\/g\//), page.click('#my-game')]);
+      await page.waitForSelector('#event-link:not([hidden])');
+      await page.waitForSelector('#board svg g.pit');
+    },
+  ],
+  [
+    'a team match finished (the score and the winner)',
+    async (page) => {
+      await page.goto(`/m/${matches.finished}`);
+      await page.waitForSelector('#match[data-state="ready"][data-status="finished"]', { timeout: 120000 });
+      await page.waitForSelector('#m-winner:not([hidden])');
     },
   ],
   [

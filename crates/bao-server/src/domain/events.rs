@@ -166,6 +166,13 @@ pub enum Event {
         /// The team match id.
         id: String,
     },
+    /// Club `id` changed what its page shows (docs/api.md, "Clubs"): a member joined, left
+    /// or was removed, a request was made or answered, a role changed, an announcement, one
+    /// of its team matches proposed or moved on.
+    Club {
+        /// The club id.
+        id: String,
+    },
     /// Game `game_no` of match `game` was rated: these accounts have new ratings.
     Rating {
         /// The match's id.
@@ -217,6 +224,7 @@ impl Event {
             | Event::Tournament { .. }
             | Event::Arena { .. }
             | Event::TeamMatch { .. }
+            | Event::Club { .. }
             | Event::Review { .. } => Vec::new(),
         }
     }

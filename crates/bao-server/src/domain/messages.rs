@@ -141,6 +141,17 @@ pub enum PlayerOut<C> {
         /// The arena id.
         id: String,
     },
+    /// A team match the page follows (`?team_match=ID`) changed, or the socket opened: read
+    /// it again.
+    TeamMatch {
+        /// The team match id.
+        id: String,
+    },
+    /// A club the page follows (`?club=ID`) changed, or the socket opened: read it again.
+    Club {
+        /// The club id.
+        id: String,
+    },
     /// The open seeks changed.
     Seeks,
     /// The answer to `ping`.

@@ -127,14 +127,15 @@ pub struct RematchView {
     pub expires_in_ms: Option<i64>,
 }
 
-/// What kind of event a game belongs to (docs/api.md, GameState `event`). Team matches will
-/// come as a further kind.
+/// What kind of event a game belongs to (docs/api.md, GameState `event`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// A game of a tournament's round (docs/api.md, "Tournaments").
     Tournament,
     /// A game of an arena (docs/api.md, "Arenas").
     Arena,
+    /// A board of a team match (docs/api.md, "Team matches"): its `round` is the board.
+    TeamMatch,
 }
 
 impl EventKind {
@@ -143,6 +144,7 @@ impl EventKind {
         match self {
             EventKind::Tournament => "tournament",
             EventKind::Arena => "arena",
+            EventKind::TeamMatch => "team_match",
         }
     }
 
@@ -151,6 +153,7 @@ impl EventKind {
         match s {
             "tournament" => Some(EventKind::Tournament),
             "arena" => Some(EventKind::Arena),
+            "team_match" => Some(EventKind::TeamMatch),
             _ => None,
         }
     }
@@ -160,6 +163,7 @@ impl EventKind {
         match self {
             EventKind::Tournament => format!("/t/{id}"),
             EventKind::Arena => format!("/a/{id}"),
+            EventKind::TeamMatch => format!("/m/{id}"),
         }
     }
 }
@@ -182,7 +186,7 @@ pub struct GameEvent {
 /// A game's event as GameState shows it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct EventView {
-    /// `tournament`.
+    /// `tournament`, `arena`, `team_match`.
     pub kind: &'static str,
     /// The event's id.
     pub id: String,

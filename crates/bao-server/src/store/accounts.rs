@@ -356,7 +356,7 @@ impl Store {
             }
         }
         // Its clubs keep a leader (docs/api.md, "Clubs").
-        super::clubs::forget_account(&mut tx, &account.0).await?;
+        let clubs = super::clubs::forget_account(&mut tx, &account.0).await?;
         // Its ratings go too (docs/api.md, "Ratings"); its opponents keep theirs, and the
         // games keep their rating changes, shown beside the neutral label.
         for sql in [
@@ -370,7 +370,7 @@ impl Store {
         ] {
             sqlx::query(sql).bind(&account.0).execute(&mut *tx).await?;
         }
-        tx.commit().await?;
+        self.commit_events(tx, clubs).await?;
         Ok(())
     }
 }

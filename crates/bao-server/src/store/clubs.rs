@@ -7,8 +7,12 @@
 //! announcements) still holds when it writes. The rules themselves (who may do what) are
 //! the feature's; each call here says what it found ([`ClubChange`]) and changes nothing unless
 //! it is `Done`.
+//!
+//! Every change a club's page shows (members, requests, roles, announcements) commits
+//! [`Event::Club`] with it, so the pages that follow the club read it again.
 
 use super::{conflict_or, Store, StoreError, DELETED_NAME};
+use crate::domain::events::Event;
 use crate::domain::rating::Stored;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
@@ -233,8 +237,18 @@ async fn is_banned(
     )
 }
 
-async fn done(tx: Transaction<'static, Any>) -> Result<ClubChange, StoreError> {
-    tx.commit().await?;
+/// The club's news (docs/api.md, "The player socket": `?club=ID`).
+fn news(id: &str) -> Vec<Event> {
+    vec![Event::Club { id: id.to_string() }]
+}
+
+/// Commits a change of club `id` with its news.
+async fn done(
+    store: &Store,
+    tx: Transaction<'static, Any>,
+    id: &str,
+) -> Result<ClubChange, StoreError> {
+    store.commit_events(tx, news(id)).await?;
     Ok(ClubChange::Done)
 }
 
@@ -275,11 +289,21 @@ fn like_escaped(text: &str) -> String {
 
 /// A deleted account leaves its clubs, in the deletion's transaction: a club it was the
 /// last leader of is led by its longest-standing admin, else member; a club left without
-/// any member goes.
+/// any member goes. Answers the news of the clubs whose pages showed the account.
 pub(super) async fn forget_account(
     tx: &mut Transaction<'_, Any>,
     account: &str,
-) -> Result<(), StoreError> {
+) -> Result<Vec<Event>, StoreError> {
+    let shown = sqlx::query(
+        "SELECT club_id FROM club_members WHERE account_id = $1
+         UNION SELECT club_id FROM club_requests WHERE account_id = $1",
+    )
+    .bind(account)
+    .fetch_all(&mut **tx)
+    .await?
+    .iter()
+    .map(|r| r.try_get::<String, _>("club_id"))
+    .collect::<Result<Vec<_>, _>>()?;
     let led = sqlx::query(
         "SELECT club_id FROM club_members WHERE account_id = $1 AND role = 'leader' ORDER BY club_id",
     )
@@ -344,7 +368,7 @@ pub(super) async fn forget_account(
     ] {
         sqlx::query(sql).bind(account).execute(&mut **tx).await?;
     }
-    Ok(())
+    Ok(shown.iter().flat_map(|c| news(c)).collect())
 }
 
 impl Store {
@@ -377,7 +401,7 @@ impl Store {
         .bind(c.now)
         .execute(&mut *tx)
         .await?;
-        tx.commit().await?;
+        self.commit_events(tx, news(&c.id)).await?;
         Ok(())
     }
 
@@ -719,7 +743,7 @@ impl Store {
                 .bind(account)
                 .execute(&mut *tx)
                 .await?;
-            tx.commit().await?;
+            self.commit_events(tx, news(id)).await?;
             return Ok(Joined::Member);
         }
         sqlx::query(
@@ -731,7 +755,7 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        tx.commit().await?;
+        self.commit_events(tx, news(id)).await?;
         Ok(Joined::Requested)
     }
 
@@ -773,7 +797,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        done(tx).await
+        done(self, tx, id).await
     }
 
     /// `account` leaves club `id`, unless it is its last leader (`LastLeader`).
@@ -800,7 +824,7 @@ impl Store {
                 if n == 0 {
                     return refuse(tx, ClubChange::NotThere).await;
                 }
-                return done(tx).await;
+                return done(self, tx, id).await;
             }
             Some("leader") if leaders_in(&mut tx, id).await? <= 1 => {
                 return refuse(tx, ClubChange::LastLeader).await;
@@ -812,7 +836,7 @@ impl Store {
             .bind(account)
             .execute(&mut *tx)
             .await?;
-        done(tx).await
+        done(self, tx, id).await
     }
 
     /// `actor` removes `target` from club `id` (and bans it with `ban`: it cannot join or
@@ -859,7 +883,35 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        done(tx).await
+        done(self, tx, id).await
+    }
+
+    /// `actor` (a leader: `NotAllowed` otherwise) lifts the ban of `target` from club `id`: it
+    /// may ask or join again. `NotThere` when it was not banned.
+    pub async fn unban_from_club(
+        &self,
+        id: &str,
+        actor: &str,
+        target: &str,
+        now: i64,
+    ) -> Result<ClubChange, StoreError> {
+        let Some(mut tx) = lock(self, id, now).await? else {
+            return Ok(ClubChange::NoClub);
+        };
+        let mine = role_in(&mut tx, id, actor).await?;
+        if mine.as_deref() != Some("leader") {
+            return refuse(tx, ClubChange::NotAllowed(mine)).await;
+        }
+        let n = sqlx::query("DELETE FROM club_bans WHERE club_id = $1 AND account_id = $2")
+            .bind(id)
+            .bind(target)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if n == 0 {
+            return refuse(tx, ClubChange::NotThere).await;
+        }
+        done(self, tx, id).await
     }
 
     /// `actor` (a leader: `NotAllowed` otherwise) gives `target` (a member: `NotThere`
@@ -891,7 +943,7 @@ impl Store {
             .bind(role)
             .execute(&mut *tx)
             .await?;
-        done(tx).await
+        done(self, tx, id).await
     }
 
     /// `actor` (one of the `allowed` roles) announces `text` in club `id`, unless the club
@@ -949,7 +1001,7 @@ impl Store {
         .iter()
         .map(|r| r.try_get("account_id"))
         .collect::<Result<Vec<String>, _>>()?;
-        tx.commit().await?;
+        self.commit_events(tx, news(id)).await?;
         Ok(Ok(to))
     }
 }

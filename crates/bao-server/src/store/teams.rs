@@ -10,7 +10,7 @@
 use super::{conflict_or, Store, StoreError};
 use crate::domain::events::Event;
 use sqlx::any::AnyRow;
-use sqlx::Row;
+use sqlx::{Any, Row, Transaction};
 
 /// A team match as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +88,24 @@ fn news(id: &str) -> Vec<Event> {
     vec![Event::TeamMatch { id: id.to_string() }]
 }
 
+/// The news of a move of match `id`'s status: the match's, and both clubs' (their pages
+/// list their matches by status), read in the move's transaction.
+async fn status_news(tx: &mut Transaction<'_, Any>, id: &str) -> Result<Vec<Event>, StoreError> {
+    let mut out = news(id);
+    if let Some(r) = sqlx::query("SELECT home, away FROM team_matches WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+    {
+        for side in ["home", "away"] {
+            out.push(Event::Club {
+                id: r.try_get(side)?,
+            });
+        }
+    }
+    Ok(out)
+}
+
 fn match_row(r: &AnyRow) -> Result<TeamMatchRow, sqlx::Error> {
     Ok(TeamMatchRow {
         id: r.try_get("id")?,
@@ -139,7 +157,32 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "team match"))?;
-        self.commit_events(tx, news(&m.id)).await
+        let events = status_news(&mut tx, &m.id).await?;
+        self.commit_events(tx, events).await
+    }
+
+    /// The team matches of club `club` (home or away), at most `limit`: the running first,
+    /// then the coming ones (proposed, accepted) by start time, then the rest (finished,
+    /// declined) the latest start first.
+    pub async fn club_team_matches(
+        &self,
+        club: &str,
+        limit: i64,
+    ) -> Result<Vec<TeamMatchRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MATCH_COLUMNS} FROM team_matches WHERE home = $1 OR away = $1
+             ORDER BY CASE status WHEN 'running' THEN 0 WHEN 'proposed' THEN 1
+                                  WHEN 'accepted' THEN 1 ELSE 2 END,
+                      CASE WHEN status IN ('finished', 'declined') THEN -starts_at
+                           ELSE starts_at END,
+                      id
+             LIMIT $2"
+        ))
+        .bind(club)
+        .bind(limit)
+        .fetch_all(&self.read)
+        .await?;
+        Ok(rows.iter().map(match_row).collect::<Result<_, _>>()?)
     }
 
     /// Team match `id`.
@@ -161,7 +204,13 @@ impl Store {
         to: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        self.move_status("team_matches", (id, from, to), now, news(id))
+        // The clubs never change: read before the move, told with it.
+        let Some(m) = self.team_match(id).await? else {
+            return Ok(false);
+        };
+        let mut events = news(id);
+        events.extend([Event::Club { id: m.home }, Event::Club { id: m.away }]);
+        self.move_status("team_matches", (id, from, to), now, events)
             .await
     }
 
@@ -283,7 +332,8 @@ impl Store {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        self.commit_events(tx, news(id)).await?;
+        let events = status_news(&mut tx, id).await?;
+        self.commit_events(tx, events).await?;
         Ok(true)
     }
 
@@ -354,12 +404,18 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        sqlx::query(FINISH)
+        let finished = sqlx::query(FINISH)
             .bind(&id)
             .bind(now)
             .execute(&mut *tx)
-            .await?;
-        self.commit_events(tx, news(&id)).await?;
+            .await?
+            .rows_affected();
+        let events = if finished > 0 {
+            status_news(&mut tx, &id).await?
+        } else {
+            news(&id)
+        };
+        self.commit_events(tx, events).await?;
         Ok(true)
     }
 

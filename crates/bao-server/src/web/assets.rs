@@ -323,6 +323,8 @@ pub fn pages() -> Router {
         // script asks the API for it.
         .route("/clubs", page("clubs", &rendered))
         .route("/club/{id}", page("club", &rendered))
+        // A team match between two clubs (docs/api.md "Team matches").
+        .route("/m/{id}", page("team-match", &rendered))
         // Arenas (docs/api.md "Arenas"): the list with its form, and one page per arena.
         .route("/mod", page("mod", &rendered))
         .route("/arenas", page("arenas", &rendered))

@@ -1091,3 +1091,73 @@ pub async fn two_leaders_step_down_at_once(url: &str) {
     s1.stop().await;
     s2.stop().await;
 }
+
+/// Only a leader lifts a ban: an admin's and a member's attempts leave the player banned
+/// (they still cannot ask); after the leader's, the player asks again and is accepted.
+pub async fn leaders_lift_bans(url: &str) {
+    let h = hostile_club(url).await;
+    let (b, id) = (h.b.as_str(), h.id.as_str());
+    let r = act(
+        b,
+        id,
+        "remove",
+        json!({"username": h.chausiku, "ban": true}),
+        Some(&h.a),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let asks = || act(b, id, "join", json!({}), Some(&h.ch));
+    assert_eq!(asks().await.status, 403);
+    for (who, cookie) in [
+        ("the admin", &h.dg),
+        ("a member", &h.bk),
+        ("the banned", &h.ch),
+    ] {
+        let r = act(
+            b,
+            id,
+            "unban",
+            json!({"username": h.chausiku}),
+            Some(cookie),
+        )
+        .await;
+        assert_eq!(r.status, 403, "{who}: {}", r.text);
+        assert_eq!(r.json["error"], "not_club_leader", "{who}");
+        let again = asks().await;
+        assert_eq!(
+            again.status, 403,
+            "{who}'s unban changed nothing: {}",
+            again.text
+        );
+        assert_eq!(again.json["error"], "banned_from_club");
+    }
+    let guest = act(b, id, "unban", json!({"username": h.chausiku}), None).await;
+    assert_eq!(guest.status, 401, "{}", guest.text);
+    let r = act(b, id, "unban", json!({"username": h.eli}), Some(&h.a)).await;
+    assert_eq!(r.status, 409, "nobody banned: {}", r.text);
+    let r = act(b, id, "unban", json!({"username": "hakuna"}), Some(&h.a)).await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    let r = act(b, id, "unban", json!({"username": h.chausiku}), Some(&h.a)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["banned"], false);
+    // Not a member again by the unban: they ask, and are accepted.
+    assert!(!all_members(b, id, 50)
+        .await
+        .iter()
+        .any(|m| m.0 == h.chausiku));
+    assert_eq!(asks().await.status, 202);
+    let ok = act(
+        b,
+        id,
+        &format!("requests/{}/accept", h.chausiku),
+        json!({}),
+        Some(&h.a),
+    )
+    .await;
+    assert_eq!(ok.status, 200, "{}", ok.text);
+    assert!(all_members(b, id, 50)
+        .await
+        .iter()
+        .any(|m| m.0 == h.chausiku));
+    h.s.stop().await;
+}

@@ -510,3 +510,239 @@ pub async fn games_a_stopped_start_left_are_made(url: &str) {
     assert_eq!(st["you"], "S", "board 2: the away player is South: {st}");
     s.stop().await;
 }
+
+/// The player socket on `server` following `what` (`club=ID`, `team_match=ID`), once it told
+/// the page to read it a first time.
+async fn follow(server: &Running, what: &str) -> Ws {
+    let (kind, id) = what.split_once('=').unwrap();
+    let mut ws =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/play/ws?{what}", server.addr))
+            .await
+            .expect("ws connects")
+            .0;
+    let first = next_of(&mut ws, kind, None).await;
+    assert_eq!(first["id"], id, "told once as it opens: {first}");
+    ws
+}
+
+/// The next message of `kind` on `ws` is about `id` (a change of another club or match
+/// would come first if the socket heard what it does not follow).
+async fn told(ws: &mut Ws, kind: &str, id: &str, after: &str) {
+    let m = next_of(ws, kind, None).await;
+    assert_eq!(m["id"], id, "after {after}: {m}");
+}
+
+/// Pages that follow a club (`?club=ID`) or a team match (`?team_match=ID`) on the player
+/// socket hear every change their page shows, made through the API on `writer`'s instance,
+/// on `listener`'s (the same instance on SQLite, another one on PostgreSQL), and nothing of
+/// the clubs and matches they do not follow.
+pub async fn followed_live(url: &str, two: bool) {
+    let clock = manual_clock();
+    let (s1, s2) = if two {
+        let (a, b) = server(url).clock(&clock).start_two().await;
+        (a, Some(b))
+    } else {
+        (server(url).clock(&clock).start().await, None)
+    };
+    let listener = s2.as_ref().unwrap_or(&s1);
+    let b = base(&s1);
+    let t = two_clubs(&b, &clock, 1).await;
+    let closed = new_club(&b, &t.hl.1, "Bao Mkokotoni", "Mkokotoni", false).await;
+    let mut club = follow(listener, &format!("club={closed}")).await;
+    let mut home = follow(listener, &format!("club={}", t.home)).await;
+    let (who, cookie) = (&t.outsider.0, &t.outsider.1);
+    // A join to another club is not news here; the request that follows is.
+    assert_eq!(
+        act(&b, &t.away, "join", json!({}), Some(cookie))
+            .await
+            .status,
+        200
+    );
+    let r = act(&b, &closed, "join", json!({}), Some(cookie)).await;
+    assert_eq!(r.status, 202, "{}", r.text);
+    told(&mut club, "club", &closed, "a request").await;
+    let r = act(
+        &b,
+        &closed,
+        &format!("requests/{who}/accept"),
+        json!({}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "the request accepted").await;
+    let r = act(
+        &b,
+        &closed,
+        "role",
+        json!({"username": who, "role": "admin"}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a role").await;
+    let r = act(
+        &b,
+        &closed,
+        "announce",
+        json!({"text": "Kesho saa nne."}),
+        Some(cookie),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    told(&mut club, "club", &closed, "an announcement").await;
+    let r = act(&b, &closed, "leave", json!({}), Some(cookie)).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a member left").await;
+    let r = act(
+        &b,
+        &closed,
+        "remove",
+        json!({"username": who, "ban": true}),
+        Some(&t.hl.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut club, "club", &closed, "a ban").await;
+    // A match proposed is news on both clubs' pages; its own page hears the rest of its life.
+    let r = post(&b, "/api/team-matches", proposal(&t, 2), Some(&t.hl.1)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json["id"].as_str().unwrap().to_string();
+    told(&mut home, "club", &t.home, "a match proposed").await;
+    let mut page = follow(listener, &format!("team_match={id}")).await;
+    let r = tm(&b, &id, "accept", json!({}), &t.al.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut page, "team_match", &id, "accepted").await;
+    told(&mut home, "club", &t.home, "the match accepted").await;
+    for (side, leader) in [(&t.hm, &t.hl), (&t.am, &t.al)] {
+        let r = tm(
+            &b,
+            &id,
+            "lineup",
+            json!({"players": names(side)}),
+            &leader.1,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        told(&mut page, "team_match", &id, "a lineup").await;
+    }
+    clock.advance(Duration::from_secs(61));
+    told(&mut page, "team_match", &id, "the start").await;
+    told(&mut home, "club", &t.home, "the match running").await;
+    let m = wait_match(&b, &id, |m| m["status"] == "running").await;
+    let gid = m["boards"][0]["game"].as_str().unwrap().to_string();
+    let st = eventually_some("the board's game", || async {
+        let a = get(&b, &format!("/api/games/{gid}"), Some(&t.hm[0].1)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    let r = post(
+        &b,
+        &format!("/api/games/{gid}/resign"),
+        json!({"game_no": 1, "ply": st["ply"]}),
+        Some(&t.hm[0].1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    told(&mut page, "team_match", &id, "the board's result").await;
+    told(&mut home, "club", &t.home, "the match finished").await;
+    assert_eq!(team_match(&b, &id).await["winner"], "away");
+    s1.stop().await;
+    if let Some(s2) = s2 {
+        s2.stop().await;
+    }
+}
+
+/// What the match page reads besides the match: the viewer's part in it (`you`), a club's
+/// matches (`GET /api/team-matches?club=ID`), a board's game naming its match and board,
+/// and the records file of the finished games (`GET /api/team-matches/{id}/records`).
+pub async fn pages_read(url: &str) {
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).start().await;
+    let b = base(&s);
+    let t = two_clubs(&b, &clock, 2).await;
+    let id = proposed_and_accepted(&t, 2).await;
+    let ours = get(&b, &format!("/api/team-matches?club={}", t.home), None).await;
+    assert_eq!(ours.status, 200, "{}", ours.text);
+    assert_eq!(ours.json["matches"][0]["id"], id.as_str());
+    assert_eq!(ours.json["matches"][0]["status"], "accepted");
+    let theirs = get(&b, &format!("/api/team-matches?club={}", t.away), None).await;
+    assert_eq!(theirs.json["matches"][0]["away"]["id"], t.away.as_str());
+    let none = get(&b, "/api/team-matches?club=nosuchclub", None).await;
+    assert_eq!(none.status, 404, "{}", none.text);
+    for (side, leader) in [(&t.hm, &t.hl), (&t.am, &t.al)] {
+        let r = tm(
+            &b,
+            &id,
+            "lineup",
+            json!({"players": names(side)}),
+            &leader.1,
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let as_of = |cookie: &str| {
+        let (b, id, cookie) = (b.clone(), id.clone(), cookie.to_string());
+        async move {
+            let a = get(&b, &format!("/api/team-matches/{id}"), Some(&cookie)).await;
+            assert_eq!(a.status, 200, "{}", a.text);
+            a.json
+        }
+    };
+    let m = as_of(&t.al.1).await;
+    assert_eq!(m["you"]["away"], "leader", "{m}");
+    assert_eq!(m["you"]["home"], Value::Null, "{m}");
+    assert_eq!(m["you"]["board"], Value::Null, "{m}");
+    let m = as_of(&t.hm[1].1).await;
+    assert_eq!(m["you"]["home"], "member", "{m}");
+    assert_eq!(m["you"]["board"], 2, "{m}");
+    assert_eq!(m["you"]["side"], "home", "{m}");
+    assert_eq!(team_match(&b, &id).await["you"], Value::Null);
+    clock.advance(Duration::from_secs(61));
+    let m = wait_match(&b, &id, |m| m["status"] == "running").await;
+    let mine = as_of(&t.am[0].1).await;
+    assert_eq!(mine["you"]["game"], m["boards"][0]["game"], "{mine}");
+    // Nothing finished yet: an empty file.
+    let r = get(&b, &format!("/api/team-matches/{id}/records"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.text.trim(), "");
+    // Board 2's game names its match and board, and links back.
+    let g2 = m["boards"][1]["game"].as_str().unwrap().to_string();
+    let st = eventually_some("the board's game", || async {
+        let a = get(&b, &format!("/api/games/{g2}"), Some(&t.hm[1].1)).await;
+        (a.status == 200).then_some(a.json)
+    })
+    .await;
+    assert_eq!(st["event"]["kind"], "team_match", "{st}");
+    assert_eq!(st["event"]["id"], id.as_str());
+    assert_eq!(st["event"]["round"], 2);
+    assert_eq!(st["event"]["url"], format!("/m/{id}"));
+    assert_eq!(st["event"]["name"], "Chama cha Bao Unguja – Bao Pemba");
+    // Board 2 ends (its home player, North on an even board, resigns): its record alone.
+    let r = post(
+        &b,
+        &format!("/api/games/{g2}/resign"),
+        json!({"game_no": 1, "ply": st["ply"]}),
+        Some(&t.hm[1].1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    wait_match(&b, &id, |m| m["boards"][1]["result"] == "away").await;
+    let r = get(&b, &format!("/api/team-matches/{id}/records"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    // What `bao record validate` does: parse every record, then replay it by the rules.
+    let records = bao_rules::parse_records_bytes(r.text.as_bytes()).expect("a records file");
+    assert_eq!(records.len(), 1, "only the finished board: {}", r.text);
+    records[0].validate().expect("a valid record");
+    assert_ne!(records[0].result.token(), "*");
+    assert!(r.text.contains(&t.hm[1].0), "{}", r.text);
+    assert!(!r.text.contains(&t.hm[0].0), "{}", r.text);
+    let ours = get(&b, &format!("/api/team-matches?club={}", t.home), None).await;
+    assert_eq!(ours.json["matches"][0]["status"], "running");
+    assert_eq!(ours.json["matches"][0]["score"]["away"].as_f64(), Some(1.0));
+    s.stop().await;
+}

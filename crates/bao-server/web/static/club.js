@@ -1,14 +1,17 @@
 // One club's page (/club/{id}): what it is, its leaders, joining (at once or by a request),
 // leaving, the requests its leaders and admins answer, announcements (members read them;
 // leaders and admins write them), its members with their roles (leaders manage them) and its
-// tournaments. Data: /api/clubs/{id}... (docs/api.md "Clubs"); after each change the page
-// reads the club again.
+// tournaments and team matches; a leader proposes a team match against another club. Data:
+// /api/clubs/{id}... (docs/api.md "Clubs") and /api/team-matches?club=ID; the page reads the
+// club again after each change and when the player socket (`?club=ID`) says it changed.
 
 import { $, api, el, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
 import { onAccount, profileUrl, accountName } from './account.js';
 import { clubError, membersText } from './clubs.js';
 import { statusText, timeText } from './tournaments.js';
+import { matchStatusText, points } from './teams.js';
+import { keepSocket } from './socket.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const box = $('club');
@@ -193,6 +196,98 @@ function drawTournaments() {
   $('tournaments-empty').hidden = list.children.length > 0;
 }
 
+/** The club's team matches: running, coming, then past (docs/api.md "Team matches"). */
+async function loadMatches() {
+  const section = $('matches-box');
+  const r = await api(`/api/team-matches?club=${encodeURIComponent(id)}`);
+  const list = $('club-matches');
+  list.replaceChildren(
+    ...(r.matches || []).map((m) => {
+      const home = m.home.name || t('teams.unknown_club');
+      const away = m.away.name || t('teams.unknown_club');
+      const started = m.status === 'running' || m.status === 'finished';
+      return el(
+        'li',
+        { class: 't-card', 'data-status': m.status, 'data-id': m.id },
+        el('a', { class: 't-name', href: m.url }, t('teams.match_line', { home, away })),
+        started ? el('span', { class: 'tag' }, t('teams.match_score', { hs: points(m.score.home), as: points(m.score.away) })) : null,
+        el('p', { class: 'meta' }, t('teams.match_when', { status: matchStatusText(m.status), time: timeText(m.starts_at) })),
+      );
+    }),
+  );
+  $('matches-empty').hidden = list.children.length > 0;
+  section.dataset.state = 'ready';
+  $('propose-box').hidden = club.you.role !== 'leader';
+}
+
+let opponent = null;
+async function searchOpponents() {
+  const q = new URLSearchParams({ q: $('opp-q').value.trim(), limit: '10' });
+  const r = await api(`/api/clubs?${q}`);
+  const others = (r.clubs || []).filter((c) => c.id !== id);
+  $('opp-list').replaceChildren(
+    ...others.map((c) =>
+      el(
+        'li',
+        { 'data-id': c.id },
+        el('span', { class: 'who' }, c.name),
+        c.place ? el('span', { class: 'meta' }, c.place) : null,
+        el('span', { class: 'acts' }, el('button', { type: 'button', 'data-act': 'pick', onclick: () => pickOpponent(c) }, t('teams.propose_pick', { club: c.name }))),
+      ),
+    ),
+  );
+  $('opp-none').hidden = others.length > 0;
+}
+
+function pickOpponent(c) {
+  opponent = c;
+  $('opp-list').replaceChildren();
+  $('opp-picked').hidden = false;
+  $('opp-picked').textContent = t('teams.propose_picked', { club: c.name });
+}
+
+async function propose(e) {
+  e.preventDefault();
+  notify(status, '');
+  if (!opponent) {
+    notify(status, t('teams.err_pick_club'), 'error');
+    $('opp-q').focus();
+    return;
+  }
+  const boards = Number($('p-boards').value);
+  if (!(boards >= 2 && boards <= 16)) {
+    notify(status, t('teams.err_boards'), 'error');
+    $('p-boards').focus();
+    return;
+  }
+  const start = new Date($('p-start').value).getTime();
+  if (!(start > Date.now())) {
+    notify(status, t('teams.err_start'), 'error');
+    $('p-start').focus();
+    return;
+  }
+  const button = $('propose-submit');
+  button.disabled = true;
+  try {
+    const r = await api('/api/team-matches', {
+      method: 'POST',
+      body: {
+        home: id,
+        away: opponent.id,
+        boards,
+        variant: $('p-variant').value,
+        clock: { initial_ms: Math.round(Number($('p-minutes').value) * 60000), increment_ms: Math.round(Number($('p-increment').value) * 1000) },
+        rated: $('p-rated').checked,
+        starts_at: start,
+      },
+    });
+    location.assign(r.url);
+  } catch (err) {
+    notify(status, clubError(err), 'error');
+    button.disabled = false;
+  }
+}
+
 async function load() {
   try {
     club = await api(base);
@@ -223,7 +318,7 @@ async function load() {
   $('club-loading').hidden = true;
   $('club-body').hidden = false;
   try {
-    await Promise.all([loadRequests(), loadMembers(true)]);
+    await Promise.all([loadRequests(), loadMembers(true), loadMatches()]);
   } catch (err) {
     notify(status, clubError(err), 'error');
   }
@@ -257,12 +352,36 @@ function init() {
     if (status.dataset.kind !== 'error') text.value = '';
     button.disabled = false;
   });
+  $('opp-search').addEventListener('click', () => searchOpponents().catch((err) => notify(status, clubError(err), 'error')));
+  $('opp-q').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      $('opp-search').click();
+    }
+  });
+  $('propose-form').addEventListener('submit', propose);
+  // An hour ahead, in the reader's local time, as the start to change.
+  const soon = new Date(Date.now() + 3600 * 1000);
+  soon.setMinutes(0, 0, 0);
+  const pad = (n) => String(n).padStart(2, '0');
+  $('p-start').value = `${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())}T${pad(soon.getHours())}:00`;
   let started = false;
   onAccount((name) => {
     signedIn = !!name;
     if (!started) {
       started = true;
-      load();
+      // The player socket says `club` once it is open, then at every change the page shows.
+      keepSocket(`/api/play/ws?club=${encodeURIComponent(id)}`, {
+        onOpen() {
+          box.dataset.socket = 'open';
+        },
+        onStatus(s) {
+          if (s !== 'open') box.dataset.socket = s;
+        },
+        onMessage(msg) {
+          if (msg.type === 'club' && msg.id === id) load();
+        },
+      });
     } else if (club) {
       drawYou();
     }

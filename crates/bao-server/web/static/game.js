@@ -385,9 +385,16 @@ function renderEvent(s) {
   const a = $('event-link');
   a.hidden = !e;
   if (!e) return;
+  const names = {
+    tournament: () => t('game.event_tournament_name', { name: e.name }),
+    arena: () => t('arenas.event_name', { name: e.name }),
+    // A team match's board: the clubs, and the board where a tournament says its round.
+    team_match: () => t('teams.event_name', { name: e.name }),
+  };
+  const round = e.kind === 'team_match' ? t('teams.event_board', { n: e.round }) : t('game.event_round', { round: e.round });
   a.replaceChildren(
-    el('span', { class: 'event-name' }, e.kind === 'tournament' ? t('game.event_tournament_name', { name: e.name }) : e.kind === 'arena' ? t('arenas.event_name', { name: e.name }) : e.name),
-    e.round != null ? el('span', { class: 'event-round' }, `\u00a0· ${t('game.event_round', { round: e.round })}`) : '',
+    el('span', { class: 'event-name' }, names[e.kind] ? names[e.kind]() : e.name),
+    e.round != null ? el('span', { class: 'event-round' }, `\u00a0· ${round}`) : '',
   );
   a.href = e.url;
 }

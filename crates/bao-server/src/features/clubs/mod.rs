@@ -116,6 +116,7 @@ pub fn routes(clubs: Arc<Clubs>) -> Router {
         )
         .route("/api/clubs/{id}/leave", post(leave).layer(changes()))
         .route("/api/clubs/{id}/remove", post(remove).layer(changes()))
+        .route("/api/clubs/{id}/unban", post(unban).layer(changes()))
         .route("/api/clubs/{id}/role", post(role).layer(changes()))
         .route("/api/clubs/{id}/announce", post(announce).layer(changes()))
         .with_state(clubs)
@@ -591,6 +592,35 @@ async fn remove(
         ClubChange::Done => json(StatusCode::OK, &j!({"removed": true, "banned": req.ban})),
         ClubChange::NotAllowed(Some(r)) if r == "admin" => Err(not_leader("leaders")),
         other => Err(refusal(other, "leaders and admins")),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnbanReq {
+    username: String,
+}
+
+/// `POST /api/clubs/{id}/unban` `{"username"}` (leaders) -> `{"banned": false}`: the player
+/// may ask or join again.
+async fn unban(
+    State(c): State<Arc<Clubs>>,
+    Path(id): Path<String>,
+    me: Account,
+    Json(req): Json<UnbanReq>,
+) -> ApiResult<Response> {
+    check_id(&id)?;
+    let target = account_named(c.store(), &req.username).await?;
+    match c
+        .store()
+        .unban_from_club(&id, &me.id.0, &target, c.now())
+        .await?
+    {
+        ClubChange::Done => json(StatusCode::OK, &j!({"banned": false})),
+        ClubChange::NotThere => Err(ApiError::conflict(
+            "that player is not banned from this club",
+        )),
+        other => Err(refusal(other, "leaders")),
     }
 }
 

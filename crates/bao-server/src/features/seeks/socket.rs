@@ -65,9 +65,9 @@ pub(super) fn seek_tokens(query: Option<&str>) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// The `tournament=` and `arena=` values of a query that look like an id, at most
-/// [`MAX_FOLLOWED`]: the events whose changes the page hears of, as registration keys
-/// (`t:ID`, `r:ID`).
+/// The `tournament=`, `arena=`, `team_match=` and `club=` values of a query that look like
+/// an id, at most [`MAX_FOLLOWED`]: the events whose changes the page hears of, as
+/// registration keys (`t:ID`, `r:ID`, `m:ID`, `c:ID`).
 fn followed(query: Option<&str>) -> Vec<String> {
     query
         .unwrap_or("")
@@ -77,6 +77,8 @@ fn followed(query: Option<&str>) -> Vec<String> {
             let key = match k {
                 "tournament" => "t",
                 "arena" => "r",
+                "team_match" => "m",
+                "club" => "c",
                 _ => return None,
             };
             let id = v.len() == 10
@@ -234,6 +236,8 @@ impl Sockets {
             }
             Event::Tournament { id } => self.tell(&format!("t:{id}"), d),
             Event::Arena { id } => self.tell(&format!("r:{id}"), d),
+            Event::TeamMatch { id } => self.tell(&format!("m:{id}"), d),
+            Event::Club { id } => self.tell(&format!("c:{id}"), d),
             Event::SeekAccepted { hash, account, .. } => {
                 self.ring(&format!("h:{hash}"), READ);
                 if let Some(a) = account {
@@ -551,6 +555,12 @@ impl Player {
             Event::Arena { id } if self.follows.contains(&format!("r:{id}")) => {
                 Some(Out::Arena { id: id.clone() })
             }
+            Event::TeamMatch { id } if self.follows.contains(&format!("m:{id}")) => {
+                Some(Out::TeamMatch { id: id.clone() })
+            }
+            Event::Club { id } if self.follows.contains(&format!("c:{id}")) => {
+                Some(Out::Club { id: id.clone() })
+            }
             _ => None,
         }
     }
@@ -561,6 +571,8 @@ impl Player {
             match key.split_once(':') {
                 Some(("t", id)) => out.json(&Out::Tournament { id: id.into() }),
                 Some(("r", id)) => out.json(&Out::Arena { id: id.into() }),
+                Some(("m", id)) => out.json(&Out::TeamMatch { id: id.into() }),
+                Some(("c", id)) => out.json(&Out::Club { id: id.into() }),
                 _ => {}
             }
         }

@@ -2,7 +2,8 @@
 //!
 //! * Routes: a leader of the home club proposes, a leader of the away club accepts or
 //!   declines, each side's leaders and admins name its players in board order before the
-//!   start, anyone reads the match (its boards, score and winner).
+//!   start, anyone reads the match (its boards, score and winner, what the viewer may do),
+//!   a club's matches, and the records of its finished games.
 //! * Running ([`run`]): at `starts_at` a timer on the injected clock starts the match
 //!   exactly once across instances (a conditional UPDATE of its status, the boards written
 //!   with it) and makes its games; the results come from the games' ends (an observer of
@@ -15,7 +16,7 @@ pub mod run;
 
 use crate::domain::events::Event;
 use crate::domain::model::Match;
-use crate::edge::account::Account;
+use crate::edge::account::{Account, MaybeAccount};
 use crate::edge::body::{json, Json};
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
@@ -23,8 +24,9 @@ use crate::error::{ApiError, ApiResult, Category};
 use crate::game::{Games, Observer};
 use crate::store::{LineupRefused, Store, TeamMatchRow};
 use crate::util;
-use axum::extract::{FromRef, Path, State};
-use axum::http::StatusCode;
+use axum::extract::{FromRef, Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
@@ -109,7 +111,9 @@ pub fn routes(t: Arc<Teams>) -> Router {
             "/api/team-matches",
             post(create).layer(limit(Action::Create)),
         )
+        .route("/api/team-matches", get(list))
         .route("/api/team-matches/{id}", get(detail))
+        .route("/api/team-matches/{id}/records", get(records))
         .route("/api/team-matches/{id}/accept", post(accept))
         .route("/api/team-matches/{id}/decline", post(decline))
         .route("/api/team-matches/{id}/lineup", post(lineup))
@@ -359,7 +363,11 @@ fn halves(result: Option<&str>) -> (u32, u32) {
 }
 
 /// `GET /api/team-matches/{id}`.
-async fn detail(State(t): State<Arc<Teams>>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn detail(
+    State(t): State<Arc<Teams>>,
+    Path(id): Path<String>,
+    me: MaybeAccount,
+) -> ApiResult<Response> {
     let m = the_match(&t, &id).await?;
     let store = t.store();
     let name_of = |c: &Option<crate::store::ClubRow>, id: &str| j!({"id": id, "name": c.as_ref().map(|c| c.name.clone())});
@@ -403,9 +411,38 @@ async fn detail(State(t): State<Arc<Teams>>, Path(id): Path<String>) -> ApiResul
         std::cmp::Ordering::Equal => "draw",
     });
     let clock: Value = serde_json::from_str(&m.clock).unwrap_or(Value::Null);
+    // What the viewer is to the match: their role in each club (who answers, who names the
+    // players) and their board, so that the page offers only what the API allows.
+    let you = match &me.0 {
+        None => Value::Null,
+        Some(a) => {
+            let mine = boards.iter().find(|b| {
+                [&b["home"], &b["away"]].iter().any(|n| {
+                    n.as_str()
+                        .is_some_and(|n| n.eq_ignore_ascii_case(&a.username))
+                })
+            });
+            let side = mine.map(|b| {
+                if b["home"]
+                    .as_str()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&a.username))
+                {
+                    "home"
+                } else {
+                    "away"
+                }
+            });
+            j!({"home": store.club_role(&m.home, &a.id.0).await?,
+                "away": store.club_role(&m.away, &a.id.0).await?,
+                "board": mine.map(|b| b["no"].clone()), "side": side,
+                "game": mine.map(|b| b["game"].clone())})
+        }
+    };
     json(
         StatusCode::OK,
         &j!({
+            "now": t.now(), "you": you,
+            "records": format!("/api/team-matches/{}/records", m.id),
             "id": m.id, "url": format!("/m/{}", m.id),
             "home": name_of(&home, &m.home), "away": name_of(&away, &m.away),
             "status": m.status, "variant": m.variant, "rules": m.rules,
@@ -414,6 +451,90 @@ async fn detail(State(t): State<Arc<Teams>>, Path(id): Path<String>) -> ApiResul
             "score": {"home": points(h2), "away": points(a2)}, "winner": winner,
         }),
     )
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    club: Option<String>,
+}
+
+/// Matches a club's page lists at most.
+pub const LIST_MAX: i64 = 50;
+
+/// `GET /api/team-matches?club=ID`: the club's matches, running, coming, then past.
+async fn list(State(t): State<Arc<Teams>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {
+    let Some(club) = q.club.filter(|c| valid_id(c)) else {
+        return Err(ApiError::bad_request("club= names the club (its id)"));
+    };
+    let store = t.store();
+    if !store.club_exists(&club).await? {
+        return Err(no_such_club());
+    }
+    let mut names: HashMap<String, Option<String>> = HashMap::new();
+    let mut out = Vec::new();
+    for m in store.club_team_matches(&club, LIST_MAX).await? {
+        for c in [&m.home, &m.away] {
+            if !names.contains_key(c) {
+                names.insert(c.clone(), store.club(c).await?.map(|c| c.name));
+            }
+        }
+        let (mut h2, mut a2) = (0u32, 0u32);
+        if matches!(m.status.as_str(), "running" | "finished") {
+            for b in store.team_boards(&m.id).await? {
+                let (h, a) = halves(b.result.as_deref());
+                h2 += h;
+                a2 += a;
+            }
+        }
+        let side = |c: &String| j!({"id": c, "name": names[c]});
+        out.push(j!({
+            "id": m.id, "url": format!("/m/{}", m.id), "status": m.status,
+            "home": side(&m.home), "away": side(&m.away), "boards": m.boards,
+            "variant": m.variant, "starts_at": m.starts_at,
+            "score": {"home": f64::from(h2) / 2.0, "away": f64::from(a2) / 2.0},
+        }));
+    }
+    json(StatusCode::OK, &j!({"matches": out}))
+}
+
+/// `GET /api/team-matches/{id}/records`: the match's finished games, board by board, as one
+/// records file (NOT-6).
+async fn records(State(t): State<Arc<Teams>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let m = the_match(&t, &id).await?;
+    let games = &t.games;
+    let mut out = String::new();
+    for b in games.store.team_boards(&m.id).await? {
+        let (Some(gid), Some(_)) = (&b.game_id, &b.result) else {
+            continue;
+        };
+        let Ok(slot) = games.slot(gid).await else {
+            continue;
+        };
+        let text = games.record(&slot).await?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&text);
+    }
+    Ok((
+        StatusCode::OK,
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&format!("attachment; filename=\"team-match-{id}.txt\""))
+                    .map_err(ApiError::internal)?,
+            ),
+        ],
+        out,
+    )
+        .into_response())
 }
 
 /// Starts the task (ends when the games are dropped): a game ended on this instance (its

@@ -3,7 +3,7 @@
 //! conditions let it happen once (see crate::store's teams module).
 
 use crate::domain::events::Event;
-use crate::domain::model::Match;
+use crate::domain::model::{EventKind, GameEvent, Match};
 use crate::error::{ApiError, ApiResult};
 use crate::game::{Alert, AlertKind, Games, NewPair, PairSeat, Recipient};
 use crate::store::{TeamBoardRow, TeamMatchRow};
@@ -107,6 +107,24 @@ async fn make_game(
     } else {
         (away, home)
     };
+    // The game's page names the match (the clubs) and its board, and links back.
+    let mut clubs = Vec::new();
+    for c in [&m.home, &m.away] {
+        clubs.push(
+            games
+                .store
+                .club(c)
+                .await?
+                .map(|c| c.name)
+                .unwrap_or_default(),
+        );
+    }
+    let event = GameEvent {
+        kind: EventKind::TeamMatch,
+        id: m.id.clone(),
+        name: clubs.join(" – "),
+        round: u32::try_from(no).ok(),
+    };
     let name = |a: &str| names.get(a).cloned().unwrap_or_default();
     let seat = |a: &str| PairSeat {
         name: name(a),
@@ -122,7 +140,7 @@ async fn make_game(
             clock,
             rated: m.rated,
             id: Some(game.to_string()),
-            event: None,
+            event: Some(event),
             // The match page follows its boards.
             news: vec![Event::TeamMatch { id: m.id.clone() }],
         })
