@@ -1,10 +1,12 @@
-//! `bao puzzles`: mines puzzles from self-play games (bao-engine's `puzzle` module) into the
-//! data files the server embeds (crates/bao-server/data/puzzles/VARIANT.json), and checks
-//! such a file again.
+//! `bao puzzles`: mines puzzles from records files and self-play games (bao-engine's
+//! `puzzle` module) into the data files the server embeds
+//! (crates/bao-server/data/puzzles/VARIANT.json), with their themes (bao-engine's `theme`
+//! module), and checks such a file again.
 
 use crate::common::{out, variant_rules, CliError};
-use bao_engine::puzzle::{self, MineConfig, Mined, Puzzle};
-use bao_rules::{find_move, Position, Rules};
+use bao_engine::puzzle::{self, MineConfig, Mined, Puzzle, SourceGame};
+use bao_engine::theme::themes;
+use bao_rules::{find_move, parse_records_bytes, Position, Rules, MAX_RECORD_BYTES};
 use bao_server::features::puzzles::Entry;
 use clap::{Args, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -17,10 +19,16 @@ pub struct PuzzlesArgs {
 
 #[derive(Subcommand, Debug)]
 enum PuzzlesCommand {
-    /// Play self-play games between levels and keep the positions with one proven best
-    /// line; print them as JSON (the server's data file form).
+    /// Examine every position of the games of records files (--from), then of self-play
+    /// games between levels, and keep the positions with one proven best line that is not
+    /// trivial; print them with their themes as JSON (the server's data file form).
+    ///
+    /// Progress (games and positions examined, candidates found) goes to standard error.
+    /// The same arguments and files give the same puzzles. The exact command lines of the
+    /// shipped files are in docs/api.md, "Puzzles".
     Mine(MineArgs),
-    /// Prove every puzzle of a data file again and report the ones that fail.
+    /// Prove every puzzle of a data file again and report the ones that fail: the proof,
+    /// not trivial, and the themes the rules' events give.
     Check(CheckArgs),
 }
 
@@ -41,6 +49,21 @@ struct MineArgs {
     /// Proof depth of the win puzzles, in plies.
     #[arg(long)]
     win_depth: Option<u32>,
+    /// Candidates gathered per puzzle wanted before the best are kept (1: the first found).
+    #[arg(long)]
+    pool: Option<usize>,
+    /// Candidates of each goal taken from one self-play game.
+    #[arg(long)]
+    per_game: Option<usize>,
+    /// Also examine the position after every other legal move of each self-play position
+    /// (more positions per game played).
+    #[arg(long)]
+    children: bool,
+    /// Records files (NOT-6, as `bao record` writes and the server's records endpoints
+    /// serve) whose games are mined first, every position; records of another variant or
+    /// other rules than the variant's defaults are skipped (counted on standard error).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    from: Vec<String>,
     /// Write the file here instead of standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -91,6 +114,17 @@ fn mine(a: MineArgs) -> Result<(), CliError> {
         }
         cfg.win_depth = d;
     }
+    if let Some(p) = a.pool {
+        if p == 0 {
+            return Err(CliError::usage("--pool must be at least 1"));
+        }
+        cfg.pool = p;
+    }
+    if let Some(n) = a.per_game {
+        cfg.per_game = n;
+    }
+    cfg.children = a.children;
+    let records = read_games(&a.from, &rules)?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(cfg.games as u64);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -101,22 +135,43 @@ fn mine(a: MineArgs) -> Result<(), CliError> {
         b
     });
     let want = cfg.want;
-    let mined = puzzle::mine(&rules, &cfg, &mut |p| {
+    let pool = cfg.pool;
+    let record_games = records.len();
+    let mut next_report = std::time::Instant::now();
+    let mut last = None;
+    let mined = puzzle::mine(&rules, &cfg, &records, &mut |p| {
+        last = Some(p);
         let msg = format!(
-            "win {}/{}, seeds {}/{}, save the house {}/{}",
-            p.found[0], want[0], p.found[1], want[1], p.found[2], want[2]
+            "{} positions; found win {}/{}, seeds {}/{}, save the house {}/{}",
+            p.positions,
+            p.found[0],
+            pool * want[0],
+            p.found[1],
+            pool * want[1],
+            p.found[2],
+            pool * want[2]
         );
         match &bar {
             Some(b) => {
                 b.set_message(msg);
                 b.set_position(p.games as u64);
             }
-            None if p.games % 10 == 0 => eprintln!("{} games: {msg}", p.games),
+            // A line every ten seconds at most, and at the end of the records' games.
+            None if std::time::Instant::now() >= next_report || p.games == record_games => {
+                next_report = std::time::Instant::now() + std::time::Duration::from_secs(10);
+                eprintln!("{} games: {msg}", p.games);
+            }
             None => {}
         }
     });
     if let Some(b) = &bar {
         b.finish_and_clear();
+    }
+    if let Some(p) = last {
+        eprintln!(
+            "{} games, {} positions examined; candidates: win {}, seeds {}, save the house {}",
+            p.games, p.positions, p.found[0], p.found[1], p.found[2]
+        );
     }
     let entries = entries(&rules, &mined);
     let text = serde_json::to_string_pretty(&entries)
@@ -134,6 +189,62 @@ fn mine(a: MineArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The games of records files as positions to mine: every record of `rules`' variant
+/// played under `rules` (the variant's defaults), each replayed by the rules (NOT-6.4).
+/// Records of other rules are skipped with a count on standard error; a file that cannot
+/// be read or parsed, or a record that does not replay, is an error naming it.
+fn read_games(files: &[String], rules: &Rules) -> Result<Vec<SourceGame>, CliError> {
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    for file in files {
+        let meta = std::fs::metadata(file)
+            .map_err(|e| CliError::usage(format!("cannot read {file}: {e}")))?;
+        if meta.len() > MAX_RECORD_BYTES as u64 {
+            return Err(CliError::usage(format!(
+                "{file}: larger than {MAX_RECORD_BYTES} bytes"
+            )));
+        }
+        let bytes =
+            std::fs::read(file).map_err(|e| CliError::usage(format!("cannot read {file}: {e}")))?;
+        let records = parse_records_bytes(&bytes)
+            .map_err(|e| CliError::usage(format!("{file}: line {}: {}", e.line, e.reason())))?;
+        for (i, r) in records.iter().enumerate() {
+            if r.rules != *rules {
+                skipped += 1;
+                continue;
+            }
+            let game = r.validate().map_err(|e| {
+                CliError::usage(format!(
+                    "{file}: record {}: line {}: {}",
+                    i + 1,
+                    e.line,
+                    e.reason()
+                ))
+            })?;
+            out.push(SourceGame {
+                label: format!("{} record {}", file_name(file), i + 1),
+                positions: game.positions().to_vec(),
+            });
+        }
+    }
+    if skipped > 0 {
+        eprintln!(
+            "{skipped} records skipped: not {} under its default rules",
+            rules.variant.id()
+        );
+    }
+    Ok(out)
+}
+
+/// The file's name without its folders, so that a puzzle's source does not depend on where
+/// the file was.
+fn file_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}
+
 /// The data file's entries, numbered `VARIANT-NNN` in the order found.
 fn entries(rules: &Rules, mined: &[Mined]) -> Vec<Entry> {
     mined
@@ -145,6 +256,7 @@ fn entries(rules: &Rules, mined: &[Mined]) -> Vec<Entry> {
             goal: m.puzzle.goal,
             moves: m.puzzle.moves.iter().map(|mv| mv.to_string()).collect(),
             depth: m.puzzle.depth,
+            themes: themes(&m.puzzle, rules),
             source: m.source.clone(),
         })
         .collect()
@@ -177,7 +289,20 @@ fn check(a: CheckArgs) -> Result<(), CliError> {
     let mut bad = 0;
     let mut o = out();
     for e in &list {
-        let r = to_puzzle(e, &rules).and_then(|p| puzzle::verify(&p, &rules));
+        let r = to_puzzle(e, &rules).and_then(|p| {
+            puzzle::verify(&p, &rules)?;
+            if puzzle::is_trivial(&p, &rules) {
+                return Err("trivial: the only move or the obvious capture".into());
+            }
+            let found = themes(&p, &rules);
+            if found != e.themes {
+                return Err(format!(
+                    "the themes are {found:?}, the file says {:?}",
+                    e.themes
+                ));
+            }
+            Ok(())
+        });
         match r {
             Ok(()) => writeln!(o, "{}\tok", e.id)?,
             Err(why) => {

@@ -106,3 +106,98 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+/// A records file (NOT-6) of two kete games between computer levels and one kimasai game.
+fn records_file(name: &str) -> PathBuf {
+    use bao_rules::{Game, Position, Record, Rules, Variant};
+    let mut text = String::new();
+    for (variant, seed) in [
+        (Variant::Kete, 1),
+        (Variant::Kimasai, 2),
+        (Variant::Kete, 3),
+    ] {
+        let rules = Rules::new(variant);
+        let mut game = Game::new(Position::start(&rules), rules);
+        while !game.outcome().is_over() && game.moves().len() < 120 {
+            let level = 2 + (game.moves().len() % 2) as u8;
+            let m = bao_engine::choose_move_in_game(
+                game.position(),
+                &rules,
+                level,
+                seed,
+                &game.positions()[..game.positions().len() - 1],
+            )
+            .unwrap();
+            game.play(&m);
+        }
+        text.push_str(&Record::from_game(&game).to_string());
+        text.push('\n');
+    }
+    let file = tmp(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn mining_a_records_file_examines_its_games() {
+    let file = records_file("puzzles-records.txt");
+    let args = [
+        "puzzles",
+        "mine",
+        "--variant",
+        "kete",
+        "--games",
+        "0",
+        "--pool",
+        "1",
+        "--want",
+        "1000,1000,1000",
+        "--from",
+        file.to_str().unwrap(),
+    ];
+    let (code, a, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    // The kimasai game is not kete: skipped and counted.
+    assert!(err.contains("1 records skipped"), "{err}");
+    assert!(err.contains("2 games,"), "{err}");
+    let (_, b, _) = run(&args);
+    assert_eq!(a, b, "the same file gives the same puzzles");
+    let list: Vec<serde_json::Value> = serde_json::from_str(&a).unwrap();
+    assert!(
+        !list.is_empty(),
+        "two games of 120 plies give some puzzle: {err}"
+    );
+    for p in &list {
+        let source = p["source"].as_str().unwrap();
+        assert!(
+            source.starts_with("puzzles-records.txt record 1 ply ")
+                || source.starts_with("puzzles-records.txt record 3 ply "),
+            "{source}"
+        );
+        assert!(p["themes"].is_array(), "{p}");
+    }
+    let out = tmp("puzzles-from-records.json");
+    std::fs::write(&out, &a).unwrap();
+    let (code, checked, err) = run(&[
+        "puzzles",
+        "check",
+        "--variant",
+        "kete",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{checked}{err}");
+
+    // A file that is not records is a usage error naming it.
+    let bad = tmp("puzzles-not-records.txt");
+    std::fs::write(&bad, "this is not a record\n").unwrap();
+    let (code, _, err) = run(&[
+        "puzzles",
+        "mine",
+        "--variant",
+        "kete",
+        "--from",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("puzzles-not-records.txt"), "{err}");
+}

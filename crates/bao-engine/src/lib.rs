@@ -29,6 +29,7 @@ pub mod record;
 pub mod review;
 pub mod search;
 pub mod stats;
+pub mod theme;
 pub mod time;
 pub mod tune;
 pub mod zobrist;

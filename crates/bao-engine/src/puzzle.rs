@@ -330,6 +330,14 @@ pub struct MineConfig {
     pub seeds_min: u32,
     /// How many seeds the best move must beat every other by.
     pub seeds_margin: u32,
+    /// Candidates gathered per puzzle wanted before [`select`] keeps the best: mining stops
+    /// once every goal has `pool * want` (or the games run out).
+    pub pool: usize,
+    /// Candidates of each goal taken from one self-play game (records' games give all theirs).
+    pub per_game: usize,
+    /// Also examine, in self-play games, the position after every other legal move of each
+    /// played position: more positions per game, for variants whose games are slow to play.
+    pub children: bool,
 }
 
 impl MineConfig {
@@ -344,6 +352,9 @@ impl MineConfig {
             win_max_plies: 7,
             seeds_min: 4,
             seeds_margin: 3,
+            pool: 3,
+            per_game: 1,
+            children: false,
         }
     }
 }
@@ -353,16 +364,30 @@ impl MineConfig {
 pub struct Mined {
     /// The puzzle.
     pub puzzle: Puzzle,
-    /// `game G ply P (levels S-N)`: the self-play game and ply it was taken from.
+    /// Where it was found: `game G ply P (levels S-N)` for self-play, the game's
+    /// [`SourceGame::label`] and the ply for a records file.
     pub source: String,
+}
+
+/// A game to mine besides self-play, such as one record of a records file (NOT-6): every
+/// position of it is examined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceGame {
+    /// Where the game is from, such as `games.txt record 3`.
+    pub label: String,
+    /// Its positions in order, each before a move (the final position may be left out: a
+    /// finished game has no puzzle).
+    pub positions: Vec<Position>,
 }
 
 /// Progress of [`mine`], reported after each game.
 #[derive(Clone, Copy, Debug)]
 pub struct MineProgress {
-    /// Games played.
+    /// Games examined (records' games first, then self-play).
     pub games: usize,
-    /// Puzzles found so far of each goal (win, seeds, save_house).
+    /// Positions examined.
+    pub positions: usize,
+    /// Candidates found so far of each goal (win, seeds, save_house).
     pub found: [usize; 3],
 }
 
@@ -374,58 +399,153 @@ fn goal_index(g: &Goal) -> usize {
     }
 }
 
-/// Plays self-play games between levels 2 to 5 after short random openings, takes from each
-/// game at most one candidate of each goal, and keeps the best `cfg.want` of each goal once
-/// there are [`POOL`] times as many candidates (or `cfg.games` are played): see [`select`].
-/// Calls `progress` after each game.
-pub fn mine(rules: &Rules, cfg: &MineConfig, progress: &mut dyn FnMut(MineProgress)) -> Vec<Mined> {
+/// Whether a found puzzle is **trivial**, so that it is never mined:
+/// * the solution's first move is the only legal move (nothing to find); or
+/// * the solver has a single move to find (a win in one move, or a seeds or save-the-house
+///   puzzle) and it is the obvious capture: it takes strictly more seeds at once than every
+///   other legal move, the move a player who only counts seeds makes anyway.
+///
+/// ```
+/// use bao_engine::puzzle::{find_seeds, is_trivial};
+/// use bao_rules::{Position, Rules, Variant};
+/// let rules = Rules::new(Variant::Kiswahili);
+/// let pos = Position::start(&rules);
+/// // The start has no seeds puzzle; a puzzle that is found is never trivial to the miner.
+/// assert!(find_seeds(&pos, &rules, 4, 3).is_none_or(|p| !is_trivial(&p, &rules)));
+/// ```
+pub fn is_trivial(p: &Puzzle, rules: &Rules) -> bool {
+    let moves = legal_moves(&p.position, rules);
+    if moves.len() < 2 {
+        return true;
+    }
+    if p.moves.len() > 2 {
+        return false;
+    }
+    let gain = |m: &LegalMove| crate::eval::gain(&p.position, m);
+    let Some(sol) = moves.iter().find(|m| m.mv == p.moves[0]) else {
+        return false;
+    };
+    let g = gain(sol);
+    g > 0 && moves.iter().all(|m| m.mv == sol.mv || gain(m) < g)
+}
+
+/// The untrivial puzzles of `pos` of the goals `wanted` (win, seeds, save_house), cheapest
+/// proofs first.
+fn candidates(
+    pos: &Position,
+    rules: &Rules,
+    cfg: &MineConfig,
+    proof: &mut Searcher,
+    wanted: [bool; 3],
+) -> Vec<Puzzle> {
+    let mut out = Vec::new();
+    if legal_moves(pos, rules).len() < 2 {
+        return out;
+    }
+    if wanted[1] {
+        out.extend(find_seeds(pos, rules, cfg.seeds_min, cfg.seeds_margin));
+    }
+    if wanted[2] {
+        out.extend(find_save_house(pos, rules));
+    }
+    if wanted[0] {
+        out.extend(find_win(proof, pos, cfg.win_depth, cfg.win_max_plies));
+    }
+    out.retain(|p| !is_trivial(p, rules));
+    out
+}
+
+/// Mines every position of the `records` games, then self-play games between levels 2 to
+/// 5 after short random openings (at most `cfg.per_game` candidates of each goal from
+/// each; with `cfg.children` also the positions one other move away), and keeps the best `cfg.want` of each goal once there are `cfg.pool` times as
+/// many candidates (or `cfg.games` self-play games are played): see [`select`]. A position
+/// seen before is skipped. Calls `progress` after each game.
+pub fn mine(
+    rules: &Rules,
+    cfg: &MineConfig,
+    records: &[SourceGame],
+    progress: &mut dyn FnMut(MineProgress),
+) -> Vec<Mined> {
     let mut pool: Vec<Mined> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut found = [0usize; 3];
+    let mut positions = 0;
     let mut proof = proof_searcher(rules);
-    for g in 0..cfg.games {
-        if (0..3).all(|k| found[k] >= POOL * cfg.want[k]) {
-            break;
-        }
+    let full = |found: &[usize; 3]| (0..3).all(|k| found[k] >= cfg.pool * cfg.want[k]);
+    let mut games = 0;
+    let self_play_games = (0..cfg.games).map(|g| {
         let levels = [2 + (g % 4) as u8, 2 + ((g / 4) % 4) as u8];
         let seed = cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g as u64;
-        let game = self_play(rules, levels, seed, g);
-        let mut taken = [false; 3];
-        for (ply, pos) in game.iter().enumerate() {
-            if !seen.insert(pos.to_string()) {
+        (
+            format!("game {g}"),
+            format!(" (levels {}-{})", levels[0], levels[1]),
+            None,
+            (levels, seed, g),
+        )
+    });
+    let record_games = records.iter().map(|r| {
+        (
+            r.label.clone(),
+            String::new(),
+            Some(&r.positions),
+            ([0, 0], 0, 0),
+        )
+    });
+    for (label, suffix, given, (levels, seed, g)) in record_games.chain(self_play_games) {
+        if full(&found) {
+            break;
+        }
+        let played;
+        let (game, limit) = match given {
+            Some(p) => (p, usize::MAX),
+            None => {
+                played = self_play(rules, levels, seed, g);
+                (&played, cfg.per_game)
+            }
+        };
+        // Each position, with the move that led to it from a played one when it was not played.
+        let mut examined: Vec<(Position, Option<Move>)> = Vec::with_capacity(game.len());
+        for pos in game {
+            examined.push((*pos, None));
+            if cfg.children && given.is_none() {
+                for m in &legal_moves(pos, rules) {
+                    if m.outcome(rules) == Outcome::Ongoing {
+                        examined.push((m.next, Some(m.mv)));
+                    }
+                }
+            }
+        }
+        let mut taken = [0usize; 3];
+        for (pos, after) in &examined {
+            // The same board at another ply is the same puzzle.
+            if !seen.insert(pos.with_ply(0).to_string()) {
                 continue;
             }
-            let wanted = |k: usize, taken: &[bool; 3]| !taken[k] && found[k] < POOL * cfg.want[k];
-            let mut candidates = Vec::new();
-            if wanted(1, &taken) {
-                candidates.extend(find_seeds(pos, rules, cfg.seeds_min, cfg.seeds_margin));
-            }
-            if wanted(2, &taken) {
-                candidates.extend(find_save_house(pos, rules));
-            }
-            if wanted(0, &taken) {
-                candidates.extend(find_win(&mut proof, pos, cfg.win_depth, cfg.win_max_plies));
-            }
-            for p in candidates {
+            positions += 1;
+            let wanted =
+                std::array::from_fn(|k| taken[k] < limit && found[k] < cfg.pool * cfg.want[k]);
+            for p in candidates(pos, rules, cfg, &mut proof, wanted) {
                 let k = goal_index(&p.goal);
                 found[k] += 1;
-                taken[k] = true;
+                taken[k] += 1;
                 pool.push(Mined {
                     puzzle: p,
-                    source: format!("game {g} ply {ply} (levels {}-{})", levels[0], levels[1]),
+                    source: match after {
+                        None => format!("{label} ply {}{suffix}", pos.ply()),
+                        Some(m) => format!("{label} ply {} after {m}{suffix}", pos.ply() - 1),
+                    },
                 });
             }
         }
+        games += 1;
         progress(MineProgress {
-            games: g + 1,
+            games,
+            positions,
             found,
         });
     }
     select(pool, rules, cfg.want)
 }
-
-/// Candidates gathered per puzzle wanted, to choose the best from.
-pub const POOL: usize = 3;
 
 /// Whether the move that captures most at once is not the solution (a trap for the greedy).
 fn greedy_misses(p: &Puzzle, rules: &Rules) -> bool {
@@ -521,7 +641,52 @@ fn self_play(rules: &Rules, levels: [u8; 2], seed: u64, index: usize) -> Vec<Pos
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bao_rules::Variant;
+    use bao_rules::{find_move, Variant};
+
+    /// A puzzle of `pos` (kiswahili) with the line `line`.
+    fn puzzle(pos: &str, goal: Goal, line: &[&str]) -> Puzzle {
+        let rules = Rules::new(Variant::Kiswahili);
+        let position = Position::parse(pos, &rules).unwrap();
+        let mut p = position;
+        let moves = line
+            .iter()
+            .map(|m| {
+                let lm = find_move(&p, &rules, m).unwrap();
+                p = lm.next;
+                lm.mv
+            })
+            .collect();
+        Puzzle {
+            position,
+            goal,
+            moves,
+            depth: 2,
+        }
+    }
+
+    #[test]
+    fn the_only_move_and_the_obvious_capture_are_trivial() {
+        let rules = Rules::new(Variant::Kiswahili);
+        // A3R is South's only legal move (and wins at once).
+        let only =
+            "kiswahili 7,7,7,7,7,7,7,8/0,1,0,0,2,0,0,0/0,1,2,0,1,0,0,0/0,0,0,0,0,0,0,0 S 0/0 - 40";
+        assert!(is_trivial(&puzzle(only, Goal::Win, &["A3R"]), &rules));
+        // A6R takes a1's 2 seeds, A3R a4's one: A6R is the obvious capture.
+        let two =
+            "kiswahili 6,6,7,7,7,7,7,7/0,0,0,1,1,0,0,2/0,0,2,0,1,2,0,1/0,0,0,0,0,0,0,0 S 0/0 - 40";
+        let seeds = Goal::Seeds { n: 2 };
+        assert!(is_trivial(&puzzle(two, seeds, &["A6R", "b3L"]), &rules));
+        assert!(!is_trivial(&puzzle(two, seeds, &["A3R", "b3L"]), &rules));
+        // A longer line that starts with it is more than the capture.
+        assert!(!is_trivial(
+            &puzzle(two, Goal::Win, &["A6R", "b3L", "A3R"]),
+            &rules
+        ));
+        // Two moves that take as much: neither is obvious.
+        let tie =
+            "kiswahili 6,6,6,6,6,7,7,7/0,1,0,0,2,0,0,3/0,1,2,0,1,2,0,1/0,0,0,0,0,0,0,0 S 0/0 - 40";
+        assert!(!is_trivial(&puzzle(tie, seeds, &["A6R", "b1L"]), &rules));
+    }
 
     #[test]
     fn mining_is_deterministic_and_what_it_finds_is_proven() {
@@ -531,8 +696,8 @@ mod tests {
             want: [2, 2, 2],
             ..MineConfig::for_rules(&rules, 5)
         };
-        let a = mine(&rules, &cfg, &mut |_| {});
-        let b = mine(&rules, &cfg, &mut |_| {});
+        let a = mine(&rules, &cfg, &[], &mut |_| {});
+        let b = mine(&rules, &cfg, &[], &mut |_| {});
         assert_eq!(a, b);
         assert!(!a.is_empty(), "eight games give some puzzle");
         for m in &a {

@@ -10,6 +10,7 @@ use axum::routing::{get, post};
 use axum::Extension;
 use axum::{Json, Router};
 use bao_engine::puzzle::Goal;
+use bao_engine::theme::Theme;
 use bao_rules::{find_move, legal_moves, trace, Move, Outcome, Position, Rules, Variant};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -31,7 +32,11 @@ pub struct Entry {
     pub moves: Vec<String>,
     /// The proof depth in plies (see bao-engine's `puzzle` module).
     pub depth: u32,
-    /// The self-play game it came from.
+    /// What the line does, read from the rules' events (bao-engine's `theme` module), in
+    /// that module's order.
+    #[serde(default)]
+    pub themes: Vec<Theme>,
+    /// The game it came from: self-play or a records file.
     pub source: String,
 }
 
@@ -172,6 +177,7 @@ struct Shown {
     position: String,
     goal: Goal,
     moves: Vec<String>,
+    themes: Vec<Theme>,
     /// Only for one puzzle: the legal moves of its position, for the board.
     #[serde(skip_serializing_if = "Option::is_none")]
     legal: Option<Vec<String>>,
@@ -183,6 +189,7 @@ fn view(p: &Puzzle, with_legal: bool) -> Shown {
         position: p.entry.position.clone(),
         goal: p.entry.goal,
         moves: p.entry.moves.clone(),
+        themes: p.entry.themes.clone(),
         legal: with_legal.then(|| legal_list(&p.position, &p.rules)),
     }
 }
@@ -205,6 +212,7 @@ pub fn routes() -> Router {
     });
     Router::new()
         .route("/api/puzzles", get(list))
+        .route("/api/puzzles/next", get(next))
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
         .layer(Extension(Arc::new(catalogue)))
@@ -212,10 +220,8 @@ pub fn routes() -> Router {
 
 type Cat = Extension<Arc<Catalogue>>;
 
-async fn list(
-    Extension(cat): Cat,
-    Query(q): Query<HashMap<String, String>>,
-) -> ApiResult<Json<Vec<Shown>>> {
+/// The `variant` and optional `theme` of a query.
+fn variant_and_theme(q: &HashMap<String, String>) -> ApiResult<(Variant, Option<Theme>)> {
     let name = q.get("variant").ok_or_else(|| {
         ApiError::bad_request("name the variant: /api/puzzles?variant=kiswahili (or kete, kimasai)")
     })?;
@@ -224,7 +230,59 @@ async fn list(
             "unknown variant {name:?}: the variants are kiswahili, kete and kimasai"
         ))
     })?;
-    Ok(Json(cat.of(v).iter().map(|p| view(p, false)).collect()))
+    let theme = match q.get("theme") {
+        None => None,
+        Some(t) => Some(Theme::parse(t).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown theme {t:?}: see docs/api.md, \"Puzzles\", for the themes"
+            ))
+        })?),
+    };
+    Ok((v, theme))
+}
+
+async fn list(
+    Extension(cat): Cat,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Vec<Shown>>> {
+    let (v, theme) = variant_and_theme(&q)?;
+    Ok(Json(
+        cat.of(v)
+            .iter()
+            .filter(|p| theme.is_none_or(|t| p.entry.themes.contains(&t)))
+            .map(|p| view(p, false))
+            .collect(),
+    ))
+}
+
+/// The next puzzle of a variant, of a theme if one is named: the first after `after` in
+/// the data file's order (easy ones first), from the start again after the last.
+async fn next(
+    Extension(cat): Cat,
+    Query(q): Query<HashMap<String, String>>,
+) -> ApiResult<Json<Shown>> {
+    let (v, theme) = variant_and_theme(&q)?;
+    let all = cat.of(v);
+    let from = match q.get("after") {
+        Some(id) => all
+            .iter()
+            .position(|p| p.entry.id == *id)
+            .map_or(0, |i| i + 1),
+        None => 0,
+    };
+    let fits = |p: &&Puzzle| theme.is_none_or(|t| p.entry.themes.contains(&t));
+    let found = all[from.min(all.len())..]
+        .iter()
+        .chain(&all[..from.min(all.len())])
+        .find(fits)
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no {} puzzle has the theme {}",
+                v.id(),
+                theme.map(|t| t.name()).unwrap_or_default()
+            ))
+        })?;
+    Ok(Json(view(found, true)))
 }
 
 fn find<'a>(cat: &'a Catalogue, id: &str) -> ApiResult<&'a Puzzle> {
