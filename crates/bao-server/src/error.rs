@@ -219,6 +219,19 @@ impl ApiError {
     pub fn not_found(m: impl Into<String>) -> Self {
         Self::of(Category::NotFound, m)
     }
+    /// 404 `no_such_user`, naming the name asked for (printable, at most 40 characters).
+    pub fn no_such_user(name: &str) -> Self {
+        Self::of(
+            Category::NoSuchUser,
+            format!(
+                "there is no player named '{}'",
+                bao_rules::printable(name)
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+            ),
+        )
+    }
     /// 403 `forbidden`.
     pub fn forbidden(m: impl Into<String>) -> Self {
         Self::of(Category::Forbidden, m)

@@ -15,7 +15,7 @@
 use crate::domain::model::{side_json, Match};
 use crate::domain::rating::{config, outcome_for_p0, rate, Stored, ACTIVE_MS};
 use crate::edge::body::json;
-use crate::error::{ApiError, ApiResult, Category};
+use crate::error::{ApiError, ApiResult};
 use crate::game::commit::CommitError;
 use crate::game::routes::list_page;
 use crate::game::{Change, Games, Observer};
@@ -212,19 +212,6 @@ pub fn routes(games: Arc<Games>) -> Router {
         .with_state(games)
 }
 
-fn no_such_user(name: &str) -> ApiError {
-    ApiError::of(
-        Category::NoSuchUser,
-        format!(
-            "there is no player named '{}'",
-            bao_rules::printable(name)
-                .chars()
-                .take(40)
-                .collect::<String>()
-        ),
-    )
-}
-
 /// The account named `name` (any case): (id, name as chosen, created).
 async fn account_named(store: &Store, name: &str) -> ApiResult<(String, String, i64)> {
     // Account names are 3 to 20 characters of A-Z a-z 0-9 _ - (docs/api.md, "Accounts"):
@@ -234,12 +221,12 @@ async fn account_named(store: &Store, name: &str) -> ApiResult<(String, String, 
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     if !shape {
-        return Err(no_such_user(name));
+        return Err(ApiError::no_such_user(name));
     }
     let row = store
         .account_by_name(&name.to_ascii_lowercase())
         .await?
-        .ok_or_else(|| no_such_user(name))?;
+        .ok_or_else(|| ApiError::no_such_user(name))?;
     Ok((row.id.0, row.username, row.created))
 }
 

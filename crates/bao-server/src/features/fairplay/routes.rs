@@ -35,25 +35,15 @@ pub fn routes(games: Arc<Games>) -> Router {
         .with_state(games)
 }
 
-fn no_such_user(name: &str) -> ApiError {
-    ApiError::of(
-        Category::NoSuchUser,
-        format!(
-            "there is no player named '{}'",
-            name.chars().take(40).collect::<String>()
-        ),
-    )
-}
-
 async fn account_named(store: &Store, name: &str) -> ApiResult<AccountRow> {
     let name = name.trim();
     if name.is_empty() || name.len() > 40 {
-        return Err(no_such_user(name));
+        return Err(ApiError::no_such_user(name));
     }
     store
         .account_by_name(&name.to_ascii_lowercase())
         .await?
-        .ok_or_else(|| no_such_user(name))
+        .ok_or_else(|| ApiError::no_such_user(name))
 }
 
 /// A moderator's account, or 401 / 403 `not_moderator`.
