@@ -140,21 +140,27 @@ test('two phones in Swahili: a report from a finished game, a moderator marks th
   await screenshot(marked.page, '56-account-marked-sw-360');
   await axeClean(marked.page, '/account with a mark (sw, 360)');
 
-  // The moderators' page in English on a desktop, and refused to a player.
-  const desk = await phone(browser, 'en', { viewport: { width: 1280, height: 800 } });
-  await desk.context.addCookies([{ name: 'bao_session', value: modSession, url: BASE }]);
-  await desk.page.goto(`/mod?user=${cheatName}`);
-  await desk.page.waitForSelector('#mod[data-state="ready"] #mod-user:not([hidden])');
-  await axeClean(desk.page, '/mod?user (en, 1280)');
-  await desk.page.goto('/mod');
-  await desk.page.waitForSelector('#mod[data-state="ready"]');
-  await axeClean(desk.page, '/mod (en, 1280)');
+  // The moderators' pages in both languages on a desktop and a phone, and refused to a player.
+  const others = [];
+  for (const [lang, device] of [['en', { viewport: { width: 1280, height: 800 } }], ['sw', { viewport: { width: 1280, height: 800 } }], ['en', undefined]]) {
+    const p = await phone(browser, lang, device);
+    others.push(p);
+    await p.context.addCookies([{ name: 'bao_session', value: modSession, url: BASE }]);
+    const where = `(${lang}, ${device ? 1280 : 360})`;
+    await p.page.goto(`/mod?user=${cheatName}`);
+    await p.page.waitForSelector('#mod[data-state="ready"] #mod-user:not([hidden])');
+    await axeClean(p.page, `/mod?user ${where}`);
+    await p.page.goto('/mod');
+    await p.page.waitForSelector('#mod[data-state="ready"]');
+    await axeClean(p.page, `/mod ${where}`);
+    if (!device) await noSidewaysScroll(p.page, '/mod in English');
+  }
   await a.goto('/mod');
   await a.waitForSelector('#mod[data-state="error"]');
   assert.equal(await a.textContent('#page-status'), text('sw', 'fairplay', 'fairplay.mod_not_moderator'));
   await axeClean(a, '/mod refused (sw, 360)');
 
-  for (const p of [victim, moderator, marked, desk]) {
+  for (const p of [victim, moderator, marked, ...others]) {
     assertClean(p.page, { allowConsole: [/403/] });
     await p.context.close();
   }
