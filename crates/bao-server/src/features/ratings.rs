@@ -28,8 +28,7 @@ use axum::Router;
 use bao_rules::{RecordResult, Side, Variant};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 /// The catch-up looks at rated matches changed within this window (30 days).
@@ -75,39 +74,12 @@ pub fn spawn(ratings: &Arc<Ratings>, games: &Arc<Games>) -> tokio::task::JoinHan
         Ok(mut g) => g.take(),
         Err(p) => p.into_inner().take(),
     };
-    let weak: Weak<Games> = Arc::downgrade(games);
-    tokio::spawn(async move {
-        let mut rx = rx;
-        let every = games_every(&weak);
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            let id = tokio::select! {
-                id = async {
-                    match rx.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match id {
-                    Some(id) => Some(id),
-                    None => return,
-                },
-                _ = tick.tick() => None,
-            };
-            let Some(games) = weak.upgrade() else { return };
-            match rate_due(&games, id.as_deref()).await {
-                Ok(n) if n > 0 => tracing::info!("{n} games rated"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!("ratings: {e}"),
-            }
+    crate::game::observed::spawn_observed(rx, games, |games, id| async move {
+        match rate_due(&games, id.as_deref()).await {
+            Ok(n) if n > 0 => tracing::info!("{n} games rated"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("ratings: {e}"),
         }
-    })
-}
-
-/// The safety sweep's period, which the catch-up follows.
-fn games_every(games: &Weak<Games>) -> Duration {
-    games.upgrade().map_or(Duration::from_secs(60), |g| {
-        g.lifecycle.safety_sweep.max(Duration::from_millis(10))
     })
 }
 

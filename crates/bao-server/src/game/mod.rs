@@ -19,6 +19,7 @@ pub mod clock;
 pub mod commit;
 pub mod computer;
 pub mod listen;
+pub mod observed;
 pub mod ops;
 pub mod presence;
 pub mod routes;

@@ -24,8 +24,7 @@ use bao_engine::review::{review_game, ReviewOptions};
 use bao_engine::search::Limits;
 use bao_rules::RecordResult;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 pub use routes::routes;
@@ -98,31 +97,14 @@ pub fn spawn(
         Err(p) => p.into_inner().take(),
     };
     let config = fp.config;
-    let weak: Weak<Games> = Arc::downgrade(games);
-    let every = games.lifecycle.safety_sweep.max(Duration::from_millis(10));
-    tokio::spawn(async move {
-        let mut rx = rx;
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            let id = tokio::select! {
-                id = async {
-                    match rx.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match id {
-                    Some(id) => Some(id),
-                    None => return,
-                },
-                _ = tick.tick() => None,
-            };
-            let Some(games) = weak.upgrade() else { return };
-            let keys = match id {
+    crate::game::observed::spawn_observed(rx, games, move |games, id| {
+        let engine = engine.clone();
+        async move {
+            let ids = match id {
                 Some(id) => Ok(vec![id]),
                 None => catch_up_ids(&games).await,
             };
-            match keys {
+            match ids {
                 Ok(ids) => {
                     for id in ids {
                         if let Err(e) = analyse_match(&games, &engine, &config, &id).await {
