@@ -348,6 +348,19 @@ impl Store {
         at: i64,
     ) -> Result<ActionDone, StoreError> {
         let mut tx = self.write.begin().await?;
+        // The account's row orders the actions on it across instances, and each action's
+        // time is after the last one's: two actions in one millisecond still read in order.
+        sqlx::query("UPDATE accounts SET moderator = moderator WHERE id = $1")
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        let last: Option<i64> =
+            sqlx::query("SELECT MAX(at) AS last FROM mod_actions WHERE account_id = $1")
+                .bind(account)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("last")?;
+        let at = last.map_or(at, |l| at.max(l + 1));
         let mut done = ActionDone::default();
         match action {
             "mark" | "unmark" => {
