@@ -148,6 +148,9 @@ categories! {
     BannedFromClub = "banned_from_club", FORBIDDEN;
     /// A club always keeps a leader.
     LastLeader = "last_leader", CONFLICT;
+    /// Something of the club is under way (a team match accepted or played, a tournament,
+    /// an arena, a team battle): it is dissolved after.
+    ClubBusy = "club_busy", CONFLICT;
     /// The player named is not a member of the club (nor asking to join).
     NotClubMember = "not_club_member", CONFLICT;
     /// The account is in as many clubs as it may be.

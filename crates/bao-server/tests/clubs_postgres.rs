@@ -50,3 +50,8 @@ async fn postgres_two_leaders_step_down_at_once_on_two_instances() {
 async fn postgres_leaders_lift_bans() {
     leaders_lift_bans(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_dissolving_a_club() {
+    dissolving_a_club(&postgres_url()).await;
+}

@@ -45,3 +45,8 @@ async fn sqlite_announcement_alerts_the_members() {
 async fn sqlite_leaders_lift_bans() {
     leaders_lift_bans(&sqlite_url("c-unban")).await;
 }
+
+#[tokio::test]
+async fn sqlite_dissolving_a_club() {
+    dissolving_a_club(&sqlite_url("c-dissolve")).await;
+}

@@ -96,6 +96,9 @@ before(async () => {
   await postAs(rival.session, `/api/clubs/${led.id}/join`, {});
   await postAs(account.session, `/api/clubs/${led.id}/announce`, { text: 'Mashindano ya klabu Jumamosi saa nne asubuhi.' });
   clubs.other = (await postAs(rival.session, '/api/clubs', { name: `Klabu ${rival.name}`, place: 'Pemba', description: '', open: false })).id;
+  const gone = `Chama cha zamani ${account.name}`;
+  clubs.dissolved = (await postAs(account.session, '/api/clubs', { name: gone, place: 'Tumbatu', description: '', open: true })).id;
+  await postAs(account.session, `/api/clubs/${clubs.dissolved}/dissolve`, { name: gone });
   // Team matches between the two clubs: one the rival proposes (the account, leading the away
   // club, answers it and names its players), one accepted (the lineup editor), one that starts
   // in a moment with a board for each leader (running), one whose away side named nobody
@@ -711,6 +714,15 @@ const STATES = [
       await page.waitForSelector('#news-list > li');
       await page.click('#member-list details summary');
       await page.waitForSelector('#member-list details[open] button[data-act="ban"]');
+      await page.click('#dissolve-box summary');
+      await page.waitForSelector('#dissolve-box[open] #dissolve-name');
+    },
+  ],
+  [
+    'a dissolved club',
+    async (page) => {
+      await page.goto(`/club/${clubs.dissolved}`);
+      await page.waitForSelector('#club[data-state="dissolved"]');
     },
   ],
   [

@@ -141,6 +141,44 @@ test('two phones in Swahili: one starts a closed club, the other asks to join, t
   assert.equal(await b.getAttribute('#profile-clubs a', 'href'), url);
   assert.equal(await b.textContent('#profile-clubs a'), clubName);
 
+  // The leader dissolves the club while the member reads its page (docs/api.md "Clubs"):
+  // a wrong name is refused in words before anything is sent, the right one in another case
+  // is taken, and the member's page hears it on its socket.
+  await b.goto(url);
+  await b.waitForSelector('#club[data-state="ready"][data-you="member"][data-socket="open"]');
+  assert.equal(await b.isHidden('#dissolve-box'), true, 'a member is offered no dissolving');
+  await a.goto(url);
+  await a.waitForSelector('#club[data-state="ready"][data-you="leader"]');
+  await a.click('#dissolve-box summary');
+  await a.waitForSelector('#dissolve-box[open] #dissolve-name');
+  assert.equal(await a.textContent('#dissolve-help'), text('sw', 'clubs', 'clubs.dissolve_help'));
+  await noSidewaysScroll(a, 'the dissolve form');
+  await bigTargets(a, '#dissolve-form button', 'the dissolve form');
+  await a.fill('#dissolve-name', 'Chama kingine');
+  await a.click('#dissolve-submit');
+  await a.waitForSelector('#club-status[data-kind="error"]');
+  assert.equal(await a.textContent('#club-status'), text('sw', 'clubs', 'clubs.dissolve_wrong_name', { name: clubName }));
+  assert.equal(await a.getAttribute('#club', 'data-state'), 'ready', 'nothing was dissolved');
+  await a.fill('#dissolve-name', clubName.toUpperCase());
+  await a.click('#dissolve-submit');
+  await a.waitForSelector('#club[data-state="dissolved"]');
+  assert.equal(await a.textContent('#club-status'), text('sw', 'clubs', 'clubs.done_dissolved'));
+  for (const page of [a, b]) {
+    await page.waitForSelector('#club[data-state="dissolved"]');
+    const note = await page.textContent('#club-dissolved');
+    assert.ok(note.startsWith(text('sw', 'clubs', 'clubs.dissolved', { time: 'X' }).split('X')[0]), note);
+    assert.equal(await page.textContent('#club-name'), clubName, 'its name stays');
+    assert.equal(await page.isHidden('#club-actions'), true, 'nothing to join or leave');
+    assert.equal(await page.isHidden('#dissolve-box'), true);
+    assert.equal(await page.locator('#member-list > li').count(), 0);
+  }
+  await screenshot(b, '55-club-dissolved-sw-360');
+  // Gone from the member's profile.
+  await b.goto(`/@/${playerName}`);
+  await b.waitForSelector('#profile[data-state="ready"]');
+  assert.equal(await b.locator('#profile-clubs a').count(), 0);
+  assert.equal(await b.isHidden('#clubs-box'), true);
+
   for (const p of [leader, player]) {
     assertClean(p.page);
     await p.context.close();

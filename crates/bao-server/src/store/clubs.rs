@@ -56,6 +56,8 @@ pub struct ClubRow {
     pub members: i64,
     /// Created (ms).
     pub created: i64,
+    /// When it was dissolved (ms), if it was.
+    pub dissolved: Option<i64>,
 }
 
 /// A club in the list.
@@ -161,6 +163,32 @@ pub enum ClubChange {
     Banned,
     /// Over a limit (clubs per account, announcements per day).
     TooMany,
+    /// Something of the club is not over yet and cannot be called off: what it is.
+    Busy(Busy),
+}
+
+/// What keeps a club from being dissolved: it must end first (docs/api.md, "Clubs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Busy {
+    /// A team match of the club was accepted or is being played.
+    TeamMatch,
+    /// A club-only tournament is being played (or paused).
+    Tournament,
+    /// A club-only arena is being played.
+    Arena,
+    /// A team battle with the club is coming or being played.
+    Battle,
+}
+
+/// What dissolving a club called off, besides the club itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dissolved {
+    /// Team matches proposed to or by the club, now declined.
+    pub matches_declined: u64,
+    /// Club-only tournaments that had not started, now cancelled.
+    pub tournaments_cancelled: u64,
+    /// Club-only arenas that had not started, now gone (with their recurring series).
+    pub arenas_removed: u64,
 }
 
 /// What a join did.
@@ -186,11 +214,13 @@ async fn lock(
     now: i64,
 ) -> Result<Option<Transaction<'static, Any>>, StoreError> {
     let mut tx = store.write.begin().await?;
-    let found = sqlx::query("UPDATE clubs SET updated = $2 WHERE id = $1 RETURNING id")
-        .bind(id)
-        .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let found = sqlx::query(
+        "UPDATE clubs SET updated = $2 WHERE id = $1 AND dissolved IS NULL RETURNING id",
+    )
+    .bind(id)
+    .bind(now)
+    .fetch_optional(&mut *tx)
+    .await?;
     if found.is_none() {
         tx.rollback().await?;
         return Ok(None);
@@ -417,7 +447,7 @@ impl Store {
     /// Club `id`.
     pub async fn club(&self, id: &str) -> Result<Option<ClubRow>, StoreError> {
         let r = sqlx::query(
-            "SELECT c.id, c.name, c.description, c.place, c.open, c.created,
+            "SELECT c.id, c.name, c.description, c.place, c.open, c.created, c.dissolved,
                     (SELECT COUNT(*) FROM club_members m JOIN accounts a ON a.id = m.account_id
                      WHERE m.club_id = c.id) AS members
              FROM clubs c WHERE c.id = $1",
@@ -434,6 +464,7 @@ impl Store {
             open: r.try_get::<i64, _>("open")? != 0,
             members: r.try_get("members")?,
             created: r.try_get("created")?,
+            dissolved: r.try_get("dissolved")?,
         }))
     }
 
@@ -469,7 +500,7 @@ impl Store {
                      WHERE m.club_id = c.id AND m.role = 'leader'
                      ORDER BY m.joined, m.account_id LIMIT 1) AS leader
              FROM clubs c
-             WHERE c.search LIKE $1 ESCAPE '\\'
+             WHERE c.dissolved IS NULL AND c.search LIKE $1 ESCAPE '\\'
                AND (c.name_key > $2 OR (c.name_key = $2 AND c.id > $3))
              ORDER BY c.name_key, c.id LIMIT $4",
         )
@@ -530,13 +561,15 @@ impl Store {
         Ok(r.map(|r| r.try_get("role")).transpose()?)
     }
 
-    /// Whether club `id` exists.
+    /// Whether club `id` exists (and was not dissolved).
     pub async fn club_exists(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(sqlx::query("SELECT 1 AS one FROM clubs WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.read)
-            .await?
-            .is_some())
+        Ok(
+            sqlx::query("SELECT 1 AS one FROM clubs WHERE id = $1 AND dissolved IS NULL")
+                .bind(id)
+                .fetch_optional(&self.read)
+                .await?
+                .is_some(),
+        )
     }
 
     /// One page of club `id`'s members: leaders, then admins, then members, each by the time
@@ -1003,5 +1036,129 @@ impl Store {
         .collect::<Result<Vec<String>, _>>()?;
         self.commit_events(tx, news(id)).await?;
         Ok(Ok(to))
+    }
+
+    /// `actor` (a leader: `NotAllowed` otherwise) dissolves club `id`, unless something of
+    /// it is under way (`Busy`). In one transaction: what had not started is called off
+    /// (matches proposed declined, club tournaments not started cancelled, club arenas not
+    /// started removed and their series stopped), the members, requests, bans and
+    /// announcements go, the name is freed, and the row is marked dissolved: the pages of
+    /// its past matches and tournaments keep its name.
+    pub async fn dissolve_club(
+        &self,
+        id: &str,
+        actor: &str,
+        now: i64,
+    ) -> Result<Result<Dissolved, ClubChange>, StoreError> {
+        let Some(mut tx) = lock(self, id, now).await? else {
+            return Ok(Err(ClubChange::NoClub));
+        };
+        let role = role_in(&mut tx, id, actor).await?;
+        if role.as_deref() != Some("leader") {
+            tx.rollback().await?;
+            return Ok(Err(ClubChange::NotAllowed(role)));
+        }
+        let mut events = news(id);
+        let ids = |rows: Vec<AnyRow>| -> Result<Vec<String>, sqlx::Error> {
+            rows.iter().map(|r| r.try_get::<String, _>("id")).collect()
+        };
+        let declined = ids(sqlx::query(
+            "UPDATE team_matches SET status = 'declined', updated = $2
+             WHERE (home = $1 OR away = $1) AND status = 'proposed' RETURNING id",
+        )
+        .bind(id)
+        .bind(now)
+        .fetch_all(&mut *tx)
+        .await?)?;
+        events.extend(declined.iter().map(|m| Event::TeamMatch { id: m.clone() }));
+        let cancelled = ids(sqlx::query(
+            "UPDATE tournaments SET status = 'cancelled'
+             WHERE club_id = $1 AND status = 'open' RETURNING id",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?)?;
+        events.extend(
+            cancelled
+                .iter()
+                .map(|t| Event::Tournament { id: t.clone() }),
+        );
+        sqlx::query(
+            "UPDATE arena_series SET stopped = 1
+             WHERE stopped = 0 AND id IN (SELECT series_id FROM arenas WHERE club_id = $1)",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let removed = ids(sqlx::query(
+            "SELECT id FROM arenas WHERE club_id = $1 AND status = 'upcoming' ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?)?;
+        for a in &removed {
+            // Not started: no games yet, only the players who joined ahead.
+            for sql in [
+                "DELETE FROM arena_players WHERE arena_id = $1",
+                "DELETE FROM arenas WHERE id = $1",
+            ] {
+                sqlx::query(sql).bind(a).execute(&mut *tx).await?;
+            }
+            events.push(Event::Arena { id: a.clone() });
+        }
+        // Checked after what is called off, so that a start or an accept racing this change either
+        // committed first (and is seen here) or waits for it and finds nothing to start.
+        let busy = [
+            (
+                Busy::TeamMatch,
+                "SELECT 1 AS one FROM team_matches
+                 WHERE (home = $1 OR away = $1) AND status IN ('accepted', 'running')",
+            ),
+            (
+                Busy::Tournament,
+                "SELECT 1 AS one FROM tournaments
+                 WHERE club_id = $1 AND status IN ('running', 'paused')",
+            ),
+            (
+                Busy::Arena,
+                "SELECT 1 AS one FROM arenas WHERE club_id = $1 AND status = 'running'",
+            ),
+            (
+                Busy::Battle,
+                "SELECT 1 AS one FROM arena_battle_clubs b JOIN arenas a ON a.id = b.arena_id
+                 WHERE b.club_id = $1 AND a.status <> 'finished'",
+            ),
+        ];
+        for (what, sql) in busy {
+            let found = sqlx::query(&format!("{sql} LIMIT 1"))
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if found.is_some() {
+                tx.rollback().await?;
+                return Ok(Err(ClubChange::Busy(what)));
+            }
+        }
+        for sql in [
+            "DELETE FROM club_members WHERE club_id = $1",
+            "DELETE FROM club_requests WHERE club_id = $1",
+            "DELETE FROM club_bans WHERE club_id = $1",
+            "DELETE FROM club_announcements WHERE club_id = $1",
+        ] {
+            sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+        }
+        // The name is free again: its key becomes one no name can have (ids are [a-z0-9]).
+        sqlx::query("UPDATE clubs SET dissolved = $2, name_key = $3, search = '' WHERE id = $1")
+            .bind(id)
+            .bind(now)
+            .bind(format!("#{id}"))
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, events).await?;
+        Ok(Ok(Dissolved {
+            matches_declined: declined.len() as u64,
+            tournaments_cancelled: cancelled.len() as u64,
+            arenas_removed: removed.len() as u64,
+        }))
     }
 }

@@ -39,8 +39,8 @@ pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE
 pub use arenas::{ArenaGameRow, ArenaPlayerRow, ArenaRow, Claim};
 pub use battles::{BattleRow, ClubChoice};
 pub use clubs::{
-    AnnouncementRow, ClubChange, ClubListed, ClubRow, ClubTournament, Joined, MemberKey, MemberRow,
-    NewClub, Standing, ROLES,
+    AnnouncementRow, Busy, ClubChange, ClubListed, ClubRow, ClubTournament, Dissolved, Joined,
+    MemberKey, MemberRow, NewClub, Standing, ROLES,
 };
 pub use fairplay::{ActionDone, ActionRow, FollowRow, Refund, ReportAdded, ReportRow};
 pub use push::{PushBounds, PushTarget};

@@ -1161,3 +1161,179 @@ pub async fn leaders_lift_bans(url: &str) {
         .any(|m| m.0 == h.chausiku));
     h.s.stop().await;
 }
+
+/// Dissolving a club (docs/api.md, "Clubs"): its leaders alone, with its name typed again;
+/// refused while a match of it was accepted; what had not started is called off (a match
+/// proposed declined, a club tournament cancelled, a club arena removed), the members go,
+/// its page says it was dissolved, it is not found nor joined any more, and its name is free.
+pub async fn dissolving_a_club(url: &str) {
+    let h = hostile_club(url).await;
+    let (b, id) = (h.b.as_str(), h.id.as_str());
+    let other = new_club(b, &h.el, "Chama cha Pemba", "Pemba", true).await;
+    let busy = new_club(b, &h.a, "Chama cha Kazi", "Unguja", true).await;
+    let at = h.clock.now_ms() + 3_600_000;
+    let proposal = |home: &str| {
+        json!({"home": home, "away": other, "boards": 2, "variant": "kete",
+               "clock": {"initial_ms": 600000, "increment_ms": 0}, "match": "single_game",
+               "rated": false, "starts_at": at})
+    };
+    let r = post(b, "/api/team-matches", proposal(id), Some(&h.a)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let declined = r.json["id"].as_str().unwrap().to_string();
+    let r = post(b, "/api/team-matches", proposal(&busy), Some(&h.a)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let accepted = r.json["id"].as_str().unwrap().to_string();
+    let r = post(
+        b,
+        &format!("/api/team-matches/{accepted}/accept"),
+        json!({}),
+        Some(&h.el),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = post(
+        b,
+        "/api/tournaments",
+        json!({"name": "Kombe la Chama", "variant": "kete", "format": {"kind": "swiss", "rounds": 3},
+               "clock": {"initial_ms": 600000, "increment_ms": 0}, "rated": false,
+               "starts_at": null, "max_players": 16, "private": false, "club": id}),
+        Some(&h.a),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let tournament = r.json["id"].as_str().unwrap().to_string();
+    let r = post(
+        b,
+        "/api/arenas",
+        json!({"name": "Uwanja wa chama", "variant": "kete",
+               "clock": {"initial_ms": 180000, "increment_ms": 2000}, "rated": false,
+               "starts_at": at, "minutes": 10, "berserk": false, "club": id}),
+        Some(&h.a),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let arena = r.json["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        post(
+            b,
+            &format!("/api/arenas/{arena}/join"),
+            json!({}),
+            Some(&h.bk)
+        )
+        .await
+        .status,
+        200
+    );
+    let members = all_members(b, id, 50).await;
+    let name = "Bao Kidongo Chekundu";
+    assert!(search(b, "kidongo", 10).await.contains(&id.to_string()));
+    assert_eq!(club(b, id, None).await["name"], name);
+    let dissolve = |cookie: Option<&str>, name: &str| {
+        let (body, cookie) = (json!({ "name": name }), cookie.map(str::to_string));
+        async move { act(b, id, "dissolve", body, cookie.as_deref()).await }
+    };
+    // Hostile: an admin, a member, an outsider, a guest; the leader with another name.
+    for (who, cookie, status, error) in [
+        ("the admin", Some(h.dg.as_str()), 403, "not_club_leader"),
+        ("a member", Some(h.bk.as_str()), 403, "not_club_leader"),
+        ("an outsider", Some(h.el.as_str()), 403, "not_club_leader"),
+        ("a guest", None, 401, "not_signed_in"),
+        (
+            "the leader, another name",
+            Some(h.a.as_str()),
+            400,
+            "bad_request",
+        ),
+    ] {
+        let typed = if status == 400 {
+            "Chama cha Pemba"
+        } else {
+            name
+        };
+        let r = dissolve(cookie, typed).await;
+        assert_eq!(
+            (r.status, r.json["error"].as_str()),
+            (status, Some(error)),
+            "{who}: {}",
+            r.text
+        );
+        assert_eq!(
+            all_members(b, id, 50).await,
+            members,
+            "{who} changed nothing"
+        );
+        assert!(club(b, id, None).await["dissolved"].is_null(), "{who}");
+    }
+    // A club whose match was accepted is not dissolved until it is played.
+    let r = act(
+        b,
+        &busy,
+        "dissolve",
+        json!({"name": "chama cha kazi"}),
+        Some(&h.a),
+    )
+    .await;
+    assert_eq!(
+        (r.status, r.json["error"].as_str()),
+        (409, Some("club_busy")),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.json["message"].as_str().unwrap().contains("team match"),
+        "{}",
+        r.text
+    );
+    assert!(club(b, &busy, None).await["dissolved"].is_null());
+    assert_eq!(all_members(b, &busy, 50).await.len(), 1);
+    // The leader, the name in another case.
+    let r = dissolve(Some(&h.a), &name.to_uppercase()).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        (
+            r.json["dissolved"].as_bool(),
+            r.json["matches_declined"].as_u64(),
+            r.json["tournaments_cancelled"].as_u64(),
+            r.json["arenas_removed"].as_u64()
+        ),
+        (Some(true), Some(1), Some(1), Some(1)),
+        "{}",
+        r.text
+    );
+    let page = club(b, id, Some(&h.a)).await;
+    assert_eq!(page["dissolved"], h.clock.now_ms());
+    assert_eq!(page["name"], name, "its name stays on its page");
+    assert_eq!(page["members"], 0);
+    assert_eq!(page["leaders"], json!([]));
+    assert_eq!(page["you"]["member"], false);
+    assert!(all_members(b, id, 50).await.is_empty());
+    assert!(!search(b, "kidongo", 10).await.contains(&id.to_string()));
+    let m = get(b, &format!("/api/team-matches/{declined}"), None).await;
+    assert_eq!(m.json["status"], "declined", "{}", m.text);
+    let m = get(b, &format!("/api/team-matches/{accepted}"), None).await;
+    assert_eq!(
+        m.json["status"], "accepted",
+        "another club's match: {}",
+        m.text
+    );
+    let t = get(b, &format!("/api/tournaments/{tournament}"), None).await;
+    assert_eq!(t.json["status"], "cancelled", "{}", t.text);
+    assert_eq!(
+        get(b, &format!("/api/arenas/{arena}"), None).await.status,
+        404
+    );
+    // Nobody joins it, it is not dissolved twice, and its name can be taken again.
+    for cookie in [&h.bk, &h.el] {
+        let r = act(b, id, "join", json!({}), Some(cookie)).await;
+        assert_eq!(
+            (r.status, r.json["error"].as_str()),
+            (404, Some("no_such_club")),
+            "{}",
+            r.text
+        );
+    }
+    assert_eq!(dissolve(Some(&h.a), name).await.status, 404);
+    let again = new_club(b, &h.bk, name, "Stone Town", true).await;
+    assert_ne!(again, id);
+    h.s.stop().await;
+}

@@ -179,6 +179,41 @@ function drawYou() {
   }
 }
 
+/** A dissolved club says so and offers nothing to do; a leader may dissolve a live one. */
+function drawDissolved() {
+  const gone = club.dissolved != null;
+  const note = $('club-dissolved');
+  note.hidden = !gone;
+  note.textContent = gone ? t('clubs.dissolved', { time: timeText(club.dissolved) }) : '';
+  $('club-actions').hidden = gone;
+  // Nobody joins, leads or belongs to it any more.
+  for (const fact of ['club-joining', 'club-leaders', 'club-count']) $(fact).parentElement.hidden = gone;
+  $('members-box').hidden = gone;
+  $('dissolve-box').hidden = gone || club.you.role !== 'leader';
+}
+
+async function dissolve(e) {
+  e.preventDefault();
+  const input = $('dissolve-name');
+  if (input.value.trim().toLowerCase() !== club.name.toLowerCase()) {
+    notify(status, t('clubs.dissolve_wrong_name', { name: club.name }), 'error');
+    input.focus();
+    return;
+  }
+  const button = $('dissolve-submit');
+  button.disabled = true;
+  notify(status, '');
+  try {
+    await api(`${base}/dissolve`, { method: 'POST', body: { name: input.value } });
+    notify(status, t('clubs.done_dissolved'), 'info');
+    input.value = '';
+  } catch (err) {
+    notify(status, err.status === 400 ? t('clubs.err_dissolve_name') : clubError(err), 'error');
+  }
+  button.disabled = false;
+  await load();
+}
+
 function drawTournaments() {
   const list = $('club-tournaments');
   list.replaceChildren(
@@ -315,6 +350,7 @@ async function load() {
   drawYou();
   drawNews();
   drawTournaments();
+  drawDissolved();
   $('club-loading').hidden = true;
   $('club-body').hidden = false;
   try {
@@ -322,7 +358,7 @@ async function load() {
   } catch (err) {
     notify(status, clubError(err), 'error');
   }
-  box.dataset.state = 'ready';
+  box.dataset.state = club.dissolved ? 'dissolved' : 'ready';
   box.dataset.you = club.you.role || (club.you.requested ? 'requested' : 'none');
 }
 
@@ -360,6 +396,7 @@ function init() {
     }
   });
   $('propose-form').addEventListener('submit', propose);
+  $('dissolve-form').addEventListener('submit', dissolve);
   // An hour ahead, in the reader's local time, as the start to change.
   const soon = new Date(Date.now() + 3600 * 1000);
   soon.setMinutes(0, 0, 0);

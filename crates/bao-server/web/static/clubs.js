@@ -19,6 +19,8 @@ export function clubError(err) {
       return t('clubs.err_banned');
     case 'last_leader':
       return t('clubs.err_last_leader');
+    case 'club_busy':
+      return t('clubs.err_busy');
     case 'not_club_member':
       return t('clubs.err_not_member');
     case 'too_many_clubs':

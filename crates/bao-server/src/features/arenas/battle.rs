@@ -64,7 +64,12 @@ pub async fn check(games: &Games, maker: &str, req: &BattleReq) -> ApiResult<Che
         let club = if id.len() > MAX_CLUB_ID {
             None
         } else {
-            games.store.club(id).await?
+            // A dissolved club plays no more.
+            games
+                .store
+                .club(id)
+                .await?
+                .filter(|c| c.dissolved.is_none())
         };
         let Some(club) = club else {
             return Err(ApiError::not_found(format!(

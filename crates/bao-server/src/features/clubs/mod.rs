@@ -15,7 +15,7 @@ use crate::edge::body::{json, Json, JsonOrEmpty};
 use crate::edge::limit::{limit, limit_by, Action, Limiter};
 use crate::error::{ApiError, ApiResult, Category};
 use crate::game::{Alert, AlertKind, Games, Recipient};
-use crate::store::{ClubChange, ClubListed, Joined, MemberKey, Store, StoreError, ROLES};
+use crate::store::{Busy, ClubChange, ClubListed, Joined, MemberKey, Store, StoreError, ROLES};
 use crate::util;
 use axum::extract::{FromRef, Path, Query, State};
 use axum::http::StatusCode;
@@ -119,6 +119,7 @@ pub fn routes(clubs: Arc<Clubs>) -> Router {
         .route("/api/clubs/{id}/unban", post(unban).layer(changes()))
         .route("/api/clubs/{id}/role", post(role).layer(changes()))
         .route("/api/clubs/{id}/announce", post(announce).layer(changes()))
+        .route("/api/clubs/{id}/dissolve", post(dissolve).layer(changes()))
         .with_state(clubs)
 }
 
@@ -333,7 +334,7 @@ async fn detail(
         &j!({
             "id": club.id, "name": club.name, "description": club.description,
             "place": club.place, "open": club.open, "members": club.members,
-            "created": club.created, "leaders": leaders,
+            "created": club.created, "dissolved": club.dissolved, "leaders": leaders,
             "you": {"member": standing.role.is_some(), "role": standing.role,
                     "requested": standing.requested, "banned": standing.banned},
             "announcements": announcements, "tournaments": tournaments,
@@ -362,7 +363,8 @@ async fn members(
         }
     };
     let store = c.store();
-    if !store.club_exists(&id).await? {
+    // A dissolved club is still found: it has no members.
+    if store.club(&id).await?.is_none() {
         return Err(no_such_club());
     }
     let rows = store.club_members(&id, after.as_ref(), limit + 1).await?;
@@ -447,6 +449,21 @@ fn refusal(change: ClubChange, leaders: &str) -> ApiError {
             "you were removed from this club and cannot join it again",
         ),
         ClubChange::TooMany => too_many_clubs(),
+        ClubChange::Busy(what) => ApiError::of(
+            Category::ClubBusy,
+            match what {
+            Busy::TeamMatch => {
+                "a team match of the club was accepted or is being played: dissolve the club after it"
+            }
+            Busy::Tournament => {
+                "a tournament of the club is being played: dissolve the club after it"
+            }
+            Busy::Arena => "an arena of the club is being played: dissolve the club after it",
+            Busy::Battle => {
+                "the club is in a team battle that is coming or being played: dissolve the club after it"
+            }
+        },
+        ),
         ClubChange::Done => ApiError::internal("a change that was done is no refusal"),
     }
 }
@@ -741,5 +758,41 @@ mod tests {
         assert!(!may_remove(Some("admin"), Some("leader")));
         assert!(!may_remove(Some("member"), Some("member")));
         assert!(!may_remove(None, Some("member")));
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DissolveReq {
+    /// The club's name typed again: dissolving cannot be undone.
+    name: String,
+}
+
+/// `POST /api/clubs/{id}/dissolve {"name"}` (a leader, the club's name typed again) ->
+/// `{"dissolved": true, "matches_declined", "tournaments_cancelled", "arenas_removed"}`.
+async fn dissolve(
+    State(c): State<Arc<Clubs>>,
+    Path(id): Path<String>,
+    me: Account,
+    Json(req): Json<DissolveReq>,
+) -> ApiResult<Response> {
+    check_id(&id)?;
+    let club = c.store().club(&id).await?.ok_or_else(no_such_club)?;
+    if club.dissolved.is_some() {
+        return Err(no_such_club());
+    }
+    if req.name.trim().to_lowercase() != club.name.to_lowercase() {
+        return Err(ApiError::bad_request(
+            "name: type the club's name to dissolve it",
+        ));
+    }
+    match c.store().dissolve_club(&id, &me.id.0, c.now()).await? {
+        Ok(d) => json(
+            StatusCode::OK,
+            &j!({"dissolved": true, "matches_declined": d.matches_declined,
+                 "tournaments_cancelled": d.tournaments_cancelled,
+                 "arenas_removed": d.arenas_removed}),
+        ),
+        Err(other) => Err(refusal(other, "leaders")),
     }
 }

@@ -467,7 +467,8 @@ async fn list(State(t): State<Arc<Teams>>, Query(q): Query<ListQuery>) -> ApiRes
         return Err(ApiError::bad_request("club= names the club (its id)"));
     };
     let store = t.store();
-    if !store.club_exists(&club).await? {
+    // A dissolved club's past matches are still listed.
+    if store.club(&club).await?.is_none() {
         return Err(no_such_club());
     }
     let mut names: HashMap<String, Option<String>> = HashMap::new();
