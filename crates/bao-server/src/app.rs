@@ -115,7 +115,7 @@ impl App {
             .merge(mine::routes(g.clone()))
             .merge(review::routes::routes(g.clone(), self.review.clone()))
             .merge(lobby::routes(self.lobby.clone(), g.ws))
-            .merge(puzzles::routes())
+            .merge(puzzles::routes(g.clone()))
             .merge(learn::routes())
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))

@@ -380,6 +380,16 @@ const STATES = [
     },
   ],
   [
+    'puzzles, a theme chosen and the streak on (a guest)',
+    async (page) => {
+      const was = await page.evaluate(() => document.body.dataset.puzzleOpen);
+      await page.selectOption('#theme', 'capture_chain');
+      await page.waitForFunction((id) => document.body.dataset.puzzleOpen && document.body.dataset.puzzleOpen !== id, was);
+      await page.check('#streak-mode');
+      await page.waitForSelector('#streak[data-streak]');
+    },
+  ],
+  [
     'analysis board, two moves and a variation, the engine line shown',
     async (page) => {
       await page.goto('/analysis');
@@ -525,6 +535,15 @@ const STATES = [
       await page.goto('/account');
       await page.waitForSelector('#settings:not([hidden])');
       await page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, account.name);
+    },
+  ],
+  [
+    'puzzles signed in: the ratings, and the rating change of a try (the solution shown)',
+    async (page) => {
+      await page.goto('/puzzles?id=kete-001');
+      await page.waitForFunction(() => document.body.dataset.puzzleOpen === 'kete-001' && document.querySelector('#ratings').textContent);
+      await page.click('#show');
+      await page.waitForSelector('#rating-change:not([hidden])');
     },
   ],
   [

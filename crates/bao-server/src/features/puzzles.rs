@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod rated;
+
 /// One stored puzzle, as in the data files.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -203,7 +205,7 @@ fn legal_list(p: &Position, rules: &Rules) -> Vec<String> {
 
 /// The puzzle routes, over the embedded catalogue (parsed once here). A broken data file is
 /// a build mistake caught by the tests; the server then serves no puzzles and logs why.
-pub fn routes() -> Router {
+pub fn routes(games: Arc<crate::game::Games>) -> Router {
     let catalogue = Catalogue::embedded().unwrap_or_else(|e| {
         tracing::error!("puzzles: {e}");
         Catalogue {
@@ -212,9 +214,8 @@ pub fn routes() -> Router {
     });
     Router::new()
         .route("/api/puzzles", get(list))
-        .route("/api/puzzles/next", get(next))
-        .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
+        .merge(rated::routes(games))
         .layer(Extension(Arc::new(catalogue)))
 }
 

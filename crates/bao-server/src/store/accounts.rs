@@ -364,6 +364,8 @@ impl Store {
             "DELETE FROM account_seats WHERE account_id = $1",
             "DELETE FROM ratings WHERE account_id = $1",
             "DELETE FROM rating_history WHERE account_id = $1",
+            "DELETE FROM puzzle_players WHERE account_id = $1",
+            "DELETE FROM puzzle_attempts WHERE account_id = $1",
             "UPDATE games SET p0_account = NULL WHERE p0_account = $1",
             "UPDATE games SET p1_account = NULL WHERE p1_account = $1",
             "DELETE FROM accounts WHERE id = $1",

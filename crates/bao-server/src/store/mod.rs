@@ -30,6 +30,7 @@ mod clubs;
 mod fairplay;
 mod presence;
 mod push;
+mod puzzles;
 mod ratings;
 mod seats;
 mod seeks;
@@ -44,6 +45,7 @@ pub use clubs::{
 };
 pub use fairplay::{ActionDone, ActionRow, FollowRow, Refund, ReportAdded, ReportRow};
 pub use push::{PushBounds, PushTarget};
+pub use puzzles::{AttemptRow, AttemptWritten, NewAttempt, PuzzlePlayer};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 pub use seeks::{ChallengeRow, NewChallenge, NewSeek, SeekRow, TicketRow};

@@ -13,6 +13,7 @@ pub mod fairplay;
 pub mod life;
 pub mod play;
 pub mod pool_measure;
+pub mod puzzle_ratings;
 pub mod ratings;
 pub mod review;
 pub mod seeks;

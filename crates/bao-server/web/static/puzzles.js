@@ -1,6 +1,9 @@
 // The puzzles page (/puzzles, docs/api.md "Puzzles"): choose a game, solve its puzzles move by
 // move on the board. Each move is checked by the server (the rules crate) against the proven
 // line, whose opponent answers are then played; progress is remembered in localStorage.
+// Signed in, the first try of each puzzle is rated (POST .../attempt): the page says how the
+// player's puzzle rating moved; a theme chooser and a streak (easy to hard, one miss ends it;
+// a guest's streak is kept in localStorage) pick the next puzzle through /next and /streak.
 
 import { $, api, el, errorText, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
 import { BoardView } from './board.js';
@@ -25,6 +28,84 @@ let busy = false;
 let opening = 0;
 let loading = 0;
 let done = false;
+let tried = []; // the solver's moves tried on this puzzle since it was opened
+let attemptSent = false; // this opening's attempt was sent (or needs none)
+let missed = false; // a wrong move was tried on this puzzle
+const GUEST_STREAK = 'bao.puzzles.streak';
+
+/** Whether the player is signed in (the puzzle's answer carries their rating). */
+const signedIn = () => !!(puzzle && puzzle.player);
+const theme = () => $('theme').value;
+const streakMode = () => $('streak-mode').checked;
+
+function guestStreak() {
+  try {
+    const s = JSON.parse(localStorage.getItem(GUEST_STREAK) || '{}');
+    return { streak: Number(s.streak) || 0, best: Number(s.best) || 0 };
+  } catch {
+    return { streak: 0, best: 0 };
+  }
+}
+
+function setGuestStreak(s) {
+  try {
+    localStorage.setItem(GUEST_STREAK, JSON.stringify(s));
+  } catch {
+    // Private mode: the streak lasts for this page only.
+  }
+}
+
+/** The ratings line and the streak line. */
+function renderRatings() {
+  if (!puzzle) return;
+  const r = $('ratings');
+  r.textContent = signedIn()
+    ? t('puzzles.ratings_signed_in', { mine: puzzle.player.rating, puzzle: puzzle.rating })
+    : t('puzzles.ratings_guest', { puzzle: puzzle.rating });
+  const st = signedIn() ? { streak: puzzle.player.streak, best: puzzle.player.best_streak } : guestStreak();
+  $('streak').textContent = t('puzzles.streak_line', { n: st.streak, best: st.best });
+  $('streak').dataset.streak = String(st.streak);
+}
+
+/** The first try's verdict: rated for an account (the server judges the moves), counted in
+ * the browser's streak for a guest. */
+async function sendAttempt(solved) {
+  if (attemptSent || !puzzle) return;
+  attemptSent = true;
+  const id = puzzle.id;
+  if (!signedIn()) {
+    if (streakMode()) {
+      const s = guestStreak();
+      const streak = solved ? s.streak + 1 : 0;
+      setGuestStreak({ streak, best: Math.max(s.best, streak) });
+      renderRatings();
+    }
+    return;
+  }
+  let r;
+  try {
+    r = await api(`/api/puzzles/${encodeURIComponent(id)}/attempt`, {
+      method: 'POST',
+      body: { moves: tried, solved, streak: streakMode() },
+    });
+  } catch (err) {
+    notify(pageStatus, t('puzzles.attempt_failed', { error: errorText(err) }), 'error');
+    return;
+  }
+  if (!puzzle || puzzle.id !== id) return;
+  puzzle.player = { ...puzzle.player, rating: r.rating.after, streak: r.streak, best_streak: r.best_streak };
+  puzzle.rating = r.puzzle_rating;
+  const change = r.rating.after - r.rating.before;
+  const c = $('rating-change');
+  if (!r.rated) c.textContent = t('puzzles.rating_unrated', { rating: r.rating.after });
+  else if (change > 0) c.textContent = t('puzzles.rating_up', { change, rating: r.rating.after });
+  else if (change < 0) c.textContent = t('puzzles.rating_down', { change: -change, rating: r.rating.after });
+  else c.textContent = t('puzzles.rating_same', { rating: r.rating.after });
+  c.dataset.change = String(change);
+  c.hidden = false;
+  renderRatings();
+  document.body.dataset.puzzleAttempt = id;
+}
 
 function solvedSet() {
   try {
@@ -102,6 +183,14 @@ async function open(id) {
   url.searchParams.set('id', id);
   history.replaceState(null, '', url);
   ply = 0;
+  tried = [];
+  missed = false;
+  // Each opening's first verdict is sent: the server rates an account's first try of a
+  // puzzle only and says so of the later ones.
+  attemptSent = false;
+  $('rating-change').hidden = true;
+  delete document.body.dataset.puzzleAttempt;
+  renderRatings();
   legal = puzzle.legal || [];
   position = puzzle.position;
   done = false;
@@ -112,7 +201,7 @@ async function open(id) {
   board.setSvg(svg);
   board.setPosition(puzzle.position);
   analyseLink();
-  const index = list.findIndex((p) => p.id === id);
+  const index = list.findIndex((p) => p.id === puzzle.id);
   const goal = $('goal');
   if (puzzle.goal.kind === 'save_house') goal.innerHTML = goalHtml(puzzle.goal, puzzle.moves);
   else goal.textContent = goalHtml(puzzle.goal, puzzle.moves);
@@ -122,6 +211,7 @@ async function open(id) {
   busy = false;
   renderList();
   renderChooser();
+  document.body.dataset.puzzleOpen = puzzle.id;
 }
 
 function pickPit(pit) {
@@ -162,8 +252,11 @@ async function send(move) {
     return;
   }
   if (gen !== opening) return; // another puzzle was opened meanwhile
+  tried.push(r.move);
   if (r.verdict !== 'correct') {
+    missed = true;
     feedback(t('puzzles.wrong', { move: r.move }), 'bad');
+    sendAttempt(false);
     busy = false;
     renderChooser();
     return;
@@ -182,6 +275,7 @@ async function send(move) {
   if (r.solved) {
     done = true;
     markSolved(puzzle.id);
+    if (!missed) sendAttempt(true);
     feedback(t('puzzles.solved', { move: r.move }), 'good');
     document.body.dataset.puzzleSolved = puzzle.id;
     renderList();
@@ -202,6 +296,32 @@ async function send(move) {
 function analyseLink() {
   if (!puzzle || !position) return;
   $('analyse-link').href = analysisUrl({ variant: position.split(' ')[0], rules: puzzle.rules || '-', position });
+}
+
+/** The next puzzle from the server: the streak's, or near the player's rating (signed in),
+ * or of the chosen theme; `null` when the page's own list order serves (a guest, no theme). */
+async function serverNext() {
+  const v = $('variant').value;
+  const th = theme() ? `&theme=${encodeURIComponent(theme())}` : '';
+  if (streakMode() && signedIn()) {
+    const s = await api(`/api/puzzles/streak?variant=${v}${th}`);
+    return s.next ? s.next.id : null;
+  }
+  if (!signedIn() && !th) return null;
+  const after = puzzle ? `&after=${encodeURIComponent(puzzle.id)}` : '';
+  return (await api(`/api/puzzles/next?variant=${v}${th}${after}`)).id;
+}
+
+async function goNext() {
+  let id = null;
+  try {
+    id = await serverNext();
+  } catch (err) {
+    notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
+    return;
+  }
+  if (!id) id = nextId();
+  if (id) open(id);
 }
 
 function nextId() {
@@ -249,12 +369,16 @@ async function loadVariant(variant, wanted) {
 
 $('variant').addEventListener('change', (e) => loadVariant(e.target.value, null));
 $('next').addEventListener('click', () => {
-  const id = nextId();
-  if (id) open(id);
+  if (!attemptSent && tried.length) sendAttempt(false);
+  goNext();
 });
+$('theme').addEventListener('change', () => goNext());
+$('streak-mode').addEventListener('change', () => goNext());
 $('retry').addEventListener('click', () => puzzle && open(puzzle.id));
 $('show').addEventListener('click', () => {
   if (!puzzle) return;
+  // Seeing the solution before solving it is a miss.
+  if (!done) sendAttempt(false);
   const s = $('solution');
   s.textContent = t('puzzles.solution', { moves: puzzle.moves.join(' ') });
   s.hidden = false;
