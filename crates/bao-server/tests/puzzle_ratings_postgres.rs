@@ -30,3 +30,8 @@ async fn postgres_next_is_near_and_new() {
 async fn postgres_streak_ends_at_first_miss() {
     streak_ends_at_first_miss(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_dashboard_reads_the_attempts() {
+    dashboard_reads_the_attempts(&postgres_url()).await;
+}

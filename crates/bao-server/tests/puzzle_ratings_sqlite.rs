@@ -29,3 +29,8 @@ async fn sqlite_next_is_near_and_new() {
 async fn sqlite_streak_ends_at_first_miss() {
     streak_ends_at_first_miss(&sqlite_url("pz-streak")).await;
 }
+
+#[tokio::test]
+async fn sqlite_dashboard_reads_the_attempts() {
+    dashboard_reads_the_attempts(&sqlite_url("pz-dash")).await;
+}

@@ -390,6 +390,13 @@ const STATES = [
     },
   ],
   [
+    'the puzzle dashboard, signed out',
+    async (page) => {
+      await page.goto('/puzzles/dashboard');
+      await page.waitForSelector('#dashboard[data-state="signed-out"]');
+    },
+  ],
+  [
     'analysis board, two moves and a variation, the engine line shown',
     async (page) => {
       await page.goto('/analysis');
@@ -544,6 +551,14 @@ const STATES = [
       await page.waitForFunction(() => document.body.dataset.puzzleOpen === 'kete-001' && document.querySelector('#ratings').textContent);
       await page.click('#show');
       await page.waitForSelector('#rating-change:not([hidden])');
+    },
+  ],
+  [
+    'the puzzle dashboard (a try counted, the themes, the rating history)',
+    async (page) => {
+      await page.goto('/puzzles/dashboard?variant=kete');
+      await page.waitForSelector('#dashboard[data-state="ready"][data-variant="kete"]');
+      await page.waitForSelector('#themes > li');
     },
   ],
   [

@@ -74,6 +74,43 @@ test('a signed-in player on a phone in Swahili: a puzzle solved and one failed, 
   assert.equal(me.attempted, true);
   await fits(page);
   await screenshot(page, '48-puzzle-rated-down-sw-360');
+
+  // The dashboard, from the puzzles page's link: both tries counted, each theme's record
+  // (computed here from the two puzzles' themes), the weakest first, the history in words.
+  await Promise.all([page.waitForURL(/\/puzzles\/dashboard/), page.click('#dashboard-link')]);
+  await page.waitForSelector('#dashboard[data-state="ready"]');
+  await page.selectOption('#variant', 'kete');
+  await page.waitForSelector('#dashboard[data-state="ready"][data-variant="kete"]');
+  const rating = 1500 + up - down;
+  assert.equal(
+    await page.textContent('#d-rating'),
+    me.player.provisional ? text('sw', 'puzzles', 'puzzles.dash_rating_provisional', { rating }) : String(rating),
+  );
+  assert.equal(await page.textContent('#d-solved'), text('sw', 'puzzles', 'puzzles.dash_solved_of', { solved: 1, tried: 2 }));
+  const want = new Map();
+  for (const [p, ok] of [[solve, 1], [fail, 0]]) {
+    for (const th of p.themes) {
+      const c = want.get(th) || { tried: 0, solved: 0 };
+      want.set(th, { tried: c.tried + 1, solved: c.solved + ok });
+    }
+  }
+  const rows = await page.$$eval('#themes > li', (lis) => lis.map((li) => [li.dataset.theme, li.querySelector('.d-line').textContent]));
+  assert.equal(rows.length, want.size, JSON.stringify(rows));
+  const shares = [];
+  for (const [th, line] of rows) {
+    const c = want.get(th);
+    assert.ok(c, `theme ${th} is one of the two puzzles'`);
+    const percent = Math.floor((c.solved * 100) / c.tried);
+    assert.equal(line, text('sw', 'puzzles', 'puzzles.dash_theme_line', { solved: c.solved, tried: c.tried, percent }));
+    shares.push(c.solved / c.tried);
+  }
+  assert.deepEqual(shares, [...shares].sort((x, y) => x - y), 'the weakest theme first');
+  assert.equal(
+    await page.textContent('#history-text'),
+    text('sw', 'puzzles', 'puzzles.dash_history_text', { n: 2, first: 1500 + up, last: rating, low: Math.min(1500 + up, rating), high: 1500 + up }),
+  );
+  await fits(page);
+  await screenshot(page, '48-puzzle-dashboard-sw-360');
   assertClean(page);
   await context.close();
 });

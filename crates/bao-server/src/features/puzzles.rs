@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod dashboard;
 mod rated;
 
 /// One stored puzzle, as in the data files.
@@ -215,7 +216,8 @@ pub fn routes(games: Arc<crate::game::Games>) -> Router {
     Router::new()
         .route("/api/puzzles", get(list))
         .route("/api/puzzles/{id}/check", post(check))
-        .merge(rated::routes(games))
+        .merge(rated::routes(games.clone()))
+        .merge(dashboard::routes(games))
         .layer(Extension(Arc::new(catalogue)))
 }
 

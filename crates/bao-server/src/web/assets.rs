@@ -287,6 +287,7 @@ pub fn pages() -> Router {
             file("static/manifest.webmanifest", &assets),
         )
         .route("/puzzles", page("puzzles", &rendered))
+        .route("/puzzles/dashboard", page("puzzle-dashboard", &rendered))
         .route("/analysis", page("analysis", &rendered))
         // Jifunze / Learn (docs/learn.md): the course list and one address per lesson, the
         // same page (static/learn.js reads the address); an unknown lesson is a 404.

@@ -394,3 +394,90 @@ pub async fn streak_ends_at_first_miss(url: &str) {
     let _ = step((1, 2)).await;
     s.stop().await;
 }
+
+/// The dashboard (docs/api.md, "Puzzles"): empty before any attempt; after three attempts
+/// (solved, failed, solved) the counts, the rating history (each attempt's rating after it,
+/// oldest first) and the success by theme, computed here from each puzzle's themes, with
+/// the weakest theme first.
+pub async fn dashboard_reads_the_attempts(url: &str) {
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).start().await;
+    let b = &base(&s);
+    let me = account(b, "Dash").await;
+    let board = |cookie: Option<String>| async move {
+        get(b, "/api/puzzles/dashboard?variant=kete", cookie.as_deref()).await
+    };
+    let empty = board(Some(me.clone())).await;
+    assert_eq!(empty.status, 200, "{}", empty.text);
+    assert_eq!(
+        empty.json,
+        json!({"variant": "kete", "rating": null, "attempts": 0, "solved": 0, "streak": 0,
+               "best_streak": 0, "themes": [], "history": []})
+    );
+    let mut ps = puzzles_of(b, "kete", "win", 3).await;
+    ps.truncate(2);
+    ps.push(puzzles_of(b, "kete", "seeds", 2).await[0].clone());
+    let mut want: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    let mut history = Vec::new();
+    for (i, p) in ps.iter().enumerate() {
+        let id = p["id"].as_str().unwrap();
+        let solve = i != 1;
+        let moves = if solve {
+            solution(p)
+        } else {
+            vec![wrong_first(b, id).await]
+        };
+        clock.advance(Duration::from_secs(60));
+        let a = attempt(b, id, &moves, true, &me).await;
+        assert_eq!(a.status, 200, "{}", a.text);
+        assert_eq!(a.json["solved"], solve, "{}", a.text);
+        history.push(json!({"at": clock.now_ms(), "rating": a.json["rating"]["after"]}));
+        for t in p["themes"].as_array().unwrap() {
+            let c = want.entry(t.as_str().unwrap().to_string()).or_default();
+            c.0 += 1;
+            c.1 += u64::from(solve);
+        }
+    }
+    let d = board(Some(me.clone())).await;
+    assert_eq!(d.status, 200, "{}", d.text);
+    assert_eq!(d.json["attempts"], 3);
+    assert_eq!(d.json["solved"], 2);
+    assert_eq!(d.json["history"], json!(history));
+    assert_eq!(d.json["rating"]["rating"], history[2]["rating"]);
+    let rows = d.json["themes"].as_array().unwrap();
+    let got: std::collections::BTreeMap<String, (u64, u64)> = rows
+        .iter()
+        .map(|r| {
+            assert_eq!(
+                r["percent"].as_u64().unwrap(),
+                r["solved"].as_u64().unwrap() * 100 / r["attempts"].as_u64().unwrap()
+            );
+            (
+                r["theme"].as_str().unwrap().to_string(),
+                (
+                    r["attempts"].as_u64().unwrap(),
+                    r["solved"].as_u64().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(got, want, "{}", d.text);
+    // The weakest first: the share solved never falls down the list.
+    let shares: Vec<f64> = rows
+        .iter()
+        .map(|r| r["solved"].as_f64().unwrap() / r["attempts"].as_f64().unwrap())
+        .collect();
+    assert!(shares.windows(2).all(|w| w[0] <= w[1]), "{shares:?}");
+    assert!(
+        shares[0] < 1.0,
+        "the failed puzzle's themes come first: {}",
+        d.text
+    );
+    // Another variant is apart; a guest and an unknown variant are refused.
+    let other = get(b, "/api/puzzles/dashboard?variant=kiswahili", Some(&me)).await;
+    assert_eq!(other.json["attempts"], 0, "{}", other.text);
+    assert_eq!(board(None).await.status, 401);
+    let bad = get(b, "/api/puzzles/dashboard?variant=chess", Some(&me)).await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
+    s.stop().await;
+}
