@@ -20,3 +20,12 @@ async fn postgres_arena_refusals() {
 async fn postgres_two_instances_pair_one_arena() {
     two_instances(&postgres_url()).await;
 }
+
+/// `cargo test -p bao-server --test arenas_postgres -- --ignored --nocapture measure_wave`:
+/// one pairing wave of 1,000 waiting players (docs/api.md, "Arenas", "Measured").
+#[tokio::test]
+#[ignore]
+async fn measure_wave_postgres() {
+    let db = postgres_url();
+    measure_wave(&db).await;
+}

@@ -5,7 +5,7 @@
 //! server's clock is a manual one: the start, the last moments and the end come when the
 //! test moves it.
 
-use super::accounts::{base, get, post};
+use super::accounts::{base, fresh_name, get, post};
 use super::tournaments::{decide, players, quick, Players};
 use super::*;
 use serde_json::json;
@@ -568,4 +568,133 @@ pub async fn two_instances(url: &str) {
     // The same through both instances' pages.
     let v0 = arena_json(&bases[0], &id, None).await;
     m.check(&v0);
+}
+
+/// The measurement of one pairing wave (docs/api.md, "Arenas", "Measured"): an arena of
+/// `BAO_ARENA_PLAYERS` (1,000) joined accounts, all waiting, brought up to date by one call
+/// of the pairing ([`bao_server::features::arenas::run::advance`], what every instance does
+/// on an arena event): the pairs chosen and claimed, the games' rows and server games
+/// written, the events published. `BAO_ARENA_WAVES` (3) arenas, one wave each. The app runs
+/// without its background tasks, so that no other pass competes with the one timed.
+pub async fn measure_wave(url: &str) {
+    use bao_server::store::{ArenaPlayerRow, ArenaRow, NewAccount};
+    use std::time::Instant;
+    let var = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let players = var("BAO_ARENA_PLAYERS", 1000);
+    let db = if url.starts_with("sqlite:") {
+        "SQLite"
+    } else {
+        "PostgreSQL"
+    };
+    let waves = var("BAO_ARENA_WAVES", 3);
+    let store = bao_server::Store::open(url, bao_server::Durability::Full)
+        .await
+        .unwrap();
+    let config = bao_server::Config {
+        database: url.to_string(),
+        ..Default::default()
+    };
+    let app = bao_server::App::new(store.clone(), &config);
+    let games = &app.games;
+    let now = bao_server::util::now_ms();
+    let t = Instant::now();
+    let mut accounts = Vec::new();
+    for i in 0..players {
+        let name = fresh_name(&format!("W{i}"));
+        let id = store
+            .create_account(
+                &NewAccount {
+                    username: name.clone(),
+                    name_key: name.to_ascii_lowercase(),
+                    password_hash: "unused".into(),
+                    recovery_hash: "unused".into(),
+                },
+                &bao_server::util::random_code(32),
+                now,
+            )
+            .await
+            .unwrap();
+        accounts.push((id.0, name));
+    }
+    let setup = t.elapsed().as_secs_f64();
+    let mut times = Vec::new();
+    for w in 0..waves {
+        let id = bao_server::util::random_code(10);
+        store
+            .create_arena(&ArenaRow {
+                id: id.clone(),
+                name: format!("Wave {w}"),
+                variant: "kete".into(),
+                rules: "-".into(),
+                clock: json!({"initial_ms": INITIAL_MS, "increment_ms": INCREMENT_MS}).to_string(),
+                rated: false,
+                berserk: true,
+                status: "running".into(),
+                organiser_id: accounts[0].0.clone(),
+                organiser_name: accounts[0].1.clone(),
+                starts_at: now,
+                ends_at: now + 3_600_000,
+                created: now,
+                updated: now,
+                club: None,
+                private: false,
+                series: None,
+                repeats: None,
+            })
+            .await
+            .unwrap();
+        for (i, (acc, name)) in accounts.iter().enumerate() {
+            let joined = store
+                .join_arena(
+                    &id,
+                    &ArenaPlayerRow {
+                        account_id: acc.clone(),
+                        username: name.clone(),
+                        // Ratings spread as on a site: close ones meet.
+                        rating: Some(1200 + (i as i64 * 7919) % 900),
+                        joined: now + i as i64,
+                        paused: false,
+                        game_id: None,
+                        last_opponent: None,
+                    },
+                )
+                .await
+                .unwrap();
+            assert!(joined);
+        }
+        let mut events = store.subscribe();
+        let t = Instant::now();
+        bao_server::features::arenas::run::advance(games, &id)
+            .await
+            .unwrap();
+        let e = t.elapsed().as_secs_f64();
+        let mut published = 0;
+        while events.try_recv().is_ok() {
+            published += 1;
+        }
+        // The wave is whole: everyone in one game, each game made.
+        let ps = store.arena_players(&id).await.unwrap();
+        assert!(ps.iter().all(|p| p.game_id.is_some()), "someone waits");
+        assert_eq!(store.arena_games(&id).await.unwrap().len(), players / 2);
+        assert!(store.arena_games_missing(&id).await.unwrap().is_empty());
+        println!(
+            "measured: {db}: wave {w}: {players} waiting players paired, {} games made, {published} events, in {:.3} s",
+            players / 2,
+            e
+        );
+        times.push(e);
+        games.forget_all();
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "measured: {db}: one wave of {players} players: median {:.3} s, max {:.3} s ({} accounts made in {setup:.1} s)",
+        times[times.len() / 2],
+        times[times.len() - 1],
+        players
+    );
 }
