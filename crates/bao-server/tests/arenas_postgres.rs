@@ -29,3 +29,17 @@ async fn measure_wave_postgres() {
     let db = postgres_url();
     measure_wave(&db).await;
 }
+
+#[tokio::test]
+async fn postgres_live_standings_two_instances() {
+    live_standings(&postgres_url(), true).await;
+}
+
+/// `cargo test -p bao-server --test arenas_postgres -- --ignored --nocapture measure_standings`:
+/// live standings of a 10,000-player arena to 1,000 sockets (docs/api.md, "Arenas").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_standings_postgres() {
+    let db = postgres_url();
+    measure_standings(&db).await;
+}

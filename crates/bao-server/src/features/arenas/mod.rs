@@ -13,6 +13,7 @@
 pub mod admin;
 pub mod battle;
 pub mod calendar;
+pub mod live;
 pub mod run;
 pub mod state;
 
