@@ -146,6 +146,7 @@ impl App {
             push::spawn(&self.push).await?,
             tournaments::spawn(&self.tournaments, &self.games),
             arenas::spawn(&self.arenas, &self.games),
+            arenas::live::spawn(&self.games),
             teams::spawn(&self.teams),
             fairplay::spawn(&self.fairplay, &self.games, self.engine.clone()),
         ];

@@ -17,6 +17,7 @@
 pub mod accept;
 pub mod account;
 pub mod body;
+pub mod feeds;
 pub mod limit;
 pub mod socket;
 pub mod terms;

@@ -204,6 +204,8 @@ pub struct Games {
     pub time_losses: AtomicU64,
     /// Alerts for players who may not be looking ([`alerts`]).
     pub alerts: Alerts,
+    /// What many sockets follow, computed once for all (an arena's standings).
+    pub feeds: Arc<crate::edge::feeds::Feeds>,
     /// Wakes the task that tells the store which players have a game open here
     /// ([`presence`]).
     presence_wake: Arc<tokio::sync::Notify>,
@@ -232,6 +234,7 @@ impl Games {
             me: me.clone(),
             time_losses: AtomicU64::new(0),
             alerts: Alerts::default(),
+            feeds: Arc::default(),
             presence_wake: Arc::new(tokio::sync::Notify::new()),
         })
     }

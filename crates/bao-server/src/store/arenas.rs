@@ -179,6 +179,51 @@ pub enum Claim {
     Taken,
 }
 
+/// Claims both players of `g` (free and not paused) and writes its row as game `seq` of
+/// arena `id`, in `tx`: [`Claim::Taken`] when a claim changed no row (the caller rolls back).
+async fn claim_pair(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    g: &ArenaGameRow,
+    seq: i64,
+) -> Result<Claim, StoreError> {
+    // In account order, as every claim takes them.
+    let mut seats = [(&g.south, &g.north), (&g.north, &g.south)];
+    seats.sort();
+    for (who, against) in seats {
+        let n = sqlx::query(
+            "UPDATE arena_players SET game_id = $3, last_opponent = $4
+             WHERE arena_id = $1 AND account_id = $2 AND game_id IS NULL AND paused = 0",
+        )
+        .bind(id)
+        .bind(who)
+        .bind(&g.game_id)
+        .bind(against)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if n != 1 {
+            return Ok(Claim::Taken);
+        }
+    }
+    sqlx::query(
+        "INSERT INTO arena_games
+           (game_id, arena_id, seq, south, north, started, result, termination,
+            berserk_s, berserk_n, ended)
+         VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, 0, 0, NULL)",
+    )
+    .bind(&g.game_id)
+    .bind(id)
+    .bind(seq)
+    .bind(&g.south)
+    .bind(&g.north)
+    .bind(g.started)
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "the game id is taken"))?;
+    Ok(Claim::Paired)
+}
+
 impl Store {
     /// Stores a new arena; with `a.series` and `a.repeats`, its series too (the arena is
     /// the series' first).
@@ -331,6 +376,12 @@ impl Store {
     /// player of it.
     pub async fn pause_arena(&self, id: &str, account: &str, now: i64) -> Result<bool, StoreError> {
         let mut tx = self.write.begin().await?;
+        // The arena's row before its players', as a pairing takes them.
+        sqlx::query("UPDATE arenas SET updated = $2 WHERE id = $1")
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
         let n = sqlx::query(
             "UPDATE arena_players SET paused = 1 WHERE arena_id = $1 AND account_id = $2",
         )
@@ -343,11 +394,6 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        sqlx::query("UPDATE arenas SET updated = $2 WHERE id = $1")
-            .bind(id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
         self.commit_events(tx, news(id)).await?;
         Ok(true)
     }
@@ -368,57 +414,61 @@ impl Store {
     /// Pairs `g` in running arena `id`: claims both players (free and not paused) and writes
     /// the game's row, in one transaction, or writes nothing ([`Claim::Taken`]).
     pub async fn pair_arena(&self, id: &str, g: &ArenaGameRow) -> Result<Claim, StoreError> {
+        let claims = self.pair_arena_wave(id, std::slice::from_ref(g)).await?;
+        Ok(claims.first().copied().unwrap_or(Claim::Taken))
+    }
+
+    /// Pairs a whole wave `gs` in running arena `id` in one transaction (one disk sync and
+    /// one event however many pairs, docs/api.md "Arenas", "Measured"): each pair claims
+    /// both players and writes its game's row in a savepoint of its own, rolled back alone
+    /// when one of them was taken. The arena's row is locked first (its `updated`), so two
+    /// instances pairing one arena take their turns instead of waiting on each other.
+    /// Answers each pair's [`Claim`], in order; all [`Claim::Taken`] when it is not running.
+    pub async fn pair_arena_wave(
+        &self,
+        id: &str,
+        gs: &[ArenaGameRow],
+    ) -> Result<Vec<Claim>, StoreError> {
+        let Some(first) = gs.first() else {
+            return Ok(Vec::new());
+        };
         let mut tx = self.write.begin().await?;
         let running = sqlx::query(
             "UPDATE arenas SET updated = $2 WHERE id = $1 AND status = 'running' RETURNING id",
         )
         .bind(id)
-        .bind(g.started)
+        .bind(first.started)
         .fetch_optional(&mut *tx)
         .await?;
         if running.is_none() {
             tx.rollback().await?;
-            return Ok(Claim::Taken);
+            return Ok(vec![Claim::Taken; gs.len()]);
         }
-        // In account order: two instances claiming overlapping pairs take the rows' locks in
-        // the same order, so one waits for the other instead of both for each other.
-        let mut seats = [(&g.south, &g.north), (&g.north, &g.south)];
-        seats.sort();
-        for (who, against) in seats {
-            let n = sqlx::query(
-                "UPDATE arena_players SET game_id = $3, last_opponent = $4
-                 WHERE arena_id = $1 AND account_id = $2 AND game_id IS NULL AND paused = 0",
-            )
-            .bind(id)
-            .bind(who)
-            .bind(&g.game_id)
-            .bind(against)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if n != 1 {
-                tx.rollback().await?;
-                return Ok(Claim::Taken);
+        let seq: i64 =
+            sqlx::query("SELECT COALESCE(MAX(seq), 0) AS seq FROM arena_games WHERE arena_id = $1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("seq")?;
+        let mut claims = Vec::with_capacity(gs.len());
+        let mut next = seq + 1;
+        for g in gs {
+            let mut sp = sqlx::Acquire::begin(&mut tx).await?;
+            let claim = claim_pair(&mut sp, id, g, next).await?;
+            if claim == Claim::Paired {
+                sp.commit().await?;
+                next += 1;
+            } else {
+                sp.rollback().await?;
             }
+            claims.push(claim);
         }
-        sqlx::query(
-            "INSERT INTO arena_games
-               (game_id, arena_id, seq, south, north, started, result, termination,
-                berserk_s, berserk_n, ended)
-             VALUES ($1, $2,
-               (SELECT COALESCE(MAX(seq), 0) + 1 FROM arena_games WHERE arena_id = $2),
-               $3, $4, $5, NULL, NULL, 0, 0, NULL)",
-        )
-        .bind(&g.game_id)
-        .bind(id)
-        .bind(&g.south)
-        .bind(&g.north)
-        .bind(g.started)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| conflict_or(e, "the game id is taken"))?;
-        self.commit_events(tx, news(id)).await?;
-        Ok(Claim::Paired)
+        if next == seq + 1 {
+            tx.rollback().await?;
+        } else {
+            self.commit_events(tx, news(id)).await?;
+        }
+        Ok(claims)
     }
 
     /// Records the result of arena game `game_id` and frees its players to be paired again;
@@ -446,14 +496,15 @@ impl Store {
             return Ok(false);
         };
         let id: String = r.try_get("arena_id")?;
-        sqlx::query("UPDATE arena_players SET game_id = NULL WHERE arena_id = $1 AND game_id = $2")
-            .bind(&id)
-            .bind(game_id)
-            .execute(&mut *tx)
-            .await?;
+        // The arena's row before its players', as a pairing takes them.
         sqlx::query("UPDATE arenas SET updated = $2 WHERE id = $1")
             .bind(&id)
             .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE arena_players SET game_id = NULL WHERE arena_id = $1 AND game_id = $2")
+            .bind(&id)
+            .bind(game_id)
             .execute(&mut *tx)
             .await?;
         self.commit_events(tx, news(&id)).await?;

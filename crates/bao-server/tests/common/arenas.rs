@@ -5,7 +5,7 @@
 //! server's clock is a manual one: the start, the last moments and the end come when the
 //! test moves it.
 
-use super::accounts::{base, get, post};
+use super::accounts::{base, fresh_name, get, post};
 use super::tournaments::{decide, players, quick, Players};
 use super::*;
 use serde_json::json;
@@ -568,4 +568,429 @@ pub async fn two_instances(url: &str) {
     // The same through both instances' pages.
     let v0 = arena_json(&bases[0], &id, None).await;
     m.check(&v0);
+}
+
+/// The measurement of one pairing wave (docs/api.md, "Arenas", "Measured"): an arena of
+/// `BAO_ARENA_PLAYERS` (1,000) joined accounts, all waiting, brought up to date by one call
+/// of the pairing ([`bao_server::features::arenas::run::advance`], what every instance does
+/// on an arena event): the pairs chosen and claimed, the games' rows and server games
+/// written, the events published. `BAO_ARENA_WAVES` (3) arenas, one wave each. The app runs
+/// without its background tasks, so that no other pass competes with the one timed.
+pub async fn measure_wave(url: &str) {
+    use bao_server::store::{ArenaPlayerRow, ArenaRow, NewAccount};
+    use std::time::Instant;
+    let var = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let players = var("BAO_ARENA_PLAYERS", 1000);
+    let db = if url.starts_with("sqlite:") {
+        "SQLite"
+    } else {
+        "PostgreSQL"
+    };
+    let waves = var("BAO_ARENA_WAVES", 3);
+    let store = bao_server::Store::open(url, bao_server::Durability::Full)
+        .await
+        .unwrap();
+    let config = bao_server::Config {
+        database: url.to_string(),
+        ..Default::default()
+    };
+    let app = bao_server::App::new(store.clone(), &config);
+    let games = &app.games;
+    let now = bao_server::util::now_ms();
+    let t = Instant::now();
+    let mut accounts = Vec::new();
+    for i in 0..players {
+        let name = fresh_name(&format!("W{i}"));
+        let id = store
+            .create_account(
+                &NewAccount {
+                    username: name.clone(),
+                    name_key: name.to_ascii_lowercase(),
+                    password_hash: "unused".into(),
+                    recovery_hash: "unused".into(),
+                },
+                &bao_server::util::random_code(32),
+                now,
+            )
+            .await
+            .unwrap();
+        accounts.push((id.0, name));
+    }
+    let setup = t.elapsed().as_secs_f64();
+    let mut times = Vec::new();
+    for w in 0..waves {
+        let id = bao_server::util::random_code(10);
+        store
+            .create_arena(&ArenaRow {
+                id: id.clone(),
+                name: format!("Wave {w}"),
+                variant: "kete".into(),
+                rules: "-".into(),
+                clock: json!({"initial_ms": INITIAL_MS, "increment_ms": INCREMENT_MS}).to_string(),
+                rated: false,
+                berserk: true,
+                status: "running".into(),
+                organiser_id: accounts[0].0.clone(),
+                organiser_name: accounts[0].1.clone(),
+                starts_at: now,
+                ends_at: now + 3_600_000,
+                created: now,
+                updated: now,
+                club: None,
+                private: false,
+                series: None,
+                repeats: None,
+            })
+            .await
+            .unwrap();
+        for (i, (acc, name)) in accounts.iter().enumerate() {
+            let joined = store
+                .join_arena(
+                    &id,
+                    &ArenaPlayerRow {
+                        account_id: acc.clone(),
+                        username: name.clone(),
+                        // Ratings spread as on a site: close ones meet.
+                        rating: Some(1200 + (i as i64 * 7919) % 900),
+                        joined: now + i as i64,
+                        paused: false,
+                        game_id: None,
+                        last_opponent: None,
+                    },
+                )
+                .await
+                .unwrap();
+            assert!(joined);
+        }
+        let mut events = store.subscribe();
+        let t = Instant::now();
+        bao_server::features::arenas::run::advance(games, &id)
+            .await
+            .unwrap();
+        let e = t.elapsed().as_secs_f64();
+        let mut published = 0;
+        while events.try_recv().is_ok() {
+            published += 1;
+        }
+        // The wave is whole: everyone in one game, each game made.
+        let ps = store.arena_players(&id).await.unwrap();
+        assert!(ps.iter().all(|p| p.game_id.is_some()), "someone waits");
+        assert_eq!(store.arena_games(&id).await.unwrap().len(), players / 2);
+        assert!(store.arena_games_missing(&id).await.unwrap().is_empty());
+        println!(
+            "measured: {db}: wave {w}: {players} waiting players paired, {} games made, {published} events, in {:.3} s",
+            players / 2,
+            e
+        );
+        times.push(e);
+        games.forget_all();
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "measured: {db}: one wave of {players} players: median {:.3} s, max {:.3} s ({} accounts made in {setup:.1} s)",
+        times[times.len() / 2],
+        times[times.len() - 1],
+        players
+    );
+}
+
+/// The arena socket of `cookie` (a guest without) at `addr`: `GET /api/play/ws?arena=ID`.
+pub async fn arena_ws(addr: &str, id: &str, cookie: Option<&str>) -> Ws {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/play/ws?arena={id}")
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", c.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .expect("ws connects")
+        .0
+}
+
+/// Reads `ws` until a `standings` message for which `f` holds (skipping the others, and
+/// asserting that a guest never gets a `standings_you`); answers it and the account's own
+/// `standings_you` that follows it when `own`.
+async fn standings_until(
+    ws: &mut Ws,
+    own: bool,
+    f: impl Fn(&Value, Option<&Value>) -> bool,
+) -> (Value, Option<Value>) {
+    let mut last: Option<Value> = None;
+    loop {
+        let v = next_json(ws).await;
+        match v["type"].as_str() {
+            Some("standings") => {
+                if !own && f(&v, None) {
+                    return (v, None);
+                }
+                last = Some(v);
+            }
+            Some("standings_you") => {
+                assert!(own, "a guest got a row of its own: {v}");
+                if let Some(s) = last.take() {
+                    if f(&s, Some(&v)) {
+                        return (s, Some(v));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Live standings (docs/api.md, "Arenas", "Live standings") over real HTTP and WebSocket:
+/// a player and a guest follow the arena on instance `b` (the other one when `two`); games
+/// are decided through instance `a`; each socket hears the standings, computed once per
+/// change, and the player its own row and game, with the scores the test computes itself.
+pub async fn live_standings(url: &str, two: bool) {
+    let clock = manual_clock();
+    let (a, b2) = if two {
+        let (a, b2) = server(url)
+            .clock(&clock)
+            .lifecycle(quick())
+            .start_two()
+            .await;
+        (a, Some(b2))
+    } else {
+        (
+            server(url).clock(&clock).lifecycle(quick()).start().await,
+            None,
+        )
+    };
+    let b = b2.as_ref().unwrap_or(&a);
+    let bases = [base(&a)];
+    let p = players(&bases[0], 4).await;
+    let me = p.names[3].clone();
+    let id = create_arena(
+        &bases[0],
+        &p.cookie[&p.names[0]],
+        clock.now_ms() + 60_000,
+        10,
+    )
+    .await;
+    let mut mine = arena_ws(&b.addr.to_string(), &id, Some(&p.cookie[&me])).await;
+    let mut guest = arena_ws(&b.addr.to_string(), &id, None).await;
+    let mut m = Model::default();
+    for n in &p.names {
+        let j = act(&bases[0], &id, "join", &p.cookie[n]).await;
+        assert_eq!(j.status, 200, "{}", j.text);
+        m.joined.push(n.clone());
+    }
+    clock.advance(Duration::from_secs(60));
+    let v = settle(&bases[0], &id, &mut m, |v| v["status"] == "running").await;
+    let game = playing(&v)
+        .into_iter()
+        .find(|g| g.1 == me || g.2 == me)
+        .expect("paired at the start");
+    // The start and the pairing, on the other instance's sockets: the player sees its game.
+    let (s, you) = standings_until(&mut mine, true, |s, y| {
+        s["status"] == "running" && y.is_some_and(|y| y["you"]["game"] == game.0.as_str())
+    })
+    .await;
+    assert_eq!(s["players"], 4, "{s}");
+    assert_eq!(s["top"].as_array().unwrap().len(), 4, "{s}");
+    let you = you.unwrap();
+    assert_eq!(you["row"]["username"], me.as_str(), "{you}");
+    assert_eq!(you["game"]["game"], game.0.as_str(), "{you}");
+    standings_until(&mut guest, false, |s, _| s["status"] == "running").await;
+    // A result recorded on instance a reaches both sockets with the scores.
+    play_out(&bases, &id, &p, &mut m, &game, false).await;
+    let (want, _, _) = m.score(&me);
+    let (s, you) = standings_until(&mut mine, true, |_, y| {
+        y.is_some_and(|y| y["row"]["games"] == 1)
+    })
+    .await;
+    let you = you.unwrap();
+    assert_eq!(you["row"]["score"], want, "{you}");
+    let row = s["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["username"] == me.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(row["score"], want, "{s}");
+    for (i, r) in s["podium"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(r, &s["top"][i], "{s}");
+    }
+    let (s, _) = standings_until(&mut guest, false, |s, _| {
+        s["top"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_i64().unwrap())
+            .sum::<i64>()
+            == 2
+    })
+    .await;
+    for r in s["top"].as_array().unwrap() {
+        let (score, sheet, fire) = m.score(r["username"].as_str().unwrap());
+        assert_eq!(r["score"], score, "{s}");
+        assert_eq!(r["sheet"], json!(sheet), "{s}");
+        assert_eq!(r["fire"], fire, "{s}");
+    }
+    // Computed once per change for all the sockets following on the instance.
+    assert_eq!(b.app.games.feeds.following(&format!("r:{id}")), 2);
+    drop(mine);
+    drop(guest);
+    eventually("the sockets stop following", || async {
+        b.app.games.feeds.following(&format!("r:{id}")) == 0
+    })
+    .await;
+}
+
+/// The measurement of live standings (docs/api.md, "Arenas", "Live standings"): an arena of
+/// `BAO_ARENA_PLAYERS` (10,000) players, paired, followed by `BAO_ARENA_VIEWERS` (1,000)
+/// guest sockets on one instance; a burst of `BAO_ARENA_BURST` (50) results recorded at
+/// once; the time until the last viewer has standings counting them all, how many
+/// computations the burst took (coalesced), the bytes of the shared message, and the time
+/// of one computation.
+pub async fn measure_standings(url: &str) {
+    use bao_server::store::{ArenaPlayerRow, NewAccount};
+    use std::time::Instant;
+    let var = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let n = var("BAO_ARENA_PLAYERS", 10_000);
+    let viewers = var("BAO_ARENA_VIEWERS", 1000);
+    let burst = var("BAO_ARENA_BURST", 50);
+    let db = if url.starts_with("sqlite:") {
+        "SQLite"
+    } else {
+        "PostgreSQL"
+    };
+    let s = server(url)
+        .with(|c| c.durability = bao_server::Durability::Normal)
+        .start()
+        .await;
+    let store = &s.app.store;
+    let games = &s.app.games;
+    let b = base(&s);
+    let (_, cookie) = super::ratings::account(&b, "Org").await;
+    let now = bao_server::util::now_ms();
+    let id = create_arena(&b, &cookie, now + 3_600_000, 60).await;
+    let t = Instant::now();
+    for i in 0..n {
+        let name = fresh_name(&format!("S{i}"));
+        let acc = store
+            .create_account(
+                &NewAccount {
+                    username: name.clone(),
+                    name_key: name.to_ascii_lowercase(),
+                    password_hash: "unused".into(),
+                    recovery_hash: "unused".into(),
+                },
+                &bao_server::util::random_code(32),
+                now,
+            )
+            .await
+            .unwrap();
+        let row = ArenaPlayerRow {
+            account_id: acc.0,
+            username: name,
+            rating: Some(1200 + (i as i64 * 7919) % 900),
+            joined: now + i as i64,
+            paused: false,
+            game_id: None,
+            last_opponent: None,
+        };
+        assert!(store.join_arena(&id, &row).await.unwrap());
+    }
+    let setup = t.elapsed().as_secs_f64();
+    // Running: the whole arena paired in one wave.
+    assert!(store
+        .set_arena_status(&id, "upcoming", "running", now)
+        .await
+        .unwrap());
+    let t = Instant::now();
+    bao_server::features::arenas::run::advance(games, &id)
+        .await
+        .unwrap();
+    let wave = t.elapsed().as_secs_f64();
+    let ag = store.arena_games(&id).await.unwrap();
+    assert_eq!(ag.len(), n / 2);
+    // One computation, timed on its own.
+    let t = Instant::now();
+    let feed = bao_server::features::arenas::live::compute(games, &id, &[])
+        .await
+        .unwrap()
+        .unwrap();
+    let compute_ms = t.elapsed().as_secs_f64() * 1e3;
+    let bytes = feed.shared.len();
+    // The viewers, each waiting for standings that count the whole burst.
+    let addr = s.addr.to_string();
+    let mut socks = Vec::new();
+    for _ in 0..viewers {
+        let mut ws = arena_ws(&addr, &id, None).await;
+        standings_until(&mut ws, false, |_, _| true).await;
+        socks.push(ws);
+    }
+    assert_eq!(games.feeds.following(&format!("r:{id}")), viewers);
+    let (go_tx, _) = tokio::sync::broadcast::channel::<Instant>(1);
+    let mut tasks = Vec::new();
+    for mut ws in socks {
+        let mut go = go_tx.subscribe();
+        tasks.push(tokio::spawn(async move {
+            let start = go.recv().await.unwrap();
+            let mut msgs = 0usize;
+            let mut seen = 0usize;
+            loop {
+                let v = next_json(&mut ws).await;
+                if v["type"] != "standings" {
+                    continue;
+                }
+                msgs += 1;
+                seen += v.to_string().len();
+                if v["finished"].as_u64().unwrap() as usize >= burst {
+                    return (start.elapsed().as_secs_f64() * 1e3, msgs, seen);
+                }
+            }
+        }));
+    }
+    let cpu = || {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+        let f: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        (f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap()) * 10.0
+    };
+    let cpu0 = cpu();
+    let start = Instant::now();
+    let _ = go_tx.send(start);
+    for g in ag.iter().take(burst) {
+        assert!(store
+            .record_arena_result(&g.game_id, "S", Some("resignation"), now + 1)
+            .await
+            .unwrap());
+    }
+    let recorded = start.elapsed().as_secs_f64() * 1e3;
+    let mut last: f64 = 0.0;
+    let mut msgs = Vec::new();
+    for t in tasks {
+        let (ms, m, _) = t.await.unwrap();
+        last = last.max(ms);
+        msgs.push(m);
+    }
+    let cpu_ms = cpu() - cpu0;
+    msgs.sort();
+    println!(
+        "measured: {db}: {n} players ({setup:.0} s to make and join them; the first wave of {} games in {wave:.2} s), {viewers} guest sockets on one instance: one computation of the standings {compute_ms:.1} ms, shared message {bytes} bytes; a burst of {burst} results recorded in {recorded:.0} ms; the last viewer had standings counting them all {last:.0} ms after the first; standings messages per viewer in the burst: median {}, max {}; process CPU over the burst {cpu_ms:.0} ms (every part: recording, pairing again, computing, sending)",
+        n / 2,
+        msgs[msgs.len() / 2],
+        msgs[msgs.len() - 1],
+    );
+    s.stop().await;
 }

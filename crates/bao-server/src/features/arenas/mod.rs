@@ -13,6 +13,7 @@
 pub mod admin;
 pub mod battle;
 pub mod calendar;
+pub mod live;
 pub mod run;
 pub mod state;
 
@@ -38,7 +39,7 @@ use state::Loaded;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::mpsc;
 
 /// Longest arena name, in characters.
@@ -176,10 +177,36 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
                     Err(e) => tracing::warn!("arenas: {e}"),
                 },
                 Work::Changed(id) => {
-                    if let Err(e) = run::advance(&games, &id).await {
-                        tracing::warn!("arena {id}: {}", e.message);
+                    // Events that came meanwhile are coalesced: an arena is brought up to
+                    // date once for all of them (a wave's results come in bursts).
+                    let mut ids = vec![id];
+                    let mut lagged = false;
+                    loop {
+                        match events.try_recv() {
+                            Ok(d) => {
+                                if let Event::Arena { id } = &d.event {
+                                    if !ids.contains(id) {
+                                        ids.push(id.clone());
+                                    }
+                                }
+                            }
+                            Err(TryRecvError::Lagged(_)) => lagged = true,
+                            Err(_) => break,
+                        }
                     }
-                    timers.read(&games, Some(&id)).await;
+                    if lagged {
+                        if let Err(e) = run::sweep(&games).await {
+                            tracing::warn!("arenas: {e}");
+                        }
+                        timers.read(&games, None).await;
+                        continue;
+                    }
+                    for id in ids {
+                        if let Err(e) = run::advance(&games, &id).await {
+                            tracing::warn!("arena {id}: {}", e.message);
+                        }
+                        timers.read(&games, Some(&id)).await;
+                    }
                 }
                 Work::Reread => {
                     if let Err(e) = run::sweep(&games).await {

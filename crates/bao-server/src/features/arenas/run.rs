@@ -157,7 +157,8 @@ async fn make_game(games: &Games, l: &Loaded, g: &ArenaGameRow) -> ApiResult<boo
                 name: l.a.name.clone(),
                 round: None,
             }),
-            news: vec![Event::Arena { id: l.a.id.clone() }],
+            // One event for the whole wave once its games exist ([`advance`]).
+            news: Vec::new(),
         })
         .await;
     match made {
@@ -167,8 +168,14 @@ async fn make_game(games: &Games, l: &Loaded, g: &ArenaGameRow) -> ApiResult<boo
     }
 }
 
+/// Server games made at once by one wave: the store's single writer commits them together
+/// (one disk sync for many), while the reads of their players' accounts run side by side.
+const MAKE_AT_ONCE: usize = 128;
+
 /// Brings arena `id` up to date: results of ended games, missing games made, the waiting
-/// players paired. Safe to call anywhere, any time.
+/// players paired. Safe to call anywhere, any time. A wave of pairs is one transaction and
+/// one event, and its games are made together (docs/api.md, "Arenas", "Measured": a wave
+/// of 1,000 waiting players).
 pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
     for gid in games.store.arena_games_ended(id).await? {
         record(games, &gid).await?;
@@ -176,15 +183,11 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
     let Some(l) = load(games, id).await? else {
         return Ok(());
     };
-    for g in games.store.arena_games_missing(id).await? {
-        if let Err(e) = make_game(games, &l, &g).await {
-            tracing::warn!("arena {id} game {}: {}", g.game_id, e.message);
-        }
-    }
+    let missing = games.store.arena_games_missing(id).await?;
     let now = games.clock.now_ms();
-    let mut made = 0;
-    for (south, north) in pairs(&l, now) {
-        let g = ArenaGameRow {
+    let wave: Vec<ArenaGameRow> = pairs(&l, now)
+        .into_iter()
+        .map(|(south, north)| ArenaGameRow {
             game_id: util::new_game_id(),
             south,
             north,
@@ -193,15 +196,28 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
             termination: None,
             berserk_s: false,
             berserk_n: false,
-        };
-        match games.store.pair_arena(id, &g).await? {
-            Claim::Paired => {}
-            // Another instance paired one of them first.
-            Claim::Taken => continue,
+        })
+        .collect();
+    let claims = games.store.pair_arena_wave(id, &wave).await?;
+    // A claim Taken: another instance paired one of them first.
+    let paired = wave
+        .into_iter()
+        .zip(claims)
+        .filter(|(_, c)| *c == Claim::Paired)
+        .map(|(g, _)| g);
+    let to_make: Vec<ArenaGameRow> = missing.into_iter().chain(paired).collect();
+    let mut made = 0;
+    for chunk in to_make.chunks(MAKE_AT_ONCE) {
+        let mut at_once = Vec::with_capacity(chunk.len());
+        for g in chunk {
+            at_once.push(make_game(games, &l, g));
         }
-        match make_game(games, &l, &g).await {
-            Ok(_) => made += 1,
-            Err(e) => tracing::warn!("arena {id} game {}: {}", g.game_id, e.message),
+        for r in futures_util::future::join_all(at_once).await {
+            match r {
+                Ok(true) => made += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!("arena {id}: a game was not made: {}", e.message),
+            }
         }
     }
     if made > 0 {

@@ -113,33 +113,44 @@ impl Loaded {
     }
 }
 
-/// `GET /api/arenas/{id}` (docs/api.md, "Arenas"). `viewer`: the account asking.
-pub fn detail(l: &Loaded, viewer: Option<&str>, now: i64) -> Value {
+/// The players ranked with their ranks: players level on points share a rank.
+pub fn ranks(l: &Loaded) -> Vec<(usize, &ArenaPlayerRow, Score)> {
     let mut rank = 0;
     let mut last: Option<i64> = None;
-    let standings: Vec<Value> = l
-        .ranked()
+    l.ranked()
         .into_iter()
         .enumerate()
         .map(|(i, (p, s))| {
-            // Players level on points share a rank.
             if last != Some(s.score) {
                 rank = i + 1;
                 last = Some(s.score);
             }
-            json!({
-                "rank": rank,
-                "username": p.username,
-                "score": s.score,
-                "sheet": s.sheet,
-                "fire": s.fire(),
-                "games": s.games,
-                "berserk": s.berserk,
-                "rating": p.rating,
-                "paused": p.paused,
-                "playing": p.game_id.is_some(),
-            })
+            (rank, p, s)
         })
+        .collect()
+}
+
+/// One row of the standings.
+pub fn row(rank: usize, p: &ArenaPlayerRow, s: &Score) -> Value {
+    json!({
+        "rank": rank,
+        "username": p.username,
+        "score": s.score,
+        "sheet": s.sheet,
+        "fire": s.fire(),
+        "games": s.games,
+        "berserk": s.berserk,
+        "rating": p.rating,
+        "paused": p.paused,
+        "playing": p.game_id.is_some(),
+    })
+}
+
+/// `GET /api/arenas/{id}` (docs/api.md, "Arenas"). `viewer`: the account asking.
+pub fn detail(l: &Loaded, viewer: Option<&str>, now: i64) -> Value {
+    let standings: Vec<Value> = ranks(l)
+        .iter()
+        .map(|(rank, p, s)| row(*rank, p, s))
         .collect();
     let me = viewer.and_then(|v| l.players.iter().find(|p| p.account_id == v));
     let games: Vec<Value> = l

@@ -20,6 +20,7 @@ use super::{valid_token, Seeks};
 use crate::domain::events::{Delivered, Event};
 use crate::domain::messages::{parse, PlayerIn, PlayerOut, Refused};
 use crate::edge::account::MaybeAccount;
+use crate::edge::feeds::Following;
 use crate::edge::socket::{self, drive, Flow, Handler, Outbox};
 use crate::edge::Guard;
 use crate::error::{ApiError, ApiResult};
@@ -361,6 +362,9 @@ struct Player {
     keep_at: Option<Instant>,
     reg: Registration,
     list: broadcast::Receiver<()>,
+    /// The standings of the first arena the page follows, computed once for all its
+    /// viewers on this instance (docs/api.md, "Arenas", "Live standings").
+    standings: Option<Following>,
 }
 
 /// What wakes a player socket.
@@ -370,6 +374,8 @@ enum Wake {
     Bell(u8),
     /// The list of open seeks changed.
     Seeks,
+    /// The followed arena's standings changed.
+    Standings,
 }
 
 type Out = PlayerOut<Shown>;
@@ -394,6 +400,10 @@ impl Player {
         }
         let list = s.list.subscribe();
         let opened = s.now_ms();
+        let standings = follows
+            .iter()
+            .find(|k| k.starts_with("r:"))
+            .map(|k| s.games.feeds.follow(k, reg.id, account.clone()));
         Player {
             s,
             account,
@@ -405,6 +415,21 @@ impl Player {
             keep_at: Some(Instant::now()),
             reg,
             list,
+            standings,
+        }
+    }
+
+    /// The followed arena's latest standings: the shared message, then the account's own.
+    fn send_standings(&mut self, out: &mut Outbox) {
+        let Some(f) = self.standings.as_mut() else {
+            return;
+        };
+        let Some(feed) = f.rx.borrow_and_update().clone() else {
+            return;
+        };
+        out.text(feed.shared.clone());
+        if let Some(m) = self.account.as_ref().and_then(|a| feed.mine.get(a)) {
+            out.text(m.clone());
         }
     }
 
@@ -440,23 +465,36 @@ impl Handler for Player {
         // Followed tournaments: read once now that the socket listens (a change from now on
         // comes as its own message).
         self.tell_followed(out);
+        self.send_standings(out);
         self.read_into(out).await;
         Flow::Go
     }
 
     async fn next_event(&mut self) -> Option<Wake> {
+        let standings = self.standings.as_mut();
         tokio::select! {
             f = self.reg.bell.woken() => Some(Wake::Bell(f)),
             l = self.list.recv() => match l {
                 Err(RecvError::Closed) => None,
                 _ => Some(Wake::Seeks),
             },
+            _ = async {
+                match standings {
+                    Some(f) => {
+                        if f.rx.changed().await.is_err() {
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                    None => std::future::pending().await,
+                }
+            } => Some(Wake::Standings),
         }
     }
 
     async fn on_event(&mut self, w: Wake, out: &mut Outbox) -> Flow {
         match w {
             Wake::Seeks => out.json(&Out::Seeks),
+            Wake::Standings => self.send_standings(out),
             Wake::Bell(f) => {
                 if f & WAITING != 0 && !self.waiting {
                     self.waiting = true;
