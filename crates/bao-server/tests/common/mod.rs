@@ -16,6 +16,7 @@ pub mod pool_measure;
 pub mod ratings;
 pub mod review;
 pub mod seeks;
+pub mod site_puzzles;
 pub mod storage;
 pub mod teams;
 pub mod tournaments;
