@@ -123,7 +123,7 @@ impl App {
             .merge(mine::routes(g.clone()))
             .merge(review::routes::routes(g.clone(), self.review.clone()))
             .merge(lobby::routes(self.lobby.clone(), g.ws))
-            .merge(puzzles::routes(self.puzzles.clone()))
+            .merge(puzzles::routes(self.puzzles.clone(), g.clock.clone()))
             .merge(learn::routes())
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))

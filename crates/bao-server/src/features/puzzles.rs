@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod daily;
 pub mod site;
 
 /// One stored puzzle, as in the data files.
@@ -279,13 +280,15 @@ fn legal_list(p: &Position, rules: &Rules) -> Vec<String> {
 }
 
 /// The puzzle routes, over the live catalogue (the embedded puzzles and the site's).
-pub fn routes(live: Arc<Live>) -> Router {
+pub fn routes(live: Arc<Live>, clock: crate::util::Clock) -> Router {
     Router::new()
         .route("/api/puzzles", get(list))
         .route("/api/puzzles/next", get(next))
+        .route("/api/puzzles/daily", get(daily::daily))
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
         .layer(Extension(live))
+        .layer(Extension(clock))
 }
 
 type Cat = Extension<Arc<Live>>;
