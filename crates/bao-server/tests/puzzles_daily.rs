@@ -57,3 +57,26 @@ async fn one_daily_puzzle_a_game_a_day() {
     assert_eq!(bad.status, 400, "{}", bad.text);
     s.stop().await;
 }
+
+/// The offline pack: 100 shipped puzzles per game, the same on every call, versioned.
+#[tokio::test]
+async fn the_offline_pack_is_fixed_and_versioned() {
+    let s = server(&sqlite_url("pack")).start().await;
+    let c = Client::new(&s);
+    for v in ["kiswahili", "kete", "kimasai"] {
+        let a = c.get(&format!("/api/puzzles/pack?variant={v}"), None).await;
+        assert_eq!(a.status, 200, "{}", a.text);
+        assert_eq!(a.json["version"], 1);
+        assert_eq!(a.json["variant"], v);
+        let list = a.json["puzzles"].as_array().unwrap();
+        assert_eq!(list.len(), 100);
+        for p in list {
+            assert!(p["id"].as_str().unwrap().starts_with(v), "{p}");
+            assert!(!p["moves"].as_array().unwrap().is_empty(), "{p}");
+            assert!(!p["legal"].as_array().unwrap().is_empty(), "{p}");
+        }
+        let again = c.get(&format!("/api/puzzles/pack?variant={v}"), None).await;
+        assert_eq!(again.json, a.json);
+    }
+    s.stop().await;
+}

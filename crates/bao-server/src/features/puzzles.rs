@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 mod daily;
+mod pack;
 pub mod site;
 
 /// One stored puzzle, as in the data files.
@@ -285,6 +286,7 @@ pub fn routes(live: Arc<Live>, clock: crate::util::Clock) -> Router {
         .route("/api/puzzles", get(list))
         .route("/api/puzzles/next", get(next))
         .route("/api/puzzles/daily", get(daily::daily))
+        .route("/api/puzzles/pack", get(pack::pack))
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/check", post(check))
         .layer(Extension(live))
