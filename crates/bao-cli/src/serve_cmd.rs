@@ -227,6 +227,7 @@ pub fn serve(a: ServeArgs) -> Result<(), CliError> {
         seeks: Default::default(),
         clock: bao_server::util::Clock::system(),
         fair_play: Default::default(),
+        site_puzzles: Default::default(),
     })
     .map_err(CliError::internal)
 }

@@ -50,6 +50,10 @@ pub struct App {
     pub teams: Arc<teams::Teams>,
     /// Fair play: the analysis of rated games, reports and moderators.
     pub fairplay: Arc<fairplay::FairPlay>,
+    /// The puzzles served: the embedded ones and those mined from the site's games.
+    pub puzzles: Arc<puzzles::Live>,
+    /// The observer that hands finished games to the puzzle miner.
+    pub site_puzzles: Arc<puzzles::site::SiteMiner>,
 }
 
 impl App {
@@ -57,6 +61,7 @@ impl App {
     pub fn new(store: Store, config: &Config) -> Arc<App> {
         let engine = EnginePool::new(&config.engine);
         let fairplay = fairplay::FairPlay::new(config.fair_play);
+        let site_puzzles = puzzles::site::SiteMiner::new(config.site_puzzles);
         let lobby = Arc::new(lobby::Lobby::default());
         let ratings = ratings::Ratings::new();
         let tournaments = tournaments::Tournaments::new();
@@ -69,6 +74,7 @@ impl App {
             arenas.clone(),
             team_results.clone(),
             fairplay.clone(),
+            site_puzzles.clone(),
         ];
         let games = Games::new(
             store.clone(),
@@ -86,6 +92,8 @@ impl App {
         let teams = teams::Teams::new(games.clone(), &team_results);
         Arc::new(App {
             fairplay,
+            puzzles: puzzles::Live::embedded(),
+            site_puzzles,
             clubs,
             teams,
             push,
@@ -115,7 +123,7 @@ impl App {
             .merge(mine::routes(g.clone()))
             .merge(review::routes::routes(g.clone(), self.review.clone()))
             .merge(lobby::routes(self.lobby.clone(), g.ws))
-            .merge(puzzles::routes(g.clone()))
+            .merge(puzzles::routes(g.clone(), self.puzzles.clone()))
             .merge(learn::routes())
             .merge(variants::routes())
             .merge(accounts::routes(self.accounts.clone()))
@@ -151,6 +159,16 @@ impl App {
             fairplay::spawn(&self.fairplay, &self.games, self.engine.clone()),
         ];
         tasks.extend(seeks::spawn(&self.seeks));
+        tasks.push(puzzles::site::spawn_loader(
+            self.store.clone(),
+            self.puzzles.clone(),
+        ));
+        tasks.extend(puzzles::site::spawn(
+            &self.site_puzzles,
+            &self.games,
+            self.engine.clone(),
+            self.puzzles.clone(),
+        ));
         tasks.push(self.games.spawn_listen());
         // Last: every subscriber above hears what the listener delivers from the start.
         tasks.extend(self.store.spawn_listener().await?);

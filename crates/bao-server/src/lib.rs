@@ -63,6 +63,8 @@ pub struct Config {
     pub clock: util::Clock,
     /// How hard the fair-play analysis looks at each rated game.
     pub fair_play: features::fairplay::FairPlayConfig,
+    /// Whether the site's finished games are mined for puzzles (on by default).
+    pub site_puzzles: features::puzzles::site::SitePuzzlesConfig,
 }
 
 impl Default for Config {
@@ -80,6 +82,7 @@ impl Default for Config {
             seeks: features::seeks::SeeksConfig::default(),
             clock: util::Clock::system(),
             fair_play: features::fairplay::FairPlayConfig::default(),
+            site_puzzles: features::puzzles::site::SitePuzzlesConfig::default(),
         }
     }
 }

@@ -248,6 +248,7 @@ async fn start_own(
         seeks: Default::default(),
         clock: crate::util::Clock::system(),
         fair_play: Default::default(),
+        site_puzzles: Default::default(),
     })
     .await
     .map_err(|e| e.to_string())

@@ -192,6 +192,8 @@ const STATES = [
       await page.waitForSelector('input[name="opponent"][value="local"]');
       // The lists have loaded (a game or "none"), not "Loading…".
       await page.waitForFunction(() => !document.querySelector('#live-games')?.textContent.includes('…'));
+      // The puzzles of the day are shown.
+      await page.waitForSelector('#daily-box:not([hidden]) #daily-puzzles li');
     },
   ],
   [

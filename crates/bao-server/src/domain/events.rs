@@ -203,6 +203,12 @@ pub enum Event {
         /// Where it is.
         progress: ReviewProgress,
     },
+    /// Puzzle `id`, mined from a finished game of the site, was stored: every instance's
+    /// catalogue reads it (docs/api.md, "Puzzles").
+    Puzzle {
+        /// The puzzle's id.
+        id: String,
+    },
 }
 
 impl Event {
@@ -225,7 +231,8 @@ impl Event {
             | Event::Arena { .. }
             | Event::TeamMatch { .. }
             | Event::Club { .. }
-            | Event::Review { .. } => Vec::new(),
+            | Event::Review { .. }
+            | Event::Puzzle { .. } => Vec::new(),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Puzzles (docs/api.md, "Puzzles"): the puzzles mined by `bao puzzles
-//! mine` (bao-engine's `puzzle` module) are embedded from `data/puzzles/VARIANT.json`, served
-//! by `GET /api/puzzles?variant=V` and `GET /api/puzzles/{id}`, and each move a player tries
-//! is checked against the solution line by the rules crate (`POST /api/puzzles/{id}/check`).
+//! mine` (bao-engine's `puzzle` module) are embedded from `data/puzzles/VARIANT.json`, those
+//! mined from the site's own finished games ([`site`]) follow them; all are served by
+//! `GET /api/puzzles?variant=V` and `GET /api/puzzles/{id}` from the [`Live`] catalogue, and
+//! each move a player tries is checked against the solution line by the rules crate
+//! (`POST /api/puzzles/{id}/check`).
 
 use crate::edge::body::Json as JsonBody;
 use crate::error::{ApiError, ApiResult};
@@ -16,8 +18,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod daily;
 mod dashboard;
+mod pack;
 mod rated;
+pub mod site;
 
 /// One stored puzzle, as in the data files.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,63 +108,78 @@ pub fn parse_file(v: Variant, text: &str) -> Result<Vec<Puzzle>, DataError> {
         error,
     })?;
     let rules = Rules::new(v);
-    entries
-        .into_iter()
-        .map(|entry| {
-            let bad = |why: String| DataError::Entry {
-                id: entry.id.clone(),
-                why,
-            };
-            let position =
-                Position::parse(&entry.position, &rules).map_err(|e| bad(e.to_string()))?;
-            if position.variant() != v {
-                return Err(bad(format!("the position is not {}", v.id())));
-            }
-            let ends_right = match entry.goal {
-                Goal::Win => !entry.moves.len().is_multiple_of(2),
-                Goal::Seeds { .. } | Goal::SaveHouse => entry.moves.len() == 2,
-            };
-            if !ends_right {
-                return Err(bad(format!(
-                    "a {} line of {} moves (a win ends with the solver's move; seeds and \
-                     save_house are the move and the reply)",
-                    entry.goal.kind(),
-                    entry.moves.len()
-                )));
-            }
-            let mut p = position;
-            for m in &entry.moves {
-                let lm = find_move(&p, &rules, m).map_err(|e| bad(e.to_string()))?;
-                if lm.mv.to_string() != *m {
-                    return Err(bad(format!("{m} is not canonical ({})", lm.mv)));
-                }
-                p = lm.next;
-            }
-            Ok(Puzzle {
-                entry,
-                rules,
-                position,
-            })
-        })
-        .collect()
+    entries.into_iter().map(|e| checked(v, &rules, e)).collect()
 }
 
-/// Every embedded puzzle, by variant.
+/// One entry checked: its position valid and of `v`, its line legal, canonical and of the
+/// length its goal asks.
+pub fn checked(v: Variant, rules: &Rules, entry: Entry) -> Result<Puzzle, DataError> {
+    let bad = |why: String| DataError::Entry {
+        id: entry.id.clone(),
+        why,
+    };
+    let position = Position::parse(&entry.position, rules).map_err(|e| bad(e.to_string()))?;
+    if position.variant() != v {
+        return Err(bad(format!("the position is not {}", v.id())));
+    }
+    let ends_right = match entry.goal {
+        Goal::Win => !entry.moves.len().is_multiple_of(2),
+        Goal::Seeds { .. } | Goal::SaveHouse => entry.moves.len() == 2,
+    };
+    if !ends_right {
+        return Err(bad(format!(
+            "a {} line of {} moves (a win ends with the solver's move; seeds and \
+             save_house are the move and the reply)",
+            entry.goal.kind(),
+            entry.moves.len()
+        )));
+    }
+    let mut p = position;
+    for m in &entry.moves {
+        let lm = find_move(&p, rules, m).map_err(|e| bad(e.to_string()))?;
+        if lm.mv.to_string() != *m {
+            return Err(bad(format!("{m} is not canonical ({})", lm.mv)));
+        }
+        p = lm.next;
+    }
+    Ok(Puzzle {
+        entry,
+        rules: *rules,
+        position,
+    })
+}
+
+/// Every puzzle served, by variant: the embedded ones, then those mined from the site's
+/// games ([`site`]), in the order found. A snapshot: [`Live`] replaces it when a puzzle is
+/// added.
+#[derive(Clone)]
 pub struct Catalogue {
     by_variant: [Vec<Puzzle>; 3],
+    /// How many of each variant's puzzles are the embedded ones (they come first).
+    shipped: [usize; 3],
 }
 
 impl Catalogue {
     /// The embedded puzzles, checked.
     pub fn embedded() -> Result<Catalogue, DataError> {
         let [a, b, c] = Variant::ALL;
+        let by_variant = [
+            parse_file(a, data_file(a))?,
+            parse_file(b, data_file(b))?,
+            parse_file(c, data_file(c))?,
+        ];
         Ok(Catalogue {
-            by_variant: [
-                parse_file(a, data_file(a))?,
-                parse_file(b, data_file(b))?,
-                parse_file(c, data_file(c))?,
-            ],
+            shipped: [0, 1, 2].map(|k| by_variant[k].len()),
+            by_variant,
         })
+    }
+
+    /// No puzzles (a broken data file).
+    fn empty() -> Catalogue {
+        Catalogue {
+            by_variant: Default::default(),
+            shipped: [0; 3],
+        }
     }
 
     /// The puzzles of a variant.
@@ -167,9 +187,67 @@ impl Catalogue {
         &self.by_variant[v.index()]
     }
 
+    /// The embedded puzzles of a variant (the first of [`Catalogue::of`]).
+    pub fn shipped(&self, v: Variant) -> &[Puzzle] {
+        &self.by_variant[v.index()][..self.shipped[v.index()]]
+    }
+
     /// The puzzle with this id.
     pub fn get(&self, id: &str) -> Option<&Puzzle> {
         self.by_variant.iter().flatten().find(|p| p.entry.id == id)
+    }
+
+    /// This catalogue with `more` after the puzzles of their variants; ids it has already
+    /// are left out.
+    fn with(&self, more: Vec<Puzzle>) -> Catalogue {
+        let mut next = self.clone();
+        for p in more {
+            if next.get(&p.entry.id).is_none() {
+                next.by_variant[p.rules.variant.index()].push(p);
+            }
+        }
+        next
+    }
+}
+
+/// The catalogue as it stands now, replaced whole when puzzles are added (a reader keeps
+/// the snapshot it took: a request sees one catalogue from start to end).
+pub struct Live {
+    now: std::sync::RwLock<Arc<Catalogue>>,
+}
+
+impl Live {
+    /// The embedded puzzles. A broken data file is a build mistake caught by the tests; the
+    /// server then serves no embedded puzzles and logs why.
+    pub fn embedded() -> Arc<Live> {
+        let catalogue = Catalogue::embedded().unwrap_or_else(|e| {
+            tracing::error!("puzzles: {e}");
+            Catalogue::empty()
+        });
+        Arc::new(Live {
+            now: std::sync::RwLock::new(Arc::new(catalogue)),
+        })
+    }
+
+    /// The catalogue now.
+    pub fn now(&self) -> Arc<Catalogue> {
+        match self.now.read() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Adds puzzles (those of ids already served are left out).
+    pub fn add(&self, more: Vec<Puzzle>) {
+        if more.is_empty() {
+            return;
+        }
+        let mut g = match self.now.write() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        let next = g.with(more);
+        *g = Arc::new(next);
     }
 }
 
@@ -204,24 +282,21 @@ fn legal_list(p: &Position, rules: &Rules) -> Vec<String> {
         .collect()
 }
 
-/// The puzzle routes, over the embedded catalogue (parsed once here). A broken data file is
-/// a build mistake caught by the tests; the server then serves no puzzles and logs why.
-pub fn routes(games: Arc<crate::game::Games>) -> Router {
-    let catalogue = Catalogue::embedded().unwrap_or_else(|e| {
-        tracing::error!("puzzles: {e}");
-        Catalogue {
-            by_variant: Default::default(),
-        }
-    });
+/// The puzzle routes, over the live catalogue (the embedded puzzles and the site's).
+pub fn routes(games: Arc<crate::game::Games>, live: Arc<Live>) -> Router {
+    let clock = games.clock.clone();
     Router::new()
         .route("/api/puzzles", get(list))
+        .route("/api/puzzles/daily", get(daily::daily))
+        .route("/api/puzzles/pack", get(pack::pack))
         .route("/api/puzzles/{id}/check", post(check))
         .merge(rated::routes(games.clone()))
         .merge(dashboard::routes(games))
-        .layer(Extension(Arc::new(catalogue)))
+        .layer(Extension(live))
+        .layer(Extension(clock))
 }
 
-type Cat = Extension<Arc<Catalogue>>;
+type Cat = Extension<Arc<Live>>;
 
 /// The `variant` and optional `theme` of a query.
 fn variant_and_theme(q: &HashMap<String, String>) -> ApiResult<(Variant, Option<Theme>)> {
@@ -245,9 +320,10 @@ fn variant_and_theme(q: &HashMap<String, String>) -> ApiResult<(Variant, Option<
 }
 
 async fn list(
-    Extension(cat): Cat,
+    Extension(live): Cat,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<Vec<Shown>>> {
+    let cat = live.now();
     let (v, theme) = variant_and_theme(&q)?;
     Ok(Json(
         cat.of(v)
@@ -261,9 +337,10 @@ async fn list(
 /// The next puzzle of a variant, of a theme if one is named: the first after `after` in
 /// the data file's order (easy ones first), from the start again after the last.
 async fn next(
-    Extension(cat): Cat,
+    Extension(live): Cat,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<Shown>> {
+    let cat = live.now();
     let (v, theme) = variant_and_theme(&q)?;
     let all = cat.of(v);
     let from = match q.get("after") {
@@ -293,8 +370,8 @@ fn find<'a>(cat: &'a Catalogue, id: &str) -> ApiResult<&'a Puzzle> {
         .ok_or_else(|| ApiError::not_found(format!("there is no puzzle {id:?}")))
 }
 
-async fn one(Extension(cat): Cat, Path(id): Path<String>) -> ApiResult<Json<Shown>> {
-    Ok(Json(view(find(&cat, &id)?, true)))
+async fn one(Extension(live): Cat, Path(id): Path<String>) -> ApiResult<Json<Shown>> {
+    Ok(Json(view(find(&live.now(), &id)?, true)))
 }
 
 /// A move tried at one of the solver's turns.
@@ -349,10 +426,11 @@ fn events(pos: &Position, rules: &Rules, m: &Move) -> Vec<String> {
 }
 
 async fn check(
-    Extension(cat): Cat,
+    Extension(live): Cat,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<CheckReq>,
 ) -> ApiResult<Json<CheckResp>> {
+    let cat = live.now();
     let p = find(&cat, &id)?;
     let line = &p.entry.moves;
     if !req.ply.is_multiple_of(2) || req.ply >= line.len() {

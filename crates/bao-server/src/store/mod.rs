@@ -34,6 +34,7 @@ mod puzzles;
 mod ratings;
 mod seats;
 mod seeks;
+mod site_puzzles;
 mod teams;
 mod tournaments;
 pub use accounts::{AccountId, AccountRow, NewAccount, DELETED_NAME, SESSION_IDLE_MS};
@@ -49,6 +50,7 @@ pub use puzzles::{AttemptRow, AttemptWritten, NewAttempt, PuzzlePlayer};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 pub use seeks::{ChallengeRow, NewChallenge, NewSeek, SeekRow, TicketRow};
+pub use site_puzzles::SitePuzzleRow;
 pub use teams::{LineupRefused, LineupRow, TeamBoardRow, TeamMatchRow};
 pub use tournaments::{JoinOutcome, PlayerRow, RoundRow, TGameRow, TournamentRow};
 

@@ -17,6 +17,7 @@ pub mod puzzle_ratings;
 pub mod ratings;
 pub mod review;
 pub mod seeks;
+pub mod site_puzzles;
 pub mod storage;
 pub mod teams;
 pub mod tournaments;

@@ -12,6 +12,7 @@ import { addStartOptions, startOptions } from './play.js';
 import { addRatedOption, ratedOption } from './rated.js';
 import { optionHelp, optionName, optionValue as valueWords, rulesInWords } from './words.js';
 import { onAccount } from './account.js';
+import { showDailyPuzzles } from './daily-puzzles.js';
 
 const BLURB = {
   kiswahili: () => t('home.blurb_kiswahili'),
@@ -503,6 +504,7 @@ async function init() {
   renderVariants();
   drawMine();
   connectLobby();
+  showDailyPuzzles();
 }
 
 init();

@@ -3,7 +3,7 @@
 //! the weakest themes first, so that a player sees what to drill. Read from the rated
 //! attempts (one per account and puzzle, `store/puzzles.rs`) and the catalogue's themes.
 
-use super::Catalogue;
+use super::Live;
 use crate::edge::account::Account;
 use crate::error::ApiResult;
 use crate::game::Games;
@@ -93,11 +93,12 @@ fn by_theme<'a>(attempts: impl Iterator<Item = (&'a [Theme], bool)>) -> Vec<Them
 /// `GET /api/puzzles/dashboard?variant=V` (signed in).
 async fn dashboard(
     State(games): State<Arc<Games>>,
-    Extension(cat): Extension<Arc<Catalogue>>,
+    Extension(live): Extension<Arc<Live>>,
     who: Account,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<Dashboard>> {
     let (v, _) = super::variant_and_theme(&q)?;
+    let cat = live.now();
     let me = games.store.puzzle_player(&who.id.0, v.id()).await?;
     // The latest first.
     let attempts = games.store.puzzle_attempts(&who.id.0, v.id()).await?;

@@ -9,7 +9,7 @@
 //! The store writes an attempt in one transaction, exactly once per account and puzzle
 //! across instances (`Store::write_puzzle_attempt`).
 
-use super::{Catalogue, Puzzle, Shown};
+use super::{Catalogue, Live, Puzzle, Shown};
 use crate::domain::rating::{config, rate, Stored};
 use crate::edge::account::{Account, MaybeAccount};
 use crate::edge::body::Json as JsonBody;
@@ -56,7 +56,7 @@ pub fn routes(games: Arc<Games>) -> Router {
         .with_state(games)
 }
 
-type Cat = Extension<Arc<Catalogue>>;
+type Cat = Extension<Arc<Live>>;
 
 /// A puzzle's start rating, from its difficulty (docs/api.md, "Puzzles"): by goal, a seeds
 /// puzzle 1200, a save_house one 1350, a win 1300 and 200 more for each solver move after
@@ -212,11 +212,12 @@ async fn shown(
 
 async fn one(
     State(games): State<Arc<Games>>,
-    Extension(cat): Cat,
+    Extension(live): Cat,
     who: MaybeAccount,
     Path(id): Path<String>,
 ) -> ApiResult<Json<RatedShown>> {
-    let Json(view) = super::one(Extension(cat.clone()), Path(id)).await?;
+    let cat = live.now();
+    let Json(view) = super::one(Extension(live.clone()), Path(id)).await?;
     let p = super::find(&cat, &view.id)?;
     Ok(Json(shown(&games, &who, p, view).await?))
 }
@@ -245,12 +246,13 @@ fn rated_of<'a>(
 /// account's is near its rating among the puzzles it has not attempted (docs/api.md).
 async fn next(
     State(games): State<Arc<Games>>,
-    Extension(cat): Cat,
+    Extension(live): Cat,
     who: MaybeAccount,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<RatedShown>> {
+    let cat = live.now();
     let Some(a) = &who.0 else {
-        let Json(guest) = super::next(Extension(cat.clone()), Query(q)).await?;
+        let Json(guest) = super::next(Extension(live.clone()), Query(q)).await?;
         let p = super::find(&cat, &guest.id)?;
         return Ok(Json(shown(&games, &who, p, guest).await?));
     };
@@ -334,10 +336,11 @@ struct StreakShown {
 /// puzzle, the lowest rated it has not attempted at or above the streak's last one.
 async fn streak(
     State(games): State<Arc<Games>>,
-    Extension(cat): Cat,
+    Extension(live): Cat,
     who: Account,
     Query(q): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<StreakShown>> {
+    let cat = live.now();
     let (v, theme) = super::variant_and_theme(&q)?;
     let me = games
         .store
@@ -408,11 +411,12 @@ struct AttemptResp {
 
 async fn attempt(
     State(games): State<Arc<Games>>,
-    Extension(cat): Cat,
+    Extension(live): Cat,
     who: Account,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<AttemptReq>,
 ) -> ApiResult<Json<AttemptResp>> {
+    let cat = live.now();
     let p = super::find(&cat, &id)?;
     let verdict = judge(p, &req.moves)?;
     let v = p.rules.variant.id();
