@@ -243,6 +243,10 @@ pub fn tiebreak_text(t: Tiebreak) -> (&'static str, &'static str) {
             "Seed",
             "The seed: 1 for the highest rating at registration.",
         ),
+        Tiebreak::BoardPoints => (
+            "Board points",
+            "The boards of the club's matches: a board won 1, drawn half.",
+        ),
     }
 }
 
