@@ -18,6 +18,7 @@ pub mod review;
 pub mod seeks;
 pub mod storage;
 pub mod teams;
+pub mod teamtour;
 pub mod tournaments;
 
 pub use bao_server::util::Clock;
