@@ -350,8 +350,27 @@ pub async fn only_leaders_enter(url: &str) {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.text);
+    // What each may do, as the page reads it: the admin may enter the club, the member not.
+    let you = |cookie: String| {
+        let (b, id) = (b.clone(), id.clone());
+        async move {
+            get(&b, &format!("/api/tournaments/{id}"), Some(&cookie))
+                .await
+                .json["you"]["clubs"]
+                .clone()
+        }
+    };
+    assert_eq!(you(c.members[0].1.clone()).await, json!([]));
+    assert_eq!(
+        you(c.members[1].1.clone()).await,
+        json!([{"id": c.id, "name": c.name, "entered": false}])
+    );
     let r = tact(&b, &id, "join", json!({"club": c.id}), &c.members[1].1).await;
     assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        you(c.leader.1.clone()).await,
+        json!([{"id": c.id, "name": c.name, "entered": true}])
+    );
     let r = tact(&b, &id, "withdraw", json!({"club": c.id}), &c.members[0].1).await;
     assert_eq!(r.status, 403, "{}", r.text);
     assert_eq!(tournament(&b, &id).await["players"][0]["username"], c.name);

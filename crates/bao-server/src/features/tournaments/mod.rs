@@ -571,7 +571,24 @@ async fn detail(
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
     let b = built(&l);
-    json(StatusCode::OK, &state::detail(&l, b.as_ref(), viewer.id()))
+    let mut v = state::detail(&l, b.as_ref(), viewer.id());
+    // A team tournament: the clubs the viewer may enter or withdraw (its leaders and admins
+    // do), for the page's "enter my club".
+    if let (Some(_), Some(me)) = (l.t.team_boards, viewer.id()) {
+        let clubs: Vec<serde_json::Value> = games
+            .store
+            .clubs_of(me)
+            .await?
+            .into_iter()
+            .filter(|(_, _, role)| matches!(role.as_str(), "leader" | "admin"))
+            .map(|(id, name, _)| {
+                let entered = l.players.iter().any(|p| p.account_id == id);
+                serde_json::json!({"id": id, "name": name, "entered": entered})
+            })
+            .collect();
+        v["you"]["clubs"] = clubs.into();
+    }
+    json(StatusCode::OK, &v)
 }
 
 #[derive(Deserialize, Default)]
