@@ -123,7 +123,9 @@ function drawHeader(d) {
     d.forfeit_after_ms ? fact(t('tournaments.fact_forfeit'), t('tournaments.forfeit_after', { n: Math.round(d.forfeit_after_ms / 60000) || 1 })) : null,
     d.format?.kind === 'knockout' ? null : fact(t('tournaments.fact_bye'), d.teams ? teamByeText(d.bye_points) : byeText(d.bye_points)),
     fact(t('tournaments.fact_organiser'), d.organiser ? playerLink(d.organiser) : ''),
-    fact(t('tournaments.fact_players'), t('tournaments.players_count', { n: count, max: d.max_players ?? '?' })),
+    d.teams
+      ? fact(t('tournaments.clubs_heading'), t('tournaments.clubs_count', { n: count, max: d.max_players ?? '?' }))
+      : fact(t('tournaments.fact_players'), t('tournaments.players_count', { n: count, max: d.max_players ?? '?' })),
     d.status === 'open'
       ? fact(t('tournaments.fact_start'), d.starts_at ? timeText(d.starts_at) : t('tournaments.starts_by_organiser'))
       : d.round
@@ -209,6 +211,7 @@ function drawActions(d) {
 
 function drawPlayers(d) {
   const players = d.players || [];
+  $('h-players').textContent = d.teams ? t('tournaments.clubs_heading') : t('tournaments.players_heading');
   const organiserCan = d.you?.organiser && d.status !== 'finished' && d.status !== 'cancelled';
   $('t-players').replaceChildren(
     ...players.map((p) =>
