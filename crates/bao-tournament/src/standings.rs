@@ -40,6 +40,10 @@ pub enum Tiebreak {
     BracketPosition,
     /// Knockouts: the seed (1 the highest rating). Lower is better.
     Seed,
+    /// Team tournaments: the board points of the entrant's matches (a board won 1, drawn
+    /// ½), the first tie-break after match points. Given from outside ([`lead_with`]): the
+    /// pairings hold the matches' results only.
+    BoardPoints,
 }
 
 impl Tiebreak {
@@ -52,6 +56,7 @@ impl Tiebreak {
             Tiebreak::BuchholzCut1 => "BH-C1",
             Tiebreak::BracketPosition => "Place",
             Tiebreak::Seed => "Seed",
+            Tiebreak::BoardPoints => "BP",
         }
     }
     /// Whether a lower value ranks higher.
@@ -194,8 +199,8 @@ pub fn standings(
                 .filter(|e| e.met.is_some_and(|o| o.0 != i && score[o.0] == score[i]))
                 .map(|e| e.points)
                 .sum(),
-            // Knockout tie-breaks mean nothing here.
-            Tiebreak::BracketPosition | Tiebreak::Seed => 0.0,
+            // Knockout tie-breaks mean nothing here; board points come from outside.
+            Tiebreak::BracketPosition | Tiebreak::Seed | Tiebreak::BoardPoints => 0.0,
         }
     };
     let mut out: Vec<Standing> = (0..count)
@@ -232,6 +237,28 @@ pub(crate) fn rank(out: &mut [Standing]) {
             i + 1
         };
     }
+}
+
+/// Puts tie-break `t` with `values` (indexed by player id; missing ones 0) first among the
+/// tie-breaks of `out` and ranks again: a team tournament ranks by match points, then board
+/// points ([`Tiebreak::BoardPoints`]), then the format's tie-breaks.
+///
+/// ```
+/// use bao_tournament::standings::{lead_with, Standing, Tiebreak};
+/// use bao_tournament::PlayerId;
+///
+/// let line = |p, points| Standing { rank: 1, player: PlayerId(p), points, tiebreaks: vec![] };
+/// let mut s = vec![line(0, 2.0), line(1, 2.0)];
+/// lead_with(&mut s, Tiebreak::BoardPoints, &[1.5, 2.5]);
+/// assert_eq!((s[0].player, s[0].rank, s[1].rank), (PlayerId(1), 1, 2));
+/// assert_eq!(s[0].tiebreaks, vec![(Tiebreak::BoardPoints, 2.5)]);
+/// ```
+pub fn lead_with(out: &mut [Standing], t: Tiebreak, values: &[f64]) {
+    for s in out.iter_mut() {
+        let v = values.get(s.player.0).copied().unwrap_or(0.0);
+        s.tiebreaks.insert(0, (t, v));
+    }
+    rank(out);
 }
 
 /// A number as people write it: `2`, `1.5`, `0.25`.
@@ -328,6 +355,48 @@ pub fn crosstable(count: usize, rounds: &[Round], points: &Points) -> Vec<Vec<Op
 mod tests {
     use super::*;
     use crate::types::{GameResult, Pairing};
+
+    /// Team scoring: match points 2 / 1 / 0, then board points, then the format's
+    /// tie-breaks (here Sonneborn-Berger), which still decide when board points are level.
+    #[test]
+    fn board_points_come_between_points_and_tiebreaks() {
+        let teams = Points {
+            win: 2.0,
+            draw: 1.0,
+            loss: 0.0,
+            bye: 2.0,
+            forfeit_loss: 0.0,
+        };
+        // 0 beats 1, 2 beats 3; then 0 draws 2, 1 draws 3.
+        let rounds = [
+            round(
+                1,
+                &[(0, 1, GameResult::SouthWins), (2, 3, GameResult::SouthWins)],
+                None,
+            ),
+            round(
+                2,
+                &[(0, 2, GameResult::Draw), (1, 3, GameResult::Draw)],
+                None,
+            ),
+        ];
+        let tb = [Tiebreak::SonnebornBerger];
+        let mut s = standings(4, &rounds, &teams, &tb, Unplayed::Ignored);
+        assert_eq!(s[0].points, 3.0);
+        // Board points decide between 0 and 2, level on match points.
+        lead_with(&mut s, Tiebreak::BoardPoints, &[3.0, 1.0, 3.5, 0.5]);
+        let order: Vec<usize> = s.iter().map(|x| x.player.0).collect();
+        assert_eq!(order, vec![2, 0, 1, 3]);
+        assert_eq!(s[0].tiebreaks[0], (Tiebreak::BoardPoints, 3.5));
+        assert_eq!(s[0].tiebreaks[1].0, Tiebreak::SonnebornBerger);
+        // Level on board points too: the format's tie-break, and equal all through, a rank
+        // shared.
+        let mut s = standings(4, &rounds, &teams, &tb, Unplayed::Ignored);
+        lead_with(&mut s, Tiebreak::BoardPoints, &[2.0, 1.0, 2.0, 1.0]);
+        assert_eq!(s[0].rank, 1);
+        assert_eq!(s[1].rank, 1);
+        assert_eq!((s[2].rank, s[3].rank), (3, 3));
+    }
 
     fn game(s: usize, n: usize) -> Pairing {
         Pairing {

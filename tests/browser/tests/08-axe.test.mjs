@@ -130,6 +130,14 @@ before(async () => {
   await postAs(account.session, `/api/arenas/${arenas.battleJoined}/join`, {});
   await postAs(otherSession, `/api/arenas/${arenas.battleJoined}/join`, {});
   arenas.battleOutside = (await postAs(rival.session, '/api/arenas', { ...battle([clubs.other, clubs.rivalSecond]), name: 'Axe battle of others' })).id;
+  // docs/api.md "Team tournaments": one open that the account may enter its clubs in, and one
+  // started between its club and the rival's (round 1's match, the standings).
+  const team = { variant: 'kete', format: { kind: 'round_robin', double: false }, clock: { days_per_move: 3 }, rated: false, starts_at: null, max_players: 8, private: false, teams: { boards: 2 } };
+  tournaments.teamOpen = (await postAs(rival.session, '/api/tournaments', { ...team, name: 'Axe team open' })).id;
+  tournaments.teamRunning = (await postAs(account.session, '/api/tournaments', { ...team, name: 'Axe team' })).id;
+  await postAs(account.session, `/api/tournaments/${tournaments.teamRunning}/join`, { club: clubs.led });
+  await postAs(rival.session, `/api/tournaments/${tournaments.teamRunning}/join`, { club: clubs.other });
+  await postAs(account.session, `/api/tournaments/${tournaments.teamRunning}/start`, {});
 });
 /** The ids of the clubs made in before(). */
 const clubs = {};
@@ -684,6 +692,37 @@ const STATES = [
       await page.fill('#t-max', '1');
       await page.click('#create-submit');
       await page.waitForSelector('#new-status[data-kind="error"]:not([hidden])');
+    },
+  ],
+  [
+    'create a team tournament, the boards refused',
+    async (page) => {
+      await page.goto('/tournaments/new');
+      await page.waitForSelector('#new-form:not([hidden])');
+      await page.click('#t-teams');
+      await page.waitForSelector('#teams-box:not([hidden])');
+      await page.fill('#t-boards', '1');
+      await page.click('#create-submit');
+      await page.waitForSelector('#t-boards-err:not([hidden])');
+    },
+  ],
+  [
+    'a team tournament open (enter my club)',
+    async (page) => {
+      await page.goto(`/t/${tournaments.teamOpen}`);
+      await page.waitForSelector('#club-form:not([hidden])');
+      await page.waitForSelector('#club-pick option', { state: 'attached' });
+    },
+  ],
+  [
+    'a team tournament being played (matches, match and board points, the tie-breaks explained)',
+    async (page) => {
+      await page.goto(`/t/${tournaments.teamRunning}`);
+      await page.waitForSelector('#standings');
+      await page.waitForSelector('#rounds li[data-match] a');
+      await page.waitForSelector('#club-withdraw:not([hidden])');
+      await page.click('#legend summary');
+      await page.waitForSelector('#legend-list dd');
     },
   ],
   [

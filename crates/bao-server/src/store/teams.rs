@@ -41,6 +41,8 @@ pub struct TeamMatchRow {
     pub proposer: String,
     /// Created (ms).
     pub created: i64,
+    /// The team tournament and round it was paired for (migration 0022), if any.
+    pub tournament: Option<(String, i64)>,
 }
 
 /// A player named in a lineup.
@@ -121,11 +123,49 @@ fn match_row(r: &AnyRow) -> Result<TeamMatchRow, sqlx::Error> {
         status: r.try_get("status")?,
         proposer: r.try_get("proposer")?,
         created: r.try_get("created")?,
+        tournament: r
+            .try_get::<Option<String>, _>("tournament")?
+            .zip(r.try_get::<Option<i64>, _>("round")?),
     })
 }
 
 const MATCH_COLUMNS: &str = "id, home, away, boards, variant, rules, match_format, clock, rated,
-    starts_at, status, proposer, created";
+    starts_at, status, proposer, created, tournament, round";
+
+/// Inserts match `m` in `tx`; the news of it (the match's and both clubs') to commit with it.
+pub(super) async fn insert_team_match(
+    tx: &mut Transaction<'_, Any>,
+    m: &TeamMatchRow,
+) -> Result<Vec<Event>, StoreError> {
+    let (tournament, round) = match &m.tournament {
+        Some((t, r)) => (Some(t.clone()), Some(*r)),
+        None => (None, None),
+    };
+    sqlx::query(
+        "INSERT INTO team_matches (id, home, away, boards, variant, rules, match_format,
+            clock, rated, starts_at, status, proposer, created, updated, tournament, round)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)",
+    )
+    .bind(&m.id)
+    .bind(&m.home)
+    .bind(&m.away)
+    .bind(m.boards)
+    .bind(&m.variant)
+    .bind(&m.rules)
+    .bind(&m.match_format)
+    .bind(&m.clock)
+    .bind(i64::from(m.rated))
+    .bind(m.starts_at)
+    .bind(&m.status)
+    .bind(&m.proposer)
+    .bind(m.created)
+    .bind(tournament)
+    .bind(round)
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_or(e, "team match"))?;
+    status_news(tx, &m.id).await
+}
 
 /// Finishes match `id` if it runs and no board waits for a result.
 const FINISH: &str = "UPDATE team_matches SET status = 'finished', updated = $2
@@ -136,28 +176,7 @@ impl Store {
     /// Stores a new team match (`proposed`).
     pub async fn create_team_match(&self, m: &TeamMatchRow) -> Result<(), StoreError> {
         let mut tx = self.write.begin().await?;
-        sqlx::query(
-            "INSERT INTO team_matches (id, home, away, boards, variant, rules, match_format,
-                clock, rated, starts_at, status, proposer, created, updated)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)",
-        )
-        .bind(&m.id)
-        .bind(&m.home)
-        .bind(&m.away)
-        .bind(m.boards)
-        .bind(&m.variant)
-        .bind(&m.rules)
-        .bind(&m.match_format)
-        .bind(&m.clock)
-        .bind(i64::from(m.rated))
-        .bind(m.starts_at)
-        .bind(&m.status)
-        .bind(&m.proposer)
-        .bind(m.created)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| conflict_or(e, "team match"))?;
-        let events = status_news(&mut tx, &m.id).await?;
+        let events = insert_team_match(&mut tx, m).await?;
         self.commit_events(tx, events).await
     }
 

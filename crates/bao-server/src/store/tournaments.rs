@@ -51,6 +51,8 @@ pub struct TournamentRow {
     pub updated: i64,
     /// The club whose members alone may join (migration 0015), if any.
     pub club: Option<String>,
+    /// A team tournament's boards a match (migration 0022); `None`: a tournament of players.
+    pub team_boards: Option<i64>,
 }
 
 /// A registered player.
@@ -96,8 +98,13 @@ pub struct TGameRow {
     pub north: String,
     /// `S`, `N` or `draw` once known.
     pub result: Option<String>,
-    /// How it ended (NOT-6.2's words, or `forfeit`).
+    /// How it ended (NOT-6.2's words, or `forfeit`; a team knockout's level match decided
+    /// by `first_board` or `seed`).
     pub termination: Option<String>,
+    /// A team tournament's pairing: its team match (migration 0022).
+    pub team_match: Option<String>,
+    /// Board points of south and north in halves, once the team match is over.
+    pub halves: Option<(i64, i64)>,
 }
 
 /// What a join did.
@@ -132,12 +139,13 @@ fn tournament_of(r: &AnyRow) -> Result<TournamentRow, StoreError> {
         created: r.try_get("created")?,
         updated: r.try_get("updated")?,
         club: r.try_get("club_id")?,
+        team_boards: r.try_get("team_boards")?,
     })
 }
 
 const COLUMNS: &str = "id, name, variant, rules, format, clock, rated, status, organiser_id,
     organiser_name, starts_at, max_players, players, code, bye_points, forfeit_after_ms,
-    created, updated, club_id";
+    created, updated, club_id, team_boards";
 
 fn game_of(r: &AnyRow) -> Result<TGameRow, StoreError> {
     Ok(TGameRow {
@@ -148,8 +156,16 @@ fn game_of(r: &AnyRow) -> Result<TGameRow, StoreError> {
         north: r.try_get("north")?,
         result: r.try_get("result")?,
         termination: r.try_get("termination")?,
+        team_match: r.try_get("team_match")?,
+        halves: r
+            .try_get::<Option<i64>, _>("south_halves")?
+            .zip(r.try_get::<Option<i64>, _>("north_halves")?),
     })
 }
+
+const GAME_COLUMNS: &str =
+    "round_no, board, game_id, south, north, result, termination, team_match, south_halves,
+     north_halves";
 
 /// The news of a change to tournament `id`, committed with the change (docs/architecture.md,
 /// "The event bus"): its pages and every instance's timers of its start and forfeit times hear
@@ -164,7 +180,8 @@ impl Store {
         let mut tx = self.write.begin().await?;
         sqlx::query(&format!(
             "INSERT INTO tournaments ({COLUMNS}) VALUES
-             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)"
+             ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+              $20)"
         ))
         .bind(&t.id)
         .bind(&t.name)
@@ -185,6 +202,7 @@ impl Store {
         .bind(t.created)
         .bind(t.updated)
         .bind(t.club.clone())
+        .bind(t.team_boards)
         .execute(&mut *tx)
         .await
         .map_err(|e| conflict_or(e, "the tournament id is taken"))?;
@@ -317,10 +335,10 @@ impl Store {
 
     /// Every game of tournament `id`, by round and board.
     pub async fn tournament_games(&self, id: &str) -> Result<Vec<TGameRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT round_no, board, game_id, south, north, result, termination
-             FROM tournament_games WHERE tournament_id = $1 ORDER BY round_no, board",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS}
+             FROM tournament_games WHERE tournament_id = $1 ORDER BY round_no, board"
+        ))
         .bind(id)
         .fetch_all(&self.read)
         .await?;
@@ -533,13 +551,15 @@ impl Store {
     }
 
     /// Pairs round `round.round_no` of tournament `id` with `games`: the round's row and its
-    /// games in one transaction. `false` when the round exists already (another instance
-    /// paired it): nothing is written.
+    /// games in one transaction, with a team tournament's `matches` (each pairing's team
+    /// match, published with the round: the team matches' timers hear of them). `false` when
+    /// the round exists already (another instance paired it): nothing is written.
     pub async fn insert_tournament_round(
         &self,
         id: &str,
         round: &RoundRow,
         games: &[TGameRow],
+        matches: &[super::TeamMatchRow],
     ) -> Result<bool, StoreError> {
         let mut tx = self.write.begin().await?;
         let r = sqlx::query(
@@ -561,10 +581,12 @@ impl Store {
             Err(e) => return Err(e),
         }
         for g in games {
+            let (sh, nh) = g.halves.unzip();
             sqlx::query(
                 "INSERT INTO tournament_games
-                   (tournament_id, round_no, board, game_id, south, north, result, termination)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                   (tournament_id, round_no, board, game_id, south, north, result, termination,
+                    team_match, south_halves, north_halves)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             )
             .bind(id)
             .bind(g.round_no)
@@ -574,15 +596,22 @@ impl Store {
             .bind(&g.north)
             .bind(g.result.clone())
             .bind(g.termination.clone())
+            .bind(g.team_match.clone())
+            .bind(sh)
+            .bind(nh)
             .execute(&mut *tx)
             .await?;
+        }
+        let mut events = news(id);
+        for m in matches {
+            events.extend(super::teams::insert_team_match(&mut tx, m).await?);
         }
         sqlx::query("UPDATE tournaments SET updated = $2 WHERE id = $1")
             .bind(id)
             .bind(round.started)
             .execute(&mut *tx)
             .await?;
-        self.commit_events(tx, news(id)).await?;
+        self.commit_events(tx, events).await?;
         Ok(true)
     }
 
@@ -606,7 +635,7 @@ impl Store {
     pub async fn tournament_games_missing(&self, id: &str) -> Result<Vec<TGameRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT tg.round_no, tg.board, tg.game_id, tg.south, tg.north, tg.result,
-               tg.termination
+               tg.termination, tg.team_match, tg.south_halves, tg.north_halves
              FROM tournament_games tg LEFT JOIN games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1 AND tg.game_id IS NOT NULL AND tg.result IS NULL
                AND g.id IS NULL",
@@ -647,6 +676,62 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         self.commit_events(tx, news(&tid)).await?;
+        Ok(true)
+    }
+
+    /// The team matches of team tournament `id` that are over and whose pairing has no
+    /// result yet.
+    pub async fn tournament_team_matches_over(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT tg.team_match FROM tournament_games tg
+               JOIN team_matches m ON m.id = tg.team_match
+             WHERE tg.tournament_id = $1 AND tg.result IS NULL AND m.status = 'finished'",
+        )
+        .bind(id)
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("team_match"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Records the result of the pairing of tournament `id` played as team match `m`: `S`,
+    /// `N` or `draw`, how a level knockout match was decided, and the board points in
+    /// halves. `false` when it has one already (exactly once).
+    pub async fn record_tournament_team_result(
+        &self,
+        id: &str,
+        m: &str,
+        (result, termination): (&str, Option<&str>),
+        (south, north): (i64, i64),
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        let n = sqlx::query(
+            "UPDATE tournament_games SET result = $3, termination = $4, south_halves = $5,
+               north_halves = $6
+             WHERE tournament_id = $1 AND team_match = $2 AND result IS NULL",
+        )
+        .bind(id)
+        .bind(m)
+        .bind(result)
+        .bind(termination.map(str::to_string))
+        .bind(south)
+        .bind(north)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query("UPDATE tournaments SET updated = $2 WHERE id = $1")
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        self.commit_events(tx, news(id)).await?;
         Ok(true)
     }
 }

@@ -20,6 +20,7 @@ pub mod seeks;
 pub mod site_puzzles;
 pub mod storage;
 pub mod teams;
+pub mod teamtour;
 pub mod tournaments;
 
 pub use bao_server::util::Clock;

@@ -869,14 +869,16 @@ pub async fn starts_by_itself_and_missing_games_are_made(url: &str) {
         north: accts[0].clone(),
         result: None,
         termination: None,
+        team_match: None,
+        halves: None,
     };
     assert!(store
-        .insert_tournament_round(&id, &round, std::slice::from_ref(&game))
+        .insert_tournament_round(&id, &round, std::slice::from_ref(&game), &[])
         .await
         .unwrap());
     // A second claim of the same round is refused: nothing is written.
     assert!(!store
-        .insert_tournament_round(&id, &round, &[game])
+        .insert_tournament_round(&id, &round, &[game], &[])
         .await
         .unwrap());
     assert!(store

@@ -9,6 +9,7 @@ const KEYS = {
   'BH-C1': ['tournaments.tb_bh_c1', 'tournaments.tb_bh_c1_explain', 'tournaments.tb_bh_c1_abbr'],
   Place: ['tournaments.tb_place', 'tournaments.tb_place_explain', 'tournaments.tb_place_abbr'],
   Seed: ['tournaments.tb_seed', 'tournaments.tb_seed_explain', 'tournaments.tb_seed_abbr'],
+  BP: ['tournaments.tb_bp', 'tournaments.tb_bp_explain', 'tournaments.tb_bp_abbr'],
 };
 
 /** The name of tie-break `key` through `t` (i18n.js); the server's English for an unknown key. */

@@ -58,6 +58,13 @@ function resultText(p) {
 
 const gameUrl = (g) => `/g/${encodeURIComponent(g)}`;
 const playerLink = (name) => el('a', { href: profileUrl(name) }, name);
+/** A team tournament's entrant by name: a link to its club's page (docs/api.md "Team tournaments"). */
+const clubLink = (d, name) => {
+  const c = (d.players || []).find((p) => p.username === name);
+  return c?.club ? el('a', { href: `/club/${encodeURIComponent(c.club)}` }, name) : name;
+};
+/** An entrant: a player's profile, or a club's page in a team tournament. */
+const entrantLink = (d, name) => (d.teams ? clubLink(d, name) : playerLink(name));
 
 function allPairings(d) {
   return (d.rounds || []).flatMap((r) => (r.pairings || []).map((p) => ({ ...p, round: r.no })));
@@ -91,6 +98,12 @@ function byeText(points) {
   return t('tournaments.bye_points_one');
 }
 
+function teamByeText(points) {
+  if (points === 0.5) return t('tournaments.team_bye_half');
+  if (points === 0) return t('tournaments.team_bye_zero');
+  return t('tournaments.team_bye_one');
+}
+
 function fact(term, ...value) {
   return el('div', {}, el('dt', {}, term), el('dd', {}, ...value));
 }
@@ -104,12 +117,15 @@ function drawHeader(d) {
     fact(t('tournaments.fact_status'), el('span', { class: d.status === 'running' ? 'tag live' : 'tag', id: 't-status' }, statusText(d.status))),
     fact(t('tournaments.fact_game'), VARIANT_TITLES[d.variant] || d.variant || ''),
     fact(t('tournaments.fact_format'), formatText(d.format)),
+    d.teams ? fact(t('tournaments.fact_teams'), t('tournaments.teams_boards', { n: d.teams.boards })) : null,
     fact(t('tournaments.fact_clock'), clockText(d.clock)),
     fact(t('tournaments.fact_rated'), d.rated ? t('tournaments.rated_yes') : t('tournaments.rated_no')),
     d.forfeit_after_ms ? fact(t('tournaments.fact_forfeit'), t('tournaments.forfeit_after', { n: Math.round(d.forfeit_after_ms / 60000) || 1 })) : null,
-    d.format?.kind === 'knockout' ? null : fact(t('tournaments.fact_bye'), byeText(d.bye_points)),
+    d.format?.kind === 'knockout' ? null : fact(t('tournaments.fact_bye'), d.teams ? teamByeText(d.bye_points) : byeText(d.bye_points)),
     fact(t('tournaments.fact_organiser'), d.organiser ? playerLink(d.organiser) : ''),
-    fact(t('tournaments.fact_players'), t('tournaments.players_count', { n: count, max: d.max_players ?? '?' })),
+    d.teams
+      ? fact(t('tournaments.clubs_heading'), t('tournaments.clubs_count', { n: count, max: d.max_players ?? '?' }))
+      : fact(t('tournaments.fact_players'), t('tournaments.players_count', { n: count, max: d.max_players ?? '?' })),
     d.status === 'open'
       ? fact(t('tournaments.fact_start'), d.starts_at ? timeText(d.starts_at) : t('tournaments.starts_by_organiser'))
       : d.round
@@ -154,14 +170,29 @@ function drawActions(d) {
   }
 
   const canJoin = d.status === 'open' && !you.joined;
-  $('join-form').hidden = !(canJoin && me);
+  $('join-form').hidden = !(canJoin && me) || !!d.teams;
+  // A team tournament: clubs, entered by their leaders and admins.
+  const clubs = d.teams && me ? you.clubs || [] : [];
+  const free = clubs.filter((c) => !c.entered);
+  $('club-form').hidden = !(d.status === 'open' && free.length > 0);
+  const pick = $('club-pick');
+  if (pick.dataset.ids !== free.map((c) => c.id).join()) {
+    pick.replaceChildren(...free.map((c) => el('option', { value: c.id }, c.name)));
+    pick.dataset.ids = free.map((c) => c.id).join();
+  }
+  $('club-enter').disabled = count >= (d.max_players || Infinity);
+  const entered = clubs.find((c) => c.entered && !(d.players || []).find((p) => p.club === c.id)?.withdrawn);
+  const out = $('club-withdraw');
+  out.hidden = !(entered && active);
+  out.dataset.club = entered ? entered.id : '';
+  out.textContent = entered ? t('tournaments.team_withdraw', { club: entered.name }) : '';
   $('join-code').hidden = !d.private;
   $('join-code-label').hidden = !d.private;
   $('join-code').required = !!d.private;
   if (d.private && !$('join-code').value && codeFromLink) $('join-code').value = codeFromLink;
   $('join-button').disabled = count >= (d.max_players || Infinity);
   const signin = $('join-signin');
-  signin.hidden = !(canJoin && !me);
+  signin.hidden = !(canJoin && !me) || !!d.teams;
   signin.href = `/account/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 
   $('withdraw-button').hidden = !(you.joined && active && !(mine && mine.withdrawn));
@@ -180,13 +211,14 @@ function drawActions(d) {
 
 function drawPlayers(d) {
   const players = d.players || [];
+  $('h-players').textContent = d.teams ? t('tournaments.clubs_heading') : t('tournaments.players_heading');
   const organiserCan = d.you?.organiser && d.status !== 'finished' && d.status !== 'cancelled';
   $('t-players').replaceChildren(
     ...players.map((p) =>
       el(
         'li',
         { class: p.withdrawn ? 'withdrawn' : null, 'data-player': p.username },
-        playerLink(p.username),
+        d.teams ? clubLink(d, p.username) : playerLink(p.username),
         p.rating ? el('span', { class: 'muted small' }, `(${p.rating})`) : null,
         isMe(p.username) ? el('span', { class: 'small' }, t('tournaments.you')) : null,
         p.withdrawn ? el('span', { class: 'small' }, t('tournaments.withdrawn')) : null,
@@ -281,7 +313,7 @@ function drawStandings(d) {
       'tr',
       { class: isMe(s.player) ? 'me' : null, 'data-player': s.player },
       el('td', { class: 'num' }, String(s.rank)),
-      el('th', { scope: 'row', class: 't-player' }, playerLink(s.player)),
+      el('th', { scope: 'row', class: 't-player' }, entrantLink(d, s.player)),
       el('td', { class: 'num pts' }, num(s.points)),
       ...keys.map((k) => el('td', { class: 'num' }, num(s.tiebreaks?.[k] ?? ''))),
     ),
@@ -298,8 +330,8 @@ function drawStandings(d) {
           'tr',
           {},
           el('th', { scope: 'col', class: 'num' }, t('tournaments.col_rank')),
-          el('th', { scope: 'col', class: 't-player' }, t('tournaments.col_player')),
-          el('th', { scope: 'col', class: 'num' }, t('tournaments.col_points')),
+          el('th', { scope: 'col', class: 't-player' }, d.teams ? t('tournaments.col_club') : t('tournaments.col_player')),
+          el('th', { scope: 'col', class: 'num' }, d.teams ? t('tournaments.col_match_points') : t('tournaments.col_points')),
           ...keys.map((k) => tiebreakHead(d, k)),
         ),
       ),
@@ -320,6 +352,7 @@ function drawRounds(d) {
           'ul',
           { class: 't-pairings' },
           ...(r.pairings || []).map((p) => {
+            if (d.teams) return teamPairing(d, p);
             const res = resultText(p);
             const mineRow = isMe(p.S) || isMe(p.N);
             return el(
@@ -334,10 +367,29 @@ function drawRounds(d) {
               ),
             );
           }),
-          ...(r.byes || []).map((name) => el('li', { class: isMe(name) ? 'me bye' : 'bye' }, el('span', { class: 'who' }, playerLink(name)), el('span', { class: 'res' }, t('tournaments.bye')))),
+          ...(r.byes || []).map((name) => el('li', { class: isMe(name) ? 'me bye' : 'bye' }, el('span', { class: 'who' }, entrantLink(d, name)), el('span', { class: 'res' }, t('tournaments.bye')))),
         ),
       ),
     ),
+  );
+}
+
+/** A team tournament's pairing: the clubs, the match's board points in words, its page. */
+function teamPairing(d, p) {
+  let res;
+  if (p.result && p.score) {
+    const score = { home: p.S, away: p.N, s: num(p.score.S), n: num(p.score.N) };
+    res = p.result === 'draw' ? t('tournaments.team_drawn', score) : t('tournaments.team_won', { ...score, club: p.result === 'S' ? p.S : p.N });
+  } else if (p.result) {
+    res = t('tournaments.team_forfeit', { club: p.result === 'S' ? p.S : p.N });
+  } else {
+    res = t('tournaments.team_playing');
+  }
+  return el(
+    'li',
+    { 'data-match': p.match || null, 'data-result': p.result || '' },
+    el('span', { class: 'who' }, clubLink(d, p.S), ' – ', clubLink(d, p.N)),
+    el('span', { class: 'res' }, res, p.url ? [' ', el('a', { href: p.url }, t('tournaments.team_see_match'))] : null),
   );
 }
 
@@ -415,10 +467,12 @@ function draw(d) {
   drawPlayers(d);
   const kind = d.format?.kind;
   const started = (d.rounds || []).length > 0 || (d.knockout?.rounds || []).length > 0;
-  $('cross-part').hidden = !(kind === 'round_robin' && started);
-  $('bracket-part').hidden = !(kind === 'knockout' && started);
-  $('standings-part').hidden = !(kind === 'swiss' && (d.standings || []).length > 0);
-  $('rounds-part').hidden = !(kind !== 'knockout' && started);
+  // A team tournament's standings are by match points then board points: a table, not a
+  // crosstable of games; its rounds list the matches, a knockout's too.
+  $('cross-part').hidden = !(kind === 'round_robin' && started && !d.teams);
+  $('bracket-part').hidden = !(kind === 'knockout' && started && !d.teams);
+  $('standings-part').hidden = !((kind === 'swiss' || d.teams) && (d.standings || []).length > 0);
+  $('rounds-part').hidden = !((kind !== 'knockout' || d.teams) && started);
   const scrolled = ['cross-box', 'standings-box', 'bracket'].map((b) => [b, $(b).scrollLeft]);
   if (!$('cross-part').hidden) drawCrosstable(d);
   if (!$('bracket-part').hidden) drawBracket(d);
@@ -426,7 +480,9 @@ function draw(d) {
   if (!$('rounds-part').hidden) drawRounds(d);
   for (const [b, x] of scrolled) $(b).scrollLeft = x;
   const tbs = d.tiebreaks || [];
-  $('legend').hidden = !started || kind === 'knockout' || tbs.length === 0;
+  $('legend-points').hidden = !!d.teams;
+  $('legend-team-points').hidden = !d.teams;
+  $('legend').hidden = !started || (kind === 'knockout' && !d.teams) || tbs.length === 0;
   $('legend-list').replaceChildren(
     ...tbs.flatMap((x) => {
       const [name, explain] = tiebreakText(x);
@@ -525,6 +581,14 @@ $('join-form').addEventListener('submit', (e) => {
     return;
   }
   act('join', data?.private ? { code } : {}, $('join-button'));
+});
+$('club-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  act('join', { club: $('club-pick').value }, $('club-enter'));
+});
+$('club-withdraw').addEventListener('click', (e) => {
+  if (!window.confirm(t('tournaments.team_withdraw_confirm'))) return;
+  act('withdraw', { club: e.currentTarget.dataset.club }, e.currentTarget);
 });
 $('withdraw-button').addEventListener('click', (e) => {
   if (!window.confirm(t('tournaments.withdraw_confirm'))) return;

@@ -220,6 +220,13 @@ function readForm(form) {
   } else {
     fieldError(starts, '');
   }
+  const teams = $('t-teams').checked;
+  const boards = Number($('t-boards').value);
+  if (teams) {
+    if (!fieldError($('t-boards'), Number.isInteger(boards) && boards >= 2 && boards <= 16 ? '' : t('tournaments.f_boards_err'))) errors.push($('t-boards'));
+  } else {
+    fieldError($('t-boards'), '');
+  }
   const c = $('t-clock').value;
   const clock = c.startsWith('d')
     ? { days_per_move: Number(c.slice(1)) }
@@ -236,7 +243,9 @@ function readForm(form) {
     clock,
     rated: $('t-rated').checked,
     bye_points: Number($('t-bye').value),
-    forfeit_after_ms: clock.days_per_move ? null : Number($('t-forfeit').value),
+    // A team match's boards have their clocks: no forfeit time of the tournament's.
+    forfeit_after_ms: clock.days_per_move || teams ? null : Number($('t-forfeit').value),
+    ...(teams ? { teams: { boards } } : {}),
     starts_at: startsAt,
     max_players: m,
     private: $('t-private').checked,
@@ -255,7 +264,8 @@ function newPage() {
     $('swiss-box').hidden = kind !== 'swiss';
     $('knockout-box').hidden = kind !== 'knockout';
     $('start-box').hidden = form.querySelector('input[name="start"]:checked')?.value !== 'at';
-    $('forfeit-box').hidden = $('t-clock').value.startsWith('d');
+    $('teams-box').hidden = !$('t-teams').checked;
+    $('forfeit-box').hidden = $('t-clock').value.startsWith('d') || $('t-teams').checked;
   };
   form.addEventListener('change', sync);
   sync();

@@ -213,6 +213,7 @@ async fn create(
         status: "proposed".into(),
         proposer: me.id.0.clone(),
         created: now,
+        tournament: None,
     };
     store.create_team_match(&m).await?;
     json(

@@ -53,6 +53,8 @@ pub const DEFAULT_FORFEIT_MS: i64 = 5 * 60 * 1000;
 pub const FORFEIT_RANGE: std::ops::RangeInclusive<i64> = 1_000..=86_400_000;
 /// A tournament starts at most a year ahead.
 pub const MAX_AHEAD_MS: i64 = 366 * 24 * 3600 * 1000;
+/// Boards of a team tournament's matches (as a team match's: docs/api.md, "Team matches").
+pub const TEAM_BOARDS: std::ops::RangeInclusive<i64> = 2..=16;
 
 /// The feature's state: the observer's end of the channel to the task.
 pub struct Tournaments {
@@ -132,6 +134,7 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                 e = events.recv() => match e {
                     Ok(d) => match &d.event {
                         Event::Tournament { id } => Work::Changed(id.clone()),
+                        Event::TeamMatch { id } => Work::TeamMatch(id.clone()),
                         _ => continue,
                     },
                     // Fell behind: every timer read again.
@@ -155,6 +158,19 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                         }
                     }
                     Ok(None) => {}
+                    Err(e) => tracing::warn!("tournaments: {e}"),
+                },
+                // A team tournament's match finished (on any instance): its pairing's result,
+                // and the next round once all are in.
+                Work::TeamMatch(m) => match games.store.team_match(&m).await {
+                    Ok(Some(m)) if m.status == "finished" => {
+                        if let Some((tid, _)) = m.tournament {
+                            if let Err(e) = run::advance(&games, &tid).await {
+                                tracing::warn!("tournament {tid}: {}", e.message);
+                            }
+                        }
+                    }
+                    Ok(_) => {}
                     Err(e) => tracing::warn!("tournaments: {e}"),
                 },
                 Work::Changed(id) => timers.read(&games, Some(&id)).await,
@@ -184,6 +200,8 @@ enum Work {
     Ended(String),
     /// A tournament changed (an event).
     Changed(String),
+    /// A team match changed (an event): a team tournament's pairing may be over.
+    TeamMatch(String),
     /// Events were missed: every deadline is read again.
     Reread,
     /// A deadline came.
@@ -326,6 +344,14 @@ struct CreateReq {
     forfeit_after_ms: Option<i64>,
     /// A club-only tournament: only the club's members may join.
     club: Option<String>,
+    /// A team tournament: clubs are its entrants, team matches of `boards` its pairings.
+    teams: Option<TeamsReq>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TeamsReq {
+    boards: i64,
 }
 
 /// `POST /api/tournaments` -> `201 {"id", "url", "code"}`.
@@ -394,7 +420,28 @@ async fn create(
     } else {
         return Err(bad("bye_points is 1, 0.5 or 0"));
     };
+    let team_boards = match &req.teams {
+        None => None,
+        Some(t) if !TEAM_BOARDS.contains(&t.boards) => {
+            return Err(bad(&format!(
+                "teams.boards is {} to {}",
+                TEAM_BOARDS.start(),
+                TEAM_BOARDS.end()
+            )))
+        }
+        Some(_) if req.club.is_some() => {
+            return Err(bad(
+                "a team tournament is between clubs: it cannot be for one club's members",
+            ))
+        }
+        // A team match's boards have no forfeit time of the tournament's.
+        Some(_) if req.forfeit_after_ms.is_some() => {
+            return Err(bad("forfeit_after_ms is for tournaments of players"))
+        }
+        Some(t) => Some(t.boards),
+    };
     let forfeit = match (req.forfeit_after_ms, run::live(&clock)) {
+        _ if team_boards.is_some() => None,
         (None, true) => Some(DEFAULT_FORFEIT_MS),
         (None, false) => None,
         (Some(ms), true) if FORFEIT_RANGE.contains(&ms) => Some(ms),
@@ -435,6 +482,7 @@ async fn create(
         created: now,
         updated: now,
         club: req.club,
+        team_boards,
     };
     // Ids are random; a clash only draws again.
     for _ in 0..4 {
@@ -523,12 +571,59 @@ async fn detail(
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
     let b = built(&l);
-    json(StatusCode::OK, &state::detail(&l, b.as_ref(), viewer.id()))
+    let mut v = state::detail(&l, b.as_ref(), viewer.id());
+    // A team tournament: the clubs the viewer may enter or withdraw (its leaders and admins
+    // do), for the page's "enter my club".
+    if let (Some(_), Some(me)) = (l.t.team_boards, viewer.id()) {
+        let clubs: Vec<serde_json::Value> = games
+            .store
+            .clubs_of(me)
+            .await?
+            .into_iter()
+            .filter(|(_, _, role)| matches!(role.as_str(), "leader" | "admin"))
+            .map(|(id, name, _)| {
+                let entered = l.players.iter().any(|p| p.account_id == id);
+                serde_json::json!({"id": id, "name": name, "entered": entered})
+            })
+            .collect();
+        v["you"]["clubs"] = clubs.into();
+    }
+    json(StatusCode::OK, &v)
 }
 
 #[derive(Deserialize, Default)]
 struct JoinReq {
     code: Option<String>,
+    /// A team tournament: the club entered (by one of its leaders or admins).
+    club: Option<String>,
+}
+
+/// The club `req` names for a team tournament, checked: it exists and `acct` leads it or is
+/// one of its admins. Its id and name.
+async fn entered_club(
+    games: &Games,
+    club: Option<&str>,
+    acct: &str,
+) -> ApiResult<(String, String)> {
+    let Some(club) = club else {
+        return Err(ApiError::bad_request(
+            "a team tournament's entrants are clubs: a leader or admin enters one with {\"club\": ID}",
+        ));
+    };
+    let no_club = || ApiError::of(Category::NoSuchClub, "there is no such club");
+    let ok_id = club.len() <= 40 && club.bytes().all(|b| b.is_ascii_alphanumeric());
+    if !ok_id {
+        return Err(no_club());
+    }
+    let c = games.store.club(club).await?.ok_or_else(no_club)?;
+    let role = games.store.club_role(club, acct).await?;
+    if !matches!(role.as_deref(), Some("leader" | "admin")) {
+        return Err(ApiError::of(
+            Category::NotClubLeader,
+            "only the club's leaders and admins enter it in a tournament or withdraw it",
+        ));
+    }
+    Ok((c.id, c.name))
 }
 
 fn started() -> ApiError {
@@ -569,6 +664,14 @@ async fn join(
     if t.status != "open" {
         return Err(started());
     }
+    if t.team_boards.is_some() {
+        return enter_club(&games, &t, &acct, req.club.as_deref()).await;
+    }
+    if req.club.is_some() {
+        return Err(ApiError::bad_request(
+            "players join this tournament, not clubs: it is not a team tournament",
+        ));
+    }
     if let Some(club) = &t.club {
         if games.store.club_role(club, &acct).await?.is_none() {
             return Err(ApiError::of(
@@ -605,15 +708,53 @@ async fn join(
     }
 }
 
-/// `POST /api/tournaments/{id}/withdraw`: before the start the player leaves; after it
-/// they are withdrawn (not paired again; a game in progress goes on).
+/// Enters a club in team tournament `t` (docs/api.md, "Team tournaments"): once (a club
+/// entered already is refused), within the cap (the store's join).
+async fn enter_club(
+    games: &Games,
+    t: &TournamentRow,
+    acct: &str,
+    club: Option<&str>,
+) -> ApiResult<Response> {
+    let (club, name) = entered_club(games, club, acct).await?;
+    let row = PlayerRow {
+        account_id: club,
+        username: name,
+        rating: None,
+        provisional: false,
+        joined: games.clock.now_ms(),
+        withdrawn: false,
+    };
+    match games.store.join_tournament(&t.id, &row).await? {
+        JoinOutcome::Joined => json(StatusCode::OK, &serde_json::json!({"joined": true})),
+        JoinOutcome::Already => Err(ApiError::conflict("the club is entered already")),
+        JoinOutcome::Refused => {
+            let t = games.store.tournament(&t.id).await?;
+            if t.is_some_and(|t| t.status == "open") {
+                Err(ApiError::of(Category::Full, "the tournament is full"))
+            } else {
+                Err(started())
+            }
+        }
+    }
+}
+
+/// `POST /api/tournaments/{id}/withdraw` (`{"club"}` for a team tournament, by one of its
+/// leaders or admins): before the start the player (club) leaves; after it they are
+/// withdrawn (not paired again; a game or match in progress goes on).
 async fn withdraw(
     State(games): State<Arc<Games>>,
     Path(id): Path<String>,
     me: Account,
+    JsonOrEmpty(req): JsonOrEmpty<JoinReq>,
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
-    take_off(&games, &l, &me.id.0).await?;
+    let who = if l.t.team_boards.is_some() {
+        entered_club(&games, req.club.as_deref(), &me.id.0).await?.0
+    } else {
+        me.id.0
+    };
+    take_off(&games, &l, &who).await?;
     json(StatusCode::OK, &serde_json::json!({"withdrawn": true}))
 }
 
@@ -843,7 +984,7 @@ async fn standings_csv(
 ) -> ApiResult<Response> {
     let l = loaded(&games, &id).await?;
     let text = match built(&l) {
-        Some(b) => bao_tournament::standings::to_csv(&b.standings(), &l.bao_players()),
+        Some(b) => bao_tournament::standings::to_csv(&l.standings(&b), &l.bao_players()),
         None => "rank,player,points\r\n".to_string(),
     };
     Ok((

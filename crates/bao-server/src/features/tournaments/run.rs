@@ -9,7 +9,7 @@ use crate::domain::events::Event;
 use crate::domain::model::{EventKind, GameEvent, Match, TimeControl};
 use crate::error::ApiResult;
 use crate::game::{Alert, AlertKind, Games, NewPair, PairSeat, Recipient};
-use crate::store::{RoundRow, StoreError, TGameRow};
+use crate::store::{RoundRow, StoreError, TGameRow, TeamMatchRow};
 use crate::util;
 use bao_rules::{MatchFormat, Position, RecordResult, Rules, Side, Termination};
 use bao_tournament::{Pairing, PlayerId};
@@ -78,6 +78,67 @@ async fn record_results(games: &Games, id: &str) -> ApiResult<usize> {
         if games
             .store
             .record_tournament_result(&gid, &r, t.as_deref(), games.clock.now_ms())
+            .await?
+        {
+            n += 1;
+        }
+    }
+    n += record_team_results(games, id).await?;
+    Ok(n)
+}
+
+/// Takes the results of a team tournament's finished team matches (docs/api.md, "Team
+/// tournaments"): the match won by more board points, level ones drawn; in a knockout a
+/// level match goes to the side that won the first board not drawn, else to the upper
+/// entrant (the higher seed, South of the pairing). Each counted once (the store's
+/// `result IS NULL`); returns how many this call recorded.
+async fn record_team_results(games: &Games, id: &str) -> ApiResult<usize> {
+    let over = games.store.tournament_team_matches_over(id).await?;
+    if over.is_empty() {
+        return Ok(0);
+    }
+    let Some(t) = games.store.tournament(id).await? else {
+        return Ok(0);
+    };
+    let knockout = matches!(
+        serde_json::from_str(&t.format),
+        Ok(super::state::FormatJson::Knockout { .. })
+    );
+    let mut n = 0;
+    for m in over {
+        let boards = games.store.team_boards(&m).await?;
+        let (mut h, mut a) = (0i64, 0i64);
+        for b in &boards {
+            match b.result.as_deref() {
+                Some("home") => h += 2,
+                Some("away") => a += 2,
+                Some("draw") => {
+                    h += 1;
+                    a += 1;
+                }
+                _ => {}
+            }
+        }
+        // The pairing's South is the match's home club.
+        let (result, how) = match h.cmp(&a) {
+            std::cmp::Ordering::Greater => ("S", None),
+            std::cmp::Ordering::Less => ("N", None),
+            std::cmp::Ordering::Equal if !knockout => ("draw", None),
+            std::cmp::Ordering::Equal => {
+                let first = boards.iter().find_map(|b| match b.result.as_deref() {
+                    Some("home") => Some("S"),
+                    Some("away") => Some("N"),
+                    _ => None,
+                });
+                match first {
+                    Some(r) => (r, Some("first_board")),
+                    None => ("S", Some("seed")),
+                }
+            }
+        };
+        if games
+            .store
+            .record_tournament_team_result(id, &m, (result, how), (h, a), games.clock.now_ms())
             .await?
         {
             n += 1;
@@ -160,15 +221,31 @@ fn next_round(
             }
         }
     }
+    let team_boards = l.t.team_boards;
     let games = pairs
         .into_iter()
         .map(|(board, g)| {
-            // A withdrawn player's game is forfeited at once, without a server game.
+            // A withdrawn player's game is forfeited at once, without a server game; a
+            // withdrawn club's match too, every board to the other side.
             let (game_id, result) = match (withdrawn(g.south), withdrawn(g.north)) {
                 (false, false) => (Some(util::new_game_id()), None),
                 (true, false) => (None, Some("N")),
                 (_, true) => (None, Some("S")),
             };
+            let (game_id, team_match) = match team_boards {
+                Some(_) => (None, game_id.map(|_| util::random_code(10))),
+                None => (game_id, None),
+            };
+            let halves =
+                team_boards.zip(result).map(
+                    |(b, r)| {
+                        if r == "S" {
+                            (2 * b, 0)
+                        } else {
+                            (0, 2 * b)
+                        }
+                    },
+                );
             TGameRow {
                 round_no: no as i64,
                 board: board as i64,
@@ -177,6 +254,8 @@ fn next_round(
                 north: acct(g.north),
                 termination: result.map(|_| "forfeit".to_string()),
                 result: result.map(str::to_string),
+                team_match,
+                halves,
             }
         })
         .collect();
@@ -317,15 +396,20 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
             started: games.clock.now_ms(),
             byes: byes.clone(),
         };
+        let matches = team_matches(&l, &row, &round_games);
         if !games
             .store
-            .insert_tournament_round(id, &row, &round_games)
+            .insert_tournament_round(id, &row, &round_games, &matches)
             .await?
         {
             // Another instance paired it: it makes the games and tells the players.
             return Ok(());
         }
         tracing::info!("tournament {id}: round {no} paired");
+        if !matches.is_empty() {
+            // The team matches' own timers start them and tell their players.
+            continue;
+        }
         for g in &round_games {
             if let Err(e) = make_game(games, &l, g).await {
                 tracing::warn!("tournament {id} game {:?}: {}", g.game_id, e.message);
@@ -335,6 +419,41 @@ pub async fn advance(games: &Games, id: &str) -> ApiResult<()> {
         games_made(games, id).await;
     }
     Ok(())
+}
+
+/// How long the clubs have to name their players between the pairing of a team
+/// tournament's round and the start of its matches (docs/api.md, "Team tournaments").
+pub const LINEUP_WINDOW_MS: i64 = 10 * 60 * 1000;
+
+/// The team matches of a team tournament's round `r` (none for a tournament of players):
+/// one per pairing with a match id, South's club at home, accepted already, starting
+/// [`LINEUP_WINDOW_MS`] after the pairing with the tournament's variant, rules, clock and
+/// rating, single games on every board.
+fn team_matches(l: &Loaded, r: &RoundRow, games: &[TGameRow]) -> Vec<TeamMatchRow> {
+    let Some(boards) = l.t.team_boards else {
+        return Vec::new();
+    };
+    games
+        .iter()
+        .filter_map(|g| {
+            Some(TeamMatchRow {
+                id: g.team_match.clone()?,
+                home: g.south.clone(),
+                away: g.north.clone(),
+                boards,
+                variant: l.t.variant.clone(),
+                rules: l.t.rules.clone(),
+                match_format: MatchFormat::SingleGame.as_str().to_string(),
+                clock: l.t.clock.clone(),
+                rated: l.t.rated,
+                starts_at: r.started + LINEUP_WINDOW_MS,
+                status: "accepted".into(),
+                proposer: l.t.organiser_id.clone(),
+                created: r.started,
+                tournament: Some((l.t.id.clone(), r.round_no)),
+            })
+        })
+        .collect()
 }
 
 /// Publishes `TournamentRound` to every player of round `no`.

@@ -6,8 +6,8 @@ use crate::domain::model::TimeControl;
 use crate::store::{PlayerRow, RoundRow, TGameRow, TournamentRow};
 use bao_tournament::knockout::Knockout;
 use bao_tournament::{
-    seed_order, Format, GameResult, Pairing, Player, PlayerId, Round, Side, Standing, Tiebreak,
-    Tournament, TournamentError,
+    seed_order, Format, GameResult, Pairing, Player, PlayerId, Points, Round, Side, Standing,
+    Tiebreak, Tournament, TournamentError,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -160,6 +160,17 @@ impl Loaded {
             format => {
                 let mut t = Tournament::new(format, players)?;
                 t.points.bye = self.bye_points();
+                if self.t.team_boards.is_some() {
+                    // Match points (docs/api.md, "Team tournaments"): a bye scores as a
+                    // player's does, in matches (the bye's share of a won match).
+                    t.points = Points {
+                        win: 2.0,
+                        draw: 1.0,
+                        loss: 0.0,
+                        bye: 2.0 * self.bye_points(),
+                        forfeit_loss: 0.0,
+                    };
+                }
                 if matches!(format, Format::Swiss { .. }) {
                     for (a, b) in &self.forbidden {
                         if let (Some(a), Some(b)) = (self.id_of(a), self.id_of(b)) {
@@ -194,6 +205,67 @@ impl Loaded {
                 Ok(Built::Table(t))
             }
         }
+    }
+}
+
+impl Loaded {
+    /// Each entrant's board points in a team tournament, by player id: the boards of its
+    /// matches (won 1, drawn ½); a bye scores the bye's share of every board, a withdrawn
+    /// club's match every board to the other side. `None` for a tournament of players.
+    pub fn board_points(&self) -> Option<Vec<f64>> {
+        let boards = self.t.team_boards?;
+        let mut halves = vec![0i64; self.players.len()];
+        for g in &self.games {
+            let Some((s, n)) = g.halves else { continue };
+            for (who, h) in [(&g.south, s), (&g.north, n)] {
+                if let Some(p) = self.id_of(who) {
+                    halves[p.0] += h;
+                }
+            }
+        }
+        let bye = (2.0 * self.bye_points() * boards as f64) as i64;
+        for r in &self.rounds {
+            for b in &r.byes {
+                if let Some(p) = self.id_of(b) {
+                    halves[p.0] += bye;
+                }
+            }
+        }
+        Some(halves.into_iter().map(|h| h as f64 / 2.0).collect())
+    }
+
+    /// The standings of `b`: a team tournament's round robin or Swiss by match points,
+    /// then board points, then the format's tie-breaks; a team knockout by its bracket,
+    /// board points shown last.
+    pub fn standings(&self, b: &Built) -> Vec<Standing> {
+        let mut s = b.standings();
+        if let Some(bp) = self.board_points() {
+            match b {
+                Built::Table(_) => {
+                    bao_tournament::standings::lead_with(&mut s, Tiebreak::BoardPoints, &bp)
+                }
+                Built::Bracket(_) => {
+                    for x in &mut s {
+                        let v = bp.get(x.player.0).copied().unwrap_or(0.0);
+                        x.tiebreaks.push((Tiebreak::BoardPoints, v));
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// The tie-breaks the standings show, in order.
+    pub fn tiebreaks(&self) -> Vec<Tiebreak> {
+        let mut t = self.format.format().tiebreaks();
+        if self.t.team_boards.is_some() {
+            if matches!(self.format, FormatJson::Knockout { .. }) {
+                t.push(Tiebreak::BoardPoints);
+            } else {
+                t.insert(0, Tiebreak::BoardPoints);
+            }
+        }
+        t
     }
 }
 
@@ -243,6 +315,10 @@ pub fn tiebreak_text(t: Tiebreak) -> (&'static str, &'static str) {
             "Seed",
             "The seed: 1 for the highest rating at registration.",
         ),
+        Tiebreak::BoardPoints => (
+            "Board points",
+            "The boards of the club's matches: a board won 1, drawn half.",
+        ),
     }
 }
 
@@ -265,12 +341,17 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            json!({
+            let mut v = json!({
                 "username": p.username,
                 "rating": p.rating.map(|r| format!("{r}{}", if p.provisional { "?" } else { "" })),
                 "seed": seed_of(i),
                 "withdrawn": p.withdrawn,
-            })
+            });
+            // A team tournament's entrant is a club: its name, and its id for /club/{id}.
+            if l.t.team_boards.is_some() {
+                v["club"] = json!(p.account_id);
+            }
+            v
         })
         .collect();
     let rounds: Vec<Value> = l
@@ -289,6 +370,13 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
                     if let Some(t) = &g.termination {
                         v["termination"] = json!(t);
                     }
+                    if l.t.team_boards.is_some() {
+                        v["match"] = json!(g.team_match);
+                        v["url"] = json!(g.team_match.as_ref().map(|m| format!("/m/{m}")));
+                        v["score"] = json!(g.halves.map(|(s, n)| json!({
+                            "S": num(s as f64 / 2.0), "N": num(n as f64 / 2.0)
+                        })));
+                    }
                     v
                 })
                 .collect();
@@ -297,8 +385,6 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
         })
         .collect();
     let tiebreaks: Vec<Value> = l
-        .format
-        .format()
         .tiebreaks()
         .into_iter()
         .map(|t| {
@@ -308,7 +394,7 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
         .collect();
     let standings: Vec<Value> = built
         .map(|b| {
-            b.standings()
+            l.standings(b)
                 .iter()
                 .map(|s| {
                     let tb: serde_json::Map<String, Value> = s
@@ -316,8 +402,17 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
                         .iter()
                         .map(|(t, x)| (t.name().to_string(), num(*x)))
                         .collect();
-                    json!({"rank": s.rank, "player": l.name(s.player), "points": num(s.points),
-                           "tiebreaks": tb})
+                    let mut v = json!({"rank": s.rank, "player": l.name(s.player),
+                                       "points": num(s.points), "tiebreaks": tb});
+                    if l.t.team_boards.is_some() {
+                        v["club"] = json!(l.players.get(s.player.0).map(|p| &p.account_id));
+                        v["board_points"] = s
+                            .tiebreaks
+                            .iter()
+                            .find(|(t, _)| *t == Tiebreak::BoardPoints)
+                            .map_or(Value::Null, |(_, x)| num(*x));
+                    }
+                    v
                 })
                 .collect()
         })
@@ -336,6 +431,7 @@ pub fn detail(l: &Loaded, built: Option<&Built>, viewer: Option<&str>) -> Value 
         "max_players": l.t.max_players,
         "private": l.t.code.is_some(),
         "club": l.t.club,
+        "teams": l.t.team_boards.map(|b| json!({"boards": b})),
         "bye_points": num(l.bye_points()),
         "forfeit_after_ms": l.t.forfeit_after_ms,
         "round": l.rounds.len(),
@@ -420,5 +516,6 @@ pub fn summary(t: &TournamentRow) -> Value {
         "clock": clock,
         "organiser": t.organiser_name,
         "club": t.club,
+        "teams": t.team_boards.map(|b| json!({"boards": b})),
     })
 }

@@ -1,0 +1,527 @@
+//! Team tournament tests (docs/api.md, "Team tournaments") over real HTTP, on SQLite
+//! (tests/teamtour_sqlite.rs) and PostgreSQL (tests/teamtour_postgres.rs) with the same code.
+//! Clubs enter through their leaders, every pairing is a team match whose lineups the test
+//! sets and whose games it decides (resignations); the match points (2 / 1 / 0) and board
+//! points of the standings are the test's own sums, checked after every round. Each hostile
+//! case reads back what the refused request would have changed.
+
+use super::accounts::{base, get, post};
+use super::clubs::{act as club_act, new_club};
+use super::ratings::account;
+use super::teams::{team_match, tm, wait_match};
+use super::tournaments::quick;
+use super::*;
+use serde_json::json;
+use std::collections::HashMap;
+
+/// A club of the tournament: its id, name, leader (name, cookie) and members who play.
+pub struct Club {
+    pub id: String,
+    pub name: String,
+    pub leader: (String, String),
+    pub members: Vec<(String, String)>,
+}
+
+/// `n` open clubs on `b`, each with a leader and `members` members besides.
+pub async fn clubs(b: &str, n: usize, members: usize) -> Vec<Club> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        let leader = account(b, &format!("Kiongozi{i}")).await;
+        let name = format!("Klabu ya Bao {i}");
+        let id = new_club(b, &leader.1, &name, "Unguja", true).await;
+        let mut ms = Vec::new();
+        for j in 0..members {
+            let m = account(b, &format!("Mchezaji{i}x{j}")).await;
+            let r = club_act(b, &id, "join", json!({}), Some(&m.1)).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            ms.push(m);
+        }
+        out.push(Club {
+            id,
+            name,
+            leader,
+            members: ms,
+        });
+    }
+    out
+}
+
+/// The body of a team round robin of `boards` boards for `max` clubs.
+pub fn team_round_robin(boards: Value, max: i64) -> Value {
+    json!({"name": "Kombe la Vilabu", "variant": "kete",
+           "format": {"kind": "round_robin"},
+           "clock": {"initial_ms": 600000, "increment_ms": 0},
+           "max_players": max, "teams": {"boards": boards}})
+}
+
+/// `POST /api/tournaments/{id}/{what}` with `body` as `cookie`.
+pub async fn tact(b: &str, id: &str, what: &str, body: Value, cookie: &str) -> Answer {
+    post(
+        b,
+        &format!("/api/tournaments/{id}/{what}"),
+        body,
+        Some(cookie),
+    )
+    .await
+}
+
+/// `GET /api/tournaments/{id}`.
+pub async fn tournament(b: &str, id: &str) -> Value {
+    let a = get(b, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    a.json
+}
+
+/// A team tournament made by `cookie`: its id.
+pub async fn made(b: &str, body: Value, cookie: &str) -> String {
+    let r = post(b, "/api/tournaments", body, Some(cookie)).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json["id"].as_str().unwrap().to_string()
+}
+
+/// Each club's leader enters it.
+pub async fn enter_all(b: &str, id: &str, cs: &[Club]) {
+    for c in cs {
+        let r = tact(b, id, "join", json!({"club": c.id}), &c.leader.1).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        assert_eq!(r.json["joined"], true);
+    }
+}
+
+/// What a board's game comes to: the loser resigns, by side.
+#[derive(Clone, Copy)]
+enum Board {
+    HomeWins,
+    AwayWins,
+}
+
+/// Plays round `no` of tournament `id` (its pairings read from `bases[0]`): each pairing's
+/// lineups set by the clubs' leaders (their first `boards` members), the match started by
+/// the clock, each board decided as `plan` says (by pairing index), requests spread over
+/// `bases`. Adds each club's match and board points to `table` (the test's arithmetic).
+async fn play_round(
+    bases: &[String],
+    clock: &Clock,
+    id: &str,
+    no: usize,
+    cs: &[Club],
+    plan: impl Fn(usize) -> Vec<Board>,
+    table: &mut HashMap<String, (f64, f64)>,
+) {
+    let b = &bases[0];
+    let t = eventually_some("the round's pairings", || async {
+        let t = tournament(b, id).await;
+        (t["round"] == no as i64).then_some(t)
+    })
+    .await;
+    let round = &t["rounds"][no - 1];
+    assert_eq!(round["no"], no as i64);
+    let pairings = round["pairings"].as_array().unwrap().clone();
+    assert_eq!(pairings.len(), cs.len() / 2, "every club plays");
+    let club = |name: &str| cs.iter().find(|c| c.name == name).unwrap();
+    let cookie: HashMap<String, String> = cs
+        .iter()
+        .flat_map(|c| c.members.iter().chain([&c.leader]))
+        .cloned()
+        .collect();
+    let mut matches = Vec::new();
+    for (i, p) in pairings.iter().enumerate() {
+        let (home, away) = (
+            club(p["S"].as_str().unwrap()),
+            club(p["N"].as_str().unwrap()),
+        );
+        let mid = p["match"].as_str().expect("a team match").to_string();
+        assert_eq!(p["url"], format!("/m/{mid}"));
+        assert_eq!(p["result"], Value::Null);
+        let m = team_match(b, &mid).await;
+        // The pairing's team match: South's club at home, accepted, the tournament's terms.
+        assert_eq!(m["status"], "accepted");
+        assert_eq!(m["home"]["id"], home.id.as_str());
+        assert_eq!(m["away"]["id"], away.id.as_str());
+        assert_eq!(m["variant"], "kete");
+        let boards = m["boards"].as_array().unwrap().len();
+        for (k, c) in [home, away].into_iter().enumerate() {
+            let names: Vec<&str> = c.members[..boards].iter().map(|p| p.0.as_str()).collect();
+            let r = tm(
+                &bases[(i + k) % bases.len()],
+                &mid,
+                "lineup",
+                json!({ "players": names }),
+                &c.leader.1,
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+        matches.push((mid, home, away, plan(i)));
+    }
+    // The lineup window: ten minutes after the pairing the matches start by their timers.
+    clock.advance(Duration::from_secs(10 * 60 + 1));
+    for (i, (mid, home, away, boards)) in matches.iter().enumerate() {
+        let m = wait_match(b, mid, |m| m["status"] == "running").await;
+        let (mut h, mut a) = (0.0f64, 0.0f64);
+        for (k, outcome) in boards.iter().enumerate() {
+            let board = &m["boards"][k];
+            let gid = board["game"].as_str().expect("a game").to_string();
+            let (hn, an) = (
+                board["home"].as_str().unwrap(),
+                board["away"].as_str().unwrap(),
+            );
+            let loser = match outcome {
+                Board::HomeWins => {
+                    h += 1.0;
+                    an
+                }
+                Board::AwayWins => {
+                    a += 1.0;
+                    hn
+                }
+            };
+            let lb = &bases[(i + k) % bases.len()];
+            let st = eventually_some("the board's game", || async {
+                let g = get(lb, &format!("/api/games/{gid}"), Some(&cookie[loser])).await;
+                (g.status == 200).then_some(g.json)
+            })
+            .await;
+            let r = post(
+                lb,
+                &format!("/api/games/{gid}/resign"),
+                json!({"game_no": 1, "ply": st["ply"]}),
+                Some(&cookie[loser]),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+        let (hm, am) = match h.total_cmp(&a) {
+            std::cmp::Ordering::Greater => (2.0, 0.0),
+            std::cmp::Ordering::Less => (0.0, 2.0),
+            std::cmp::Ordering::Equal => (1.0, 1.0),
+        };
+        for (c, mp, bp) in [(home, hm, h), (away, am, a)] {
+            let e = table.entry(c.name.clone()).or_default();
+            e.0 += mp;
+            e.1 += bp;
+        }
+        let m = wait_match(b, mid, |m| m["status"] == "finished").await;
+        assert_eq!(m["score"]["home"].as_f64(), Some(h));
+        assert_eq!(m["score"]["away"].as_f64(), Some(a));
+    }
+    // Every pairing's result and score on the tournament.
+    let t = eventually_some("the round's results", || async {
+        let t = tournament(b, id).await;
+        let r = &t["rounds"][no - 1]["pairings"];
+        r.as_array()
+            .unwrap()
+            .iter()
+            .all(|p| !p["result"].is_null())
+            .then_some(t)
+    })
+    .await;
+    for (p, (_, _, _, boards)) in t["rounds"][no - 1]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&matches)
+    {
+        let h = boards
+            .iter()
+            .filter(|b| matches!(b, Board::HomeWins))
+            .count() as f64;
+        let a = boards.len() as f64 - h;
+        assert_eq!(p["score"]["S"].as_f64(), Some(h), "{p}");
+        assert_eq!(p["score"]["N"].as_f64(), Some(a), "{p}");
+        let want = match h.total_cmp(&a) {
+            std::cmp::Ordering::Greater => "S",
+            std::cmp::Ordering::Less => "N",
+            std::cmp::Ordering::Equal => "draw",
+        };
+        assert_eq!(p["result"], want, "{p}");
+    }
+}
+
+/// The standings of `t` agree with `table`: each club's match and board points, ordered by
+/// match points then board points.
+fn check_standings(t: &Value, table: &HashMap<String, (f64, f64)>) {
+    let s = t["standings"].as_array().unwrap();
+    assert_eq!(s.len(), table.len(), "{t}");
+    let mut last: Option<(f64, f64)> = None;
+    for line in s {
+        let name = line["player"].as_str().unwrap();
+        let (mp, bp) = table[name];
+        assert_eq!(line["points"].as_f64(), Some(mp), "{name}: {s:?}");
+        assert_eq!(line["board_points"].as_f64(), Some(bp), "{name}: {s:?}");
+        assert_eq!(line["tiebreaks"]["BP"].as_f64(), Some(bp), "{name}");
+        if let Some(prev) = last {
+            assert!(
+                prev.0 > mp || (prev.0 == mp && prev.1 >= bp),
+                "ordered by match points, then board points: {s:?}"
+            );
+        }
+        last = Some((mp, bp));
+    }
+    assert_eq!(t["tiebreaks"][0]["key"], "BP");
+}
+
+/// The results of the three rounds of the four clubs' round robin, by round and pairing:
+/// wins, a level match (drawn) and a clean sweep.
+fn plan(round: usize) -> impl Fn(usize) -> Vec<Board> {
+    use Board::*;
+    move |pairing| match (round + pairing) % 3 {
+        0 => vec![HomeWins, HomeWins],
+        1 => vec![HomeWins, AwayWins],
+        _ => vec![AwayWins, AwayWins],
+    }
+}
+
+/// Four clubs, a round robin of 2-board team matches: entered by their leaders, started,
+/// every round's matches played to their results; standings checked after every round by
+/// this test's arithmetic; the tournament finishes after the third.
+pub async fn four_clubs_round_robin(url: &str) {
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).lifecycle(quick()).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 4, 2).await;
+    let id = made(&b, team_round_robin(json!(2), 4), &cs[0].leader.1).await;
+    let t = tournament(&b, &id).await;
+    assert_eq!(t["teams"]["boards"], 2);
+    assert_eq!(t["forfeit_after_ms"], Value::Null);
+    enter_all(&b, &id, &cs).await;
+    let t = tournament(&b, &id).await;
+    let mut entrants: Vec<(&str, &str)> = t["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["username"].as_str().unwrap(), p["club"].as_str().unwrap()))
+        .collect();
+    let mut want: Vec<(&str, &str)> = cs
+        .iter()
+        .map(|c| (c.name.as_str(), c.id.as_str()))
+        .collect();
+    // Entered within one millisecond of the test's clock: the order is the ids'.
+    entrants.sort();
+    want.sort();
+    assert_eq!(entrants, want);
+    let r = tact(&b, &id, "start", json!({}), &cs[0].leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let bases = [b.clone()];
+    let mut table = HashMap::new();
+    for no in 1..=3 {
+        play_round(&bases, &clock, &id, no, &cs, plan(no), &mut table).await;
+        let t = eventually_some("the standings", || async {
+            let t = tournament(&b, &id).await;
+            let done = if no < 3 {
+                t["round"] == no as i64 + 1
+            } else {
+                t["status"] == "finished"
+            };
+            done.then_some(t)
+        })
+        .await;
+        check_standings(&t, &table);
+    }
+    // Every club's matches: one a round, each of this tournament.
+    for c in &cs {
+        let l = get(&b, &format!("/api/team-matches?club={}", c.id), None).await;
+        assert_eq!(l.json["matches"].as_array().unwrap().len(), 3, "{}", l.text);
+    }
+    s.stop().await;
+}
+
+/// A member who is neither a leader nor an admin cannot enter the club; an admin can.
+pub async fn only_leaders_enter(url: &str) {
+    let s = server(url).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 1, 2).await;
+    let c = &cs[0];
+    let id = made(&b, team_round_robin(json!(2), 4), &c.leader.1).await;
+    let r = tact(&b, &id, "join", json!({"club": c.id}), &c.members[0].1).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert_eq!(r.json["error"], "not_club_leader");
+    assert!(tournament(&b, &id).await["players"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // Nor withdraw it once entered.
+    let r = club_act(
+        &b,
+        &c.id,
+        "role",
+        json!({"username": c.members[1].0, "role": "admin"}),
+        Some(&c.leader.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // What each may do, as the page reads it: the admin may enter the club, the member not.
+    let you = |cookie: String| {
+        let (b, id) = (b.clone(), id.clone());
+        async move {
+            get(&b, &format!("/api/tournaments/{id}"), Some(&cookie))
+                .await
+                .json["you"]["clubs"]
+                .clone()
+        }
+    };
+    assert_eq!(you(c.members[0].1.clone()).await, json!([]));
+    assert_eq!(
+        you(c.members[1].1.clone()).await,
+        json!([{"id": c.id, "name": c.name, "entered": false}])
+    );
+    let r = tact(&b, &id, "join", json!({"club": c.id}), &c.members[1].1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        you(c.leader.1.clone()).await,
+        json!([{"id": c.id, "name": c.name, "entered": true}])
+    );
+    let r = tact(&b, &id, "withdraw", json!({"club": c.id}), &c.members[0].1).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert_eq!(tournament(&b, &id).await["players"][0]["username"], c.name);
+    s.stop().await;
+}
+
+/// A club is entered once: a second entry (by another of its leaders) is refused and the
+/// club counted once.
+pub async fn club_entered_once(url: &str) {
+    let s = server(url).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 1, 1).await;
+    let c = &cs[0];
+    let r = club_act(
+        &b,
+        &c.id,
+        "role",
+        json!({"username": c.members[0].0, "role": "leader"}),
+        Some(&c.leader.1),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let id = made(&b, team_round_robin(json!(2), 4), &c.leader.1).await;
+    let r = tact(&b, &id, "join", json!({"club": c.id}), &c.leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let r = tact(&b, &id, "join", json!({"club": c.id}), &c.members[0].1).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    let t = tournament(&b, &id).await;
+    assert_eq!(t["players"].as_array().unwrap().len(), 1);
+    let l = get(&b, "/api/tournaments?status=upcoming", None).await;
+    let line = l.json["tournaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == id.as_str())
+        .cloned()
+        .unwrap();
+    assert_eq!(line["players"], 1);
+    assert_eq!(line["teams"]["boards"], 2);
+    s.stop().await;
+}
+
+/// A player cannot join a team tournament as a player, and a club cannot enter a tournament
+/// of players.
+pub async fn players_do_not_join_team_tournaments(url: &str) {
+    let s = server(url).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 1, 1).await;
+    let c = &cs[0];
+    let id = made(&b, team_round_robin(json!(2), 4), &c.leader.1).await;
+    for who in [&c.leader, &c.members[0]] {
+        let r = tact(&b, &id, "join", json!({}), &who.1).await;
+        assert_eq!(r.status, 400, "{}", r.text);
+    }
+    assert!(tournament(&b, &id).await["players"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let mut solo = team_round_robin(json!(2), 4);
+    solo.as_object_mut().unwrap().remove("teams");
+    let pid = made(&b, solo, &c.leader.1).await;
+    let r = tact(&b, &pid, "join", json!({"club": c.id}), &c.leader.1).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert!(tournament(&b, &pid).await["players"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    s.stop().await;
+}
+
+/// `teams.boards` is 2 to 16; a team tournament is not one club's.
+pub async fn boards_in_range(url: &str) {
+    let s = server(url).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 1, 0).await;
+    let c = &cs[0];
+    for bad in [json!(1), json!(17), json!(0), json!(-2), json!("4")] {
+        let r = post(
+            &b,
+            "/api/tournaments",
+            team_round_robin(bad.clone(), 4),
+            Some(&c.leader.1),
+        )
+        .await;
+        assert_eq!(r.status, 400, "boards {bad}: {}", r.text);
+    }
+    for ok in [2, 16] {
+        let id = made(&b, team_round_robin(json!(ok), 4), &c.leader.1).await;
+        assert_eq!(tournament(&b, &id).await["teams"]["boards"], ok);
+    }
+    let mut one_club = team_round_robin(json!(2), 4);
+    one_club["club"] = json!(c.id);
+    let r = post(&b, "/api/tournaments", one_club, Some(&c.leader.1)).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    s.stop().await;
+}
+
+/// Two instances on one database: the round paired once (each pairing's team match made
+/// once, whichever instance's task gets there), each result counted once (the match points
+/// and board points of the standings add up to the matches played), rounds driven from both.
+pub async fn paired_once_on_two_instances(url: &str) {
+    let clock = manual_clock();
+    let (s1, s2) = server(url)
+        .clock(&clock)
+        .lifecycle(quick())
+        .start_two()
+        .await;
+    let (b1, b2) = (base(&s1), base(&s2));
+    let cs = clubs(&b1, 4, 2).await;
+    let id = made(&b1, team_round_robin(json!(2), 4), &cs[0].leader.1).await;
+    enter_all(&b2, &id, &cs).await;
+    let r = tact(&b2, &id, "start", json!({}), &cs[0].leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let bases = [b1.clone(), b2.clone()];
+    let mut table = HashMap::new();
+    for no in 1..=2 {
+        play_round(&bases, &clock, &id, no, &cs, plan(no), &mut table).await;
+        let t = eventually_some("the next round", || async {
+            let t = tournament(&b2, &id).await;
+            (t["round"] == no as i64 + 1).then_some(t)
+        })
+        .await;
+        check_standings(&t, &table);
+        let mp: f64 = t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["points"].as_f64().unwrap())
+            .sum();
+        let bp: f64 = t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["board_points"].as_f64().unwrap())
+            .sum();
+        // Two matches a round: 2 match points and 2 board points each, counted once.
+        assert_eq!(mp, 4.0 * no as f64);
+        assert_eq!(bp, 4.0 * no as f64);
+        // Each club has one match per paired round: made once.
+        for c in &cs {
+            for b in [&b1, &b2] {
+                let l = get(b, &format!("/api/team-matches?club={}", c.id), None).await;
+                assert_eq!(
+                    l.json["matches"].as_array().unwrap().len(),
+                    no + 1,
+                    "{}",
+                    l.text
+                );
+            }
+        }
+    }
+    s1.stop().await;
+    s2.stop().await;
+}
