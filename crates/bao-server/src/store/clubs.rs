@@ -172,7 +172,8 @@ pub enum ClubChange {
 pub enum Busy {
     /// A team match of the club was accepted or is being played.
     TeamMatch,
-    /// A club-only tournament is being played (or paused).
+    /// A club-only tournament, or a team tournament the club plays in, is being played (or
+    /// paused).
     Tournament,
     /// A club-only arena is being played.
     Arena,
@@ -1083,6 +1084,16 @@ impl Store {
                 .iter()
                 .map(|t| Event::Tournament { id: t.clone() }),
         );
+        // Its entries in team tournaments that have not started are taken back.
+        let left = ids(sqlx::query(
+            "DELETE FROM tournament_players WHERE account_id = $1 AND tournament_id IN
+               (SELECT id FROM tournaments WHERE team_boards IS NOT NULL AND status = 'open')
+             RETURNING tournament_id AS id",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?)?;
+        events.extend(left.iter().map(|t| Event::Tournament { id: t.clone() }));
         sqlx::query(
             "UPDATE arena_series SET stopped = 1
              WHERE stopped = 0 AND id IN (SELECT series_id FROM arenas WHERE club_id = $1)",
@@ -1118,6 +1129,12 @@ impl Store {
                 Busy::Tournament,
                 "SELECT 1 AS one FROM tournaments
                  WHERE club_id = $1 AND status IN ('running', 'paused')",
+            ),
+            (
+                Busy::Tournament,
+                "SELECT 1 AS one FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+                 WHERE p.account_id = $1 AND p.withdrawn = 0 AND t.team_boards IS NOT NULL
+                   AND t.status IN ('running', 'paused')",
             ),
             (
                 Busy::Arena,

@@ -1224,6 +1224,38 @@ pub async fn dissolving_a_club(url: &str) {
         .status,
         200
     );
+    // A team tournament not started, the club entered by its admin.
+    let r = post(
+        b,
+        "/api/tournaments",
+        json!({"name": "Kombe la Vilabu", "variant": "kete", "format": {"kind": "round_robin"},
+               "clock": {"initial_ms": 600000, "increment_ms": 0}, "max_players": 8,
+               "teams": {"boards": 2}}),
+        Some(&h.el),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let cup = r.json["id"].as_str().unwrap().to_string();
+    for (club_id, cookie) in [(id, &h.dg), (other.as_str(), &h.el)] {
+        let r = post(
+            b,
+            &format!("/api/tournaments/{cup}/join"),
+            json!({ "club": club_id }),
+            Some(cookie),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let entrants = |t: &Value| -> Vec<String> {
+        t["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["club"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let t = get(b, &format!("/api/tournaments/{cup}"), None).await.json;
+    assert_eq!(entrants(&t).len(), 2, "{t}");
     let members = all_members(b, id, 50).await;
     let name = "Bao Kidongo Chekundu";
     assert!(search(b, "kidongo", 10).await.contains(&id.to_string()));

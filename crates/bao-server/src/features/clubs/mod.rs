@@ -456,7 +456,7 @@ fn refusal(change: ClubChange, leaders: &str) -> ApiError {
                 "a team match of the club was accepted or is being played: dissolve the club after it"
             }
             Busy::Tournament => {
-                "a tournament of the club is being played: dissolve the club after it"
+                "a tournament of the club, or one it plays in, is being played: dissolve the club after it"
             }
             Busy::Arena => "an arena of the club is being played: dissolve the club after it",
             Busy::Battle => {
