@@ -817,6 +817,20 @@ const STATES = [
     },
   ],
   [
+    'the arenas form, a team battle (a club found, one chosen, too few refused)',
+    async (page) => {
+      await page.check('#a-battle');
+      await page.waitForSelector('#battle-box:not([hidden])');
+      await page.fill('#b-q', 'Chama');
+      await page.click('#b-search');
+      await page.locator('#b-found li button[data-act="add"]').first().click();
+      await page.waitForSelector('#b-chosen li');
+      await page.fill('#a-name', 'Vita');
+      await page.click('#create-button');
+      await page.waitForSelector('#b-q-err:not([hidden])');
+    },
+  ],
+  [
     'create an arena, the fields refused',
     async (page) => {
       await page.fill('#a-minutes', '5');

@@ -107,6 +107,14 @@ test('two phones in Swahili: join an arena from the list, get paired, one resign
   if (state.side_to_move !== state.you) {
     await callAs(`/api/games/${ga}/moves`, { session: b.session, method: 'POST', body: { move: state.legal[0].move, ply: state.ply } });
   }
+  // Baraka's page has its standings from its socket (docs/api.md "Live updates and live
+  // standings"): from now on it does not ask the server for the arena again.
+  await b.page.waitForSelector('#arena[data-live="true"]');
+  const asked = [];
+  const count = (r) => {
+    if (new URL(r.url()).pathname === `/api/arenas/${id}`) asked.push(r.url());
+  };
+  b.page.on('request', count);
   await a.page.waitForSelector('#resign:not([hidden])');
   await a.page.click('#resign');
   await a.page.waitForSelector('#result:not([hidden])');
@@ -117,6 +125,8 @@ test('two phones in Swahili: join an arena from the list, get paired, one resign
   assert.equal((await b.page.textContent('#standings tbody tr:first-child th.t-player a')).trim(), b.name, 'the winner ranks first');
   // Two players alone in the arena meet again: a new game for both.
   const gb2 = await yourGame(b.page, gb);
+  b.page.off('request', count);
+  assert.deepEqual(asked, [], 'the standings and the next game came on the socket, not by asking');
   await screenshot(b.page, '55-arena-standings-moved-sw-360');
 
   // Asha goes back through the game's link: the standings show her loss, and her next game.

@@ -51,12 +51,34 @@ test('two phones in Swahili: members of two clubs join a team battle from its pa
   // Asha is a member of both clubs: she has to say which she plays for.
   await callAs(`/api/clubs/${idB}/join`, { session: a.session, method: 'POST', body: {} });
   const name = `Vita ${unique('Jioni')}`;
-  const made = await callAs('/api/arenas', {
-    session: a.session,
-    method: 'POST',
-    body: { name, variant: 'kete', clock: { initial_ms: 600000, increment_ms: 5000 }, minutes: 60, berserk: false, rated: false, battle: { clubs: [idA, idB], leaders: 1 } },
-  });
-  const id = made.data.id;
+  // Asha makes the battle from the /arenas form: both clubs found by name and added; one club
+  // alone is refused in words before anything is sent.
+  await a.page.goto('/arenas');
+  await a.page.waitForSelector('#create-form:not([hidden])');
+  await a.page.fill('#a-name', name);
+  await a.page.selectOption('#a-clock', '600000+5000');
+  await a.page.fill('#a-minutes', '60');
+  await a.page.uncheck('#a-berserk');
+  await a.page.check('#a-battle');
+  await a.page.waitForSelector('#battle-box:not([hidden])');
+  const add = async (club, cid) => {
+    await a.page.fill('#b-q', club);
+    await a.page.click('#b-search');
+    const row = a.page.locator(`#b-found li[data-club="${cid}"]`);
+    await row.waitFor();
+    await row.locator('button[data-act="add"]').click();
+    await a.page.waitForSelector(`#b-chosen li[data-club="${cid}"]`);
+  };
+  await add(clubA, idA);
+  await a.page.fill('#b-leaders', '1');
+  await a.page.click('#create-button');
+  await a.page.waitForSelector('#b-q-err:not([hidden])');
+  assert.equal(await a.page.textContent('#b-q-err'), sw('arenas.err_battle_clubs'));
+  await add(clubB, idB);
+  await noSidewaysScroll(a.page, 'the battle form');
+  await screenshot(a.page, '58-battle-form-sw-360');
+  await Promise.all([a.page.waitForURL(/\/a\/[a-z0-9]+$/), a.page.click('#create-button')]);
+  const id = new URL(a.page.url()).pathname.split('/')[2];
 
   // The list marks the battle and names its clubs.
   await a.page.goto('/arenas');

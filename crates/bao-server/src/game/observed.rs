@@ -1,9 +1,12 @@
 //! The task of a feature that follows game ends (docs/architecture.md, "The event bus"):
 //! the match ids its [`super::Observer`] hands over, and a catch-up at every safety sweep
 //! ([`super::Lifecycle::safety_sweep`], the first at once) for what an instance stopped
-//! before handling left. Ratings and fair play run on it.
+//! before handling left. Ratings run on it; fair play and the site's puzzles, which work
+//! match by match, on [`spawn_each_match`].
 
 use super::Games;
+use crate::store::StoreError;
+use std::fmt::Display;
 use std::future::Future;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -41,6 +44,45 @@ where
             };
             let Some(games) = weak.upgrade() else { return };
             work(games, id).await;
+        }
+    })
+}
+
+/// [`spawn_observed`] for work done match by match: `each(games, id)` for the match that
+/// ended, and at every safety sweep for each match that `catch_up` names (those an
+/// instance left undone). Failures are logged under `what`, and the next match goes on.
+pub fn spawn_each_match<C, CF, E, EF, Er>(
+    rx: Option<mpsc::Receiver<String>>,
+    games: &Arc<Games>,
+    what: &'static str,
+    catch_up: C,
+    each: E,
+) -> tokio::task::JoinHandle<()>
+where
+    C: Fn(Arc<Games>) -> CF + Send + Sync + 'static,
+    CF: Future<Output = Result<Vec<String>, StoreError>> + Send,
+    E: Fn(Arc<Games>, String) -> EF + Send + Sync + 'static,
+    EF: Future<Output = Result<(), Er>> + Send,
+    Er: Display,
+{
+    let (catch_up, each) = (Arc::new(catch_up), Arc::new(each));
+    spawn_observed(rx, games, move |games, id| {
+        let (catch_up, each) = (catch_up.clone(), each.clone());
+        async move {
+            let ids = match id {
+                Some(id) => Ok(vec![id]),
+                None => catch_up(games.clone()).await,
+            };
+            match ids {
+                Ok(ids) => {
+                    for id in ids {
+                        if let Err(e) = each(games.clone(), id.clone()).await {
+                            tracing::warn!("{what}: match {id}: {e}");
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("{what}: {e}"),
+            }
         }
     })
 }

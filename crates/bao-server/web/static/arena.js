@@ -1,10 +1,12 @@
 // One arena (/a/{id}): the countdown, Join / Pause, "Your game" one tap away, berserk, the
 // standings with the fire and berserk marks in words, the winners at the end; in a team battle
 // the clubs' ranking with each club's best players, and the club to join for. Data:
-// GET /api/arenas/{id} (docs/api.md "Arenas"), asked again when the player socket
-// (`/api/play/ws?arena=ID`, docs/api.md "The player socket") says it changed: once as the
-// socket opens (also after a reconnect), then at each change. No polling; the countdown ticks
-// on the page from the server's `now`.
+// GET /api/arenas/{id} (docs/api.md "Arenas") once as the player socket
+// (`/api/play/ws?arena=ID`, docs/api.md "The player socket", "Live updates and live
+// standings") opens (also after a reconnect), then the socket's `standings` (the first 100,
+// the podium, the count) and `standings_you` (the player's own row, wherever it ranks, and
+// game) at each change: the page does not ask again. No polling; the countdown ticks on the
+// page from the server's `now`.
 
 import { $, api, el, errorText, notify, VARIANT_TITLES } from './app.js';
 import { t } from './i18n.js';
@@ -105,8 +107,11 @@ function drawActions(d) {
   box.dataset.game = game || '';
 }
 
+/** Rows the table shows at most: the socket sends the first 100. */
+const SHOWN = 100;
+
 function drawStandings(d) {
-  const rows = d.standings || [];
+  const rows = (d.standings || []).slice(0, SHOWN);
   $('standings-empty').hidden = rows.length > 0;
   $('standings-box').hidden = rows.length === 0;
   $('standings-rows').replaceChildren(
@@ -134,10 +139,18 @@ function drawStandings(d) {
       );
     }),
   );
+  // The player's own place when it is below the rows shown.
+  const mine = d.myRow;
+  const below = !!mine && !rows.some((s) => isMe(s.username));
+  $('your-place').hidden = !below;
+  if (below) $('your-place').textContent = t('arenas.your_place', { rank: mine.rank, points: mine.score });
+  const more = Number(d.players ?? rows.length) - rows.length;
+  $('standings-more').hidden = more <= 0;
+  if (more > 0) $('standings-more').textContent = t('arenas.standings_more', { n: more });
   const podium = $('podium-part');
   podium.hidden = d.status !== 'finished' || rows.length === 0;
   $('podium').replaceChildren(
-    ...rows.slice(0, 3).map((s, i) => el('li', {}, t('arenas.podium_place', { n: i + 1, name: s.username, points: s.score }))),
+    ...(d.podium || rows.slice(0, 3)).map((s, i) => el('li', {}, t('arenas.podium_place', { n: i + 1, name: s.username, points: s.score }))),
   );
 }
 
@@ -180,7 +193,7 @@ function draw(d) {
     fact(t('arenas.fact_game'), VARIANT_TITLES[d.variant] || d.variant || ''),
     fact(t('arenas.fact_clock'), clockText(d.clock)),
     fact(t('arenas.fact_length'), t('arenas.length_minutes', { n: Math.round((d.ends_at - d.starts_at) / 60000) }), ' · ', timeText(d.starts_at)),
-    fact(t('arenas.fact_players'), String((d.standings || []).length)),
+    fact(t('arenas.fact_players'), String(d.players ?? (d.standings || []).length)),
     fact(t('arenas.fact_rated'), yesNo(d.rated)),
     fact(t('arenas.fact_berserk'), yesNo(d.berserk)),
   );
@@ -206,6 +219,8 @@ async function load() {
     const text = JSON.stringify(rest);
     if (text === lastText) return;
     lastText = text;
+    d.myRow = (d.standings || []).find((s) => isMe(s.username)) || null;
+    d.players = (d.standings || []).length;
     draw(d);
   } catch (err) {
     if (mine !== seq) return;
@@ -225,21 +240,60 @@ async function load() {
 // The player socket tells the page when the arena changed: `arena` once it is open (what
 // changed while it was closed), then at every change. Closed once the arena is over.
 let socket = null;
+/** Whether this connection brought standings: then `arena` messages need no reading. */
+let live = false;
+
+/** The socket's standings (docs/api.md "Live updates and live standings") into the view. */
+function fromStandings(msg) {
+  if (!data) return;
+  const d = { ...data, status: msg.status, starts_at: msg.starts_at, ends_at: msg.ends_at, now: msg.now };
+  d.standings = msg.top || [];
+  d.podium = msg.podium || [];
+  d.players = msg.players;
+  if (msg.battle) d.battle = { ...msg.battle, clubs: msg.battle.clubs };
+  // The player's own row comes in `standings_you`; until then, as in the top rows.
+  d.myRow = d.standings.find((s) => isMe(s.username)) || (data.myRow && d.standings.length < msg.players ? data.myRow : null);
+  draw(d);
+}
+
+function fromMine(msg) {
+  if (!data) return;
+  const d = { ...data, myRow: msg.row, you: { ...(data.you || {}), ...msg.you } };
+  if (msg.game) d.games = [msg.game];
+  draw(d);
+}
+
+function closeWhenOver() {
+  if (box.dataset.state === 'missing' || (data && data.status === 'finished' && !data.you?.game)) {
+    socket.close();
+    box.dataset.socket = 'closed';
+  }
+}
+
 function listen() {
   socket = keepSocket(`/api/play/ws?arena=${encodeURIComponent(id)}`, {
     onOpen() {
       box.dataset.socket = 'open';
+      live = false;
     },
     onStatus(status) {
       if (status !== 'open') box.dataset.socket = status;
     },
     async onMessage(msg) {
-      if (msg.type !== 'arena' || msg.id !== id) return;
-      await load();
-      if (box.dataset.state === 'missing' || (data && data.status === 'finished' && !data.you?.game)) {
-        socket.close();
-        box.dataset.socket = 'closed';
+      if (msg.id !== id) return;
+      if (msg.type === 'arena') {
+        // As the socket opens: read the whole view once; later only if no standings came.
+        if (!live) await load();
+      } else if (msg.type === 'standings') {
+        live = true;
+        fromStandings(msg);
+        box.dataset.live = 'true';
+      } else if (msg.type === 'standings_you') {
+        fromMine(msg);
+      } else {
+        return;
       }
+      closeWhenOver();
     },
   });
 }

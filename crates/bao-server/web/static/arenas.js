@@ -97,8 +97,62 @@ function showErr(id, text) {
   return !text;
 }
 
+/** The clubs chosen for a team battle (docs/api.md "Team battles"): id -> name. */
+const chosen = new Map();
+
+function drawChosen() {
+  $('b-chosen').replaceChildren(
+    ...[...chosen].map(([cid, name]) =>
+      el(
+        'li',
+        { 'data-club': cid },
+        el('span', { class: 'b-name' }, name),
+        el('button', { type: 'button', 'data-act': 'remove', 'aria-label': t('arenas.f_battle_remove', { name }), onclick: () => { chosen.delete(cid); drawChosen(); } }, '×'),
+      ),
+    ),
+  );
+  $('b-chosen-h').hidden = chosen.size === 0;
+}
+
+async function findClubs() {
+  const q = $('b-q').value.trim();
+  const r = await api(`/api/clubs?q=${encodeURIComponent(q.toLowerCase())}&limit=10`);
+  const found = (r.clubs || []).filter((c) => !chosen.has(c.id));
+  $('b-none').hidden = found.length > 0;
+  $('b-found').replaceChildren(
+    ...found.map((c) =>
+      el(
+        'li',
+        { 'data-club': c.id },
+        el('span', { class: 'b-name' }, c.place ? `${c.name} · ${c.place}` : c.name),
+        el('button', { type: 'button', 'data-act': 'add', onclick: (e) => { chosen.set(c.id, c.name); e.currentTarget.closest('li').remove(); drawChosen(); } }, t('arenas.f_battle_add', { name: c.name })),
+      ),
+    ),
+  );
+}
+
+/** The sentence for a refused battle (the API's answers, docs/api.md "Team battles"). */
+function battleError(err) {
+  if (err?.status === 403) return t('arenas.err_battle_lead');
+  if (err?.status === 404) return t('arenas.err_battle_club_missing');
+  if (err?.status === 400 && /leaders/.test(err.message || '')) return t('arenas.err_battle_leaders');
+  if (err?.status === 400 && /clubs/.test(err.message || '')) return t('arenas.err_battle_clubs');
+  return arenaError(err);
+}
+
 function form() {
   const f = $('create-form');
+  drawChosen();
+  $('a-battle').addEventListener('change', () => {
+    $('battle-box').hidden = !$('a-battle').checked;
+  });
+  $('b-search').addEventListener('click', () => findClubs().catch((err) => notify($('create-status'), arenaError(err), 'error')));
+  $('b-q').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      $('b-search').click();
+    }
+  });
   onAccount((name) => {
     f.hidden = !name;
     $('create-signin').hidden = !!name;
@@ -119,8 +173,18 @@ function form() {
       showErr('a-minutes', Number.isInteger(minutes) && minutes >= 10 && minutes <= 720 ? '' : t('arenas.err_minutes')),
       showErr('a-start', startsAt === null || (Number.isFinite(startsAt) && startsAt > Date.now()) ? '' : t('arenas.err_start_at')),
     ].every(Boolean);
-    if (!ok) {
-      f.querySelector('[aria-invalid="true"]')?.focus();
+    const battle = $('a-battle').checked;
+    const leaders = Number($('b-leaders').value);
+    const battleOk = !battle || [
+      showErr('b-q', chosen.size >= 2 && chosen.size <= 10 ? '' : t('arenas.err_battle_clubs')),
+      showErr('b-leaders', Number.isInteger(leaders) && leaders >= 1 && leaders <= 20 ? '' : t('arenas.err_battle_leaders')),
+    ].every(Boolean);
+    if (!battle) {
+      showErr('b-q', '');
+      showErr('b-leaders', '');
+    }
+    if (!ok || !battleOk) {
+      (f.querySelector('[aria-invalid="true"]') || $('b-q')).focus();
       return;
     }
     const [initial, increment] = $('a-clock').value.split('+').map(Number);
@@ -137,11 +201,12 @@ function form() {
           starts_at: startsAt,
           berserk: $('a-berserk').checked,
           rated: $('a-rated').checked,
+          ...(battle ? { battle: { clubs: [...chosen.keys()], leaders } } : {}),
         },
       });
       location.href = made.url;
     } catch (err) {
-      notify($('create-status'), arenaError(err), 'error');
+      notify($('create-status'), battle ? battleError(err) : arenaError(err), 'error');
     } finally {
       button.disabled = false;
     }

@@ -97,25 +97,20 @@ pub fn spawn(
         Err(p) => p.into_inner().take(),
     };
     let config = fp.config;
-    crate::game::observed::spawn_observed(rx, games, move |games, id| {
-        let engine = engine.clone();
-        async move {
-            let ids = match id {
-                Some(id) => Ok(vec![id]),
-                None => catch_up_ids(&games).await,
-            };
-            match ids {
-                Ok(ids) => {
-                    for id in ids {
-                        if let Err(e) = analyse_match(&games, &engine, &config, &id).await {
-                            tracing::warn!("fair play: match {id}: {e}");
-                        }
-                    }
-                }
-                Err(e) => tracing::warn!("fair play: {e}"),
+    crate::game::observed::spawn_each_match(
+        rx,
+        games,
+        "fair play",
+        |games| async move { catch_up_ids(&games).await },
+        move |games, id| {
+            let engine = engine.clone();
+            async move {
+                analyse_match(&games, &engine, &config, &id)
+                    .await
+                    .map(|_| ())
             }
-        }
-    })
+        },
+    )
 }
 
 async fn catch_up_ids(games: &Games) -> Result<Vec<String>, StoreError> {

@@ -96,28 +96,14 @@ pub fn spawn(
         Ok(mut g) => g.take(),
         Err(p) => p.into_inner().take(),
     };
-    Some(crate::game::observed::spawn_observed(
+    Some(crate::game::observed::spawn_each_match(
         rx,
         games,
+        "site puzzles",
+        |games| async move { catch_up_ids(&games).await },
         move |games, id| {
-            let engine = engine.clone();
-            let live = live.clone();
-            async move {
-                let ids = match id {
-                    Some(id) => Ok(vec![id]),
-                    None => catch_up_ids(&games).await,
-                };
-                match ids {
-                    Ok(ids) => {
-                        for id in ids {
-                            if let Err(e) = mine_match(&games, &engine, &live, &id).await {
-                                tracing::warn!("site puzzles: match {id}: {e}");
-                            }
-                        }
-                    }
-                    Err(e) => tracing::warn!("site puzzles: {e}"),
-                }
-            }
+            let (engine, live) = (engine.clone(), live.clone());
+            async move { mine_match(&games, &engine, &live, &id).await.map(|_| ()) }
         },
     ))
 }
