@@ -35,3 +35,13 @@ async fn postgres_boards_in_range() {
 async fn postgres_paired_once_on_two_instances() {
     paired_once_on_two_instances(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_five_clubs_swiss() {
+    five_clubs_swiss(&postgres_url()).await;
+}
+
+#[tokio::test]
+async fn postgres_four_clubs_knockout() {
+    four_clubs_knockout(&postgres_url()).await;
+}

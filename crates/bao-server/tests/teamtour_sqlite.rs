@@ -30,3 +30,13 @@ async fn sqlite_players_do_not_join_team_tournaments() {
 async fn sqlite_boards_in_range() {
     boards_in_range(&sqlite_url("tt-boards")).await;
 }
+
+#[tokio::test]
+async fn sqlite_five_clubs_swiss() {
+    five_clubs_swiss(&sqlite_url("tt-swiss")).await;
+}
+
+#[tokio::test]
+async fn sqlite_four_clubs_knockout() {
+    four_clubs_knockout(&sqlite_url("tt-knockout")).await;
+}

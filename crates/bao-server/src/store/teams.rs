@@ -3,8 +3,9 @@
 //! condition lets only the first through: an answer (a conditional UPDATE of `status`), a
 //! lineup (the match's row updated first, only before the start: its lock orders the
 //! lineups of one match; the lineup's primary key keeps a player on one side), the start
-//! (accepted -> running, with its boards), a board's result (`result IS NULL`) and the
-//! finish (running -> finished once no board waits). Each publishes [`Event::TeamMatch`]
+//! (accepted -> running, with its boards), a board's result (`result IS NULL`, the match's
+//! row updated first: its lock orders the results of one match) and the finish (running ->
+//! finished once no board waits, seen by the last result). Each publishes [`Event::TeamMatch`]
 //! in its transaction.
 
 use super::{conflict_or, Store, StoreError};
@@ -412,6 +413,13 @@ impl Store {
             return Ok(false);
         };
         let id: String = r.try_get("match_id")?;
+        // The match's row first: two boards ending at once on two instances would each
+        // see the other's board still waiting (READ COMMITTED) and neither would finish
+        // the match; its lock makes the second wait and then see the first's result.
+        sqlx::query("UPDATE team_matches SET updated = updated WHERE id = $1")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
         let n =
             sqlx::query("UPDATE team_boards SET result = $2 WHERE game_id = $1 AND result IS NULL")
                 .bind(game)

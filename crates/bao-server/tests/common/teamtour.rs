@@ -88,17 +88,45 @@ pub async fn enter_all(b: &str, id: &str, cs: &[Club]) {
     }
 }
 
-/// What a board's game comes to: the loser resigns, by side.
-#[derive(Clone, Copy)]
+/// What a board comes to: the loser of its game resigns, by side; or neither club names a
+/// player for it (it counts for nobody; a pairing's boards are all `Nobody` or none is).
+#[derive(Clone, Copy, PartialEq)]
 enum Board {
     HomeWins,
     AwayWins,
+    Nobody,
+}
+
+/// The board points of a pairing's boards: (home, away).
+fn board_points(boards: &[Board]) -> (f64, f64) {
+    let h = boards.iter().filter(|b| **b == Board::HomeWins).count() as f64;
+    let a = boards.iter().filter(|b| **b == Board::AwayWins).count() as f64;
+    (h, a)
+}
+
+/// The pairing's result (`S` home, `N` away, `draw`) and, for a level knockout match, how
+/// it was decided (docs/api.md, "Team tournaments"): the club that won the first board not
+/// drawn, else the upper entrant (South, the higher seed).
+fn pairing_result(boards: &[Board], knockout: bool) -> (&'static str, Option<&'static str>) {
+    let (h, a) = board_points(boards);
+    match h.total_cmp(&a) {
+        std::cmp::Ordering::Greater => ("S", None),
+        std::cmp::Ordering::Less => ("N", None),
+        std::cmp::Ordering::Equal if !knockout => ("draw", None),
+        std::cmp::Ordering::Equal => match boards.iter().find(|b| **b != Board::Nobody) {
+            Some(Board::HomeWins) => ("S", Some("first_board")),
+            Some(Board::AwayWins) => ("N", Some("first_board")),
+            _ => ("S", Some("seed")),
+        },
+    }
 }
 
 /// Plays round `no` of tournament `id` (its pairings read from `bases[0]`): each pairing's
 /// lineups set by the clubs' leaders (their first `boards` members), the match started by
 /// the clock, each board decided as `plan` says (by pairing index), requests spread over
-/// `bases`. Adds each club's match and board points to `table` (the test's arithmetic).
+/// `bases`. Adds each club's match and board points to `table` (the test's arithmetic; in a
+/// `knockout` matches won instead of match points).
+#[allow(clippy::too_many_arguments)]
 async fn play_round(
     bases: &[String],
     clock: &Clock,
@@ -106,6 +134,7 @@ async fn play_round(
     no: usize,
     cs: &[Club],
     plan: impl Fn(usize) -> Vec<Board>,
+    knockout: bool,
     table: &mut HashMap<String, (f64, f64)>,
 ) {
     let b = &bases[0];
@@ -140,7 +169,11 @@ async fn play_round(
         assert_eq!(m["away"]["id"], away.id.as_str());
         assert_eq!(m["variant"], "kete");
         let boards = m["boards"].as_array().unwrap().len();
+        let outcomes = plan(i);
         for (k, c) in [home, away].into_iter().enumerate() {
+            if outcomes.contains(&Board::Nobody) {
+                break;
+            }
             let names: Vec<&str> = c.members[..boards].iter().map(|p| p.0.as_str()).collect();
             let r = tm(
                 &bases[(i + k) % bases.len()],
@@ -152,30 +185,26 @@ async fn play_round(
             .await;
             assert_eq!(r.status, 200, "{}", r.text);
         }
-        matches.push((mid, home, away, plan(i)));
+        matches.push((mid, home, away, outcomes));
     }
     // The lineup window: ten minutes after the pairing the matches start by their timers.
     clock.advance(Duration::from_secs(10 * 60 + 1));
     for (i, (mid, home, away, boards)) in matches.iter().enumerate() {
-        let m = wait_match(b, mid, |m| m["status"] == "running").await;
-        let (mut h, mut a) = (0.0f64, 0.0f64);
+        // Running, or finished at once when no board has a game.
+        let m = wait_match(b, mid, |m| m["status"] != "accepted").await;
+        let (h, a) = board_points(boards);
         for (k, outcome) in boards.iter().enumerate() {
             let board = &m["boards"][k];
+            if *outcome == Board::Nobody {
+                assert_eq!(board["game"], Value::Null, "{m}");
+                continue;
+            }
             let gid = board["game"].as_str().expect("a game").to_string();
             let (hn, an) = (
                 board["home"].as_str().unwrap(),
                 board["away"].as_str().unwrap(),
             );
-            let loser = match outcome {
-                Board::HomeWins => {
-                    h += 1.0;
-                    an
-                }
-                Board::AwayWins => {
-                    a += 1.0;
-                    hn
-                }
-            };
+            let loser = if *outcome == Board::HomeWins { an } else { hn };
             let lb = &bases[(i + k) % bases.len()];
             let st = eventually_some("the board's game", || async {
                 let g = get(lb, &format!("/api/games/{gid}"), Some(&cookie[loser])).await;
@@ -191,10 +220,12 @@ async fn play_round(
             .await;
             assert_eq!(r.status, 200, "{}", r.text);
         }
-        let (hm, am) = match h.total_cmp(&a) {
-            std::cmp::Ordering::Greater => (2.0, 0.0),
-            std::cmp::Ordering::Less => (0.0, 2.0),
-            std::cmp::Ordering::Equal => (1.0, 1.0),
+        let (hm, am) = match (pairing_result(boards, knockout).0, knockout) {
+            ("S", false) => (2.0, 0.0),
+            ("N", false) => (0.0, 2.0),
+            ("draw", _) => (1.0, 1.0),
+            ("S", true) => (1.0, 0.0),
+            _ => (0.0, 1.0),
         };
         for (c, mp, bp) in [(home, hm, h), (away, am, a)] {
             let e = table.entry(c.name.clone()).or_default();
@@ -222,19 +253,14 @@ async fn play_round(
         .iter()
         .zip(&matches)
     {
-        let h = boards
-            .iter()
-            .filter(|b| matches!(b, Board::HomeWins))
-            .count() as f64;
-        let a = boards.len() as f64 - h;
+        let (h, a) = board_points(boards);
         assert_eq!(p["score"]["S"].as_f64(), Some(h), "{p}");
         assert_eq!(p["score"]["N"].as_f64(), Some(a), "{p}");
-        let want = match h.total_cmp(&a) {
-            std::cmp::Ordering::Greater => "S",
-            std::cmp::Ordering::Less => "N",
-            std::cmp::Ordering::Equal => "draw",
-        };
+        let (want, how) = pairing_result(boards, knockout);
         assert_eq!(p["result"], want, "{p}");
+        if let Some(how) = how {
+            assert_eq!(p["termination"], how, "{p}");
+        }
     }
 }
 
@@ -305,7 +331,7 @@ pub async fn four_clubs_round_robin(url: &str) {
     let bases = [b.clone()];
     let mut table = HashMap::new();
     for no in 1..=3 {
-        play_round(&bases, &clock, &id, no, &cs, plan(no), &mut table).await;
+        play_round(&bases, &clock, &id, no, &cs, plan(no), false, &mut table).await;
         let t = eventually_some("the standings", || async {
             let t = tournament(&b, &id).await;
             let done = if no < 3 {
@@ -487,7 +513,7 @@ pub async fn paired_once_on_two_instances(url: &str) {
     let bases = [b1.clone(), b2.clone()];
     let mut table = HashMap::new();
     for no in 1..=2 {
-        play_round(&bases, &clock, &id, no, &cs, plan(no), &mut table).await;
+        play_round(&bases, &clock, &id, no, &cs, plan(no), false, &mut table).await;
         let t = eventually_some("the next round", || async {
             let t = tournament(&b2, &id).await;
             (t["round"] == no as i64 + 1).then_some(t)
@@ -524,4 +550,158 @@ pub async fn paired_once_on_two_instances(url: &str) {
     }
     s1.stop().await;
     s2.stop().await;
+}
+
+/// The body of a team tournament of 2-board matches in `format` for `max` clubs.
+fn team_tournament(format: Value, max: i64) -> Value {
+    let mut body = team_round_robin(json!(2), max);
+    body["format"] = format;
+    body
+}
+
+/// Five clubs, a 3-round Swiss of 2-board matches: every round two matches and a bye, the
+/// bye scored as docs/api.md says (a won match: 2 match points, and `bye_points` = 1 on each
+/// of the 2 boards, counted once the round is paired), never twice to one club; the
+/// standings after every round are this test's sums; the tournament finishes after the
+/// third round.
+pub async fn five_clubs_swiss(url: &str) {
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).lifecycle(quick()).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 5, 2).await;
+    let body = team_tournament(json!({"kind": "swiss", "rounds": 3}), 5);
+    let id = made(&b, body, &cs[0].leader.1).await;
+    enter_all(&b, &id, &cs).await;
+    let r = tact(&b, &id, "start", json!({}), &cs[0].leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let bases = [b.clone()];
+    let mut table: HashMap<String, (f64, f64)> = HashMap::new();
+    for no in 1..=3 {
+        play_round(&bases, &clock, &id, no, &cs, plan(no), false, &mut table).await;
+        let t = eventually_some("the standings", || async {
+            let t = tournament(&b, &id).await;
+            let done = if no < 3 {
+                t["round"] == no as i64 + 1
+            } else {
+                t["status"] == "finished"
+            };
+            done.then_some(t)
+        })
+        .await;
+        // The rounds paired so far: the next one's bye counts from its pairing.
+        let mut with_byes = table.clone();
+        let rounds = t["rounds"].as_array().unwrap();
+        for r in rounds {
+            let byes = r["byes"].as_array().unwrap();
+            assert_eq!(byes.len(), 1, "one club sits out: {t}");
+            let bye = byes[0].as_str().unwrap();
+            assert!(cs.iter().any(|c| c.name == bye), "{bye}");
+            let paired = r["pairings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["S"] == bye || p["N"] == bye);
+            assert!(!paired, "the bye's club is not paired: {t}");
+            let e = with_byes.entry(bye.to_string()).or_default();
+            e.0 += 2.0;
+            e.1 += 2.0;
+        }
+        let mut byes: Vec<&Value> = rounds.iter().map(|r| &r["byes"][0]).collect();
+        byes.sort_by_key(|v| v.as_str());
+        byes.dedup();
+        assert_eq!(byes.len(), rounds.len(), "a club with two byes: {t}");
+        check_standings(&t, &with_byes);
+        // Two matches a round played (2 match points and 2 board points each) and a bye a
+        // round paired (2 and 2).
+        let mp: f64 = with_byes.values().map(|x| x.0).sum();
+        let bp: f64 = with_byes.values().map(|x| x.1).sum();
+        let want = 4.0 * no as f64 + 2.0 * rounds.len() as f64;
+        assert_eq!((mp, bp), (want, want));
+        assert_eq!(t["tiebreaks"][1]["key"], "BH-C1", "{t}");
+    }
+    s.stop().await;
+}
+
+/// Four clubs, a knockout with a third-place match, 2-board matches seeded by the entering
+/// order: semi-final 1 level on boards and won by the away club, which won the first board
+/// (`first_board`), semi-final 2 won outright; the final won outright by the away club; the
+/// third-place match with no player named on either side (every board counts for nobody)
+/// goes to the higher seed (`seed`). Bracket, winner and standings (matches won, board
+/// points) checked by the test's own arithmetic.
+pub async fn four_clubs_knockout(url: &str) {
+    use Board::*;
+    let clock = manual_clock();
+    let s = server(url).clock(&clock).lifecycle(quick()).start().await;
+    let b = base(&s);
+    let cs = clubs(&b, 4, 2).await;
+    let body = team_tournament(json!({"kind": "knockout", "third_place": true}), 4);
+    let id = made(&b, body, &cs[0].leader.1).await;
+    // One club a millisecond: the entering order is the seeding.
+    for c in &cs {
+        clock.advance(Duration::from_millis(1));
+        enter_all(&b, &id, std::slice::from_ref(c)).await;
+    }
+    let t = tournament(&b, &id).await;
+    for (i, p) in t["players"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(p["username"], cs[i].name.as_str(), "{t}");
+        assert_eq!(p["seed"], i as i64 + 1, "{t}");
+    }
+    let r = tact(&b, &id, "start", json!({}), &cs[0].leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let bases = [b.clone()];
+    let mut table: HashMap<String, (f64, f64)> = HashMap::new();
+    let round1 = |pairing: usize| match pairing {
+        0 => vec![AwayWins, HomeWins],
+        _ => vec![HomeWins, HomeWins],
+    };
+    play_round(&bases, &clock, &id, 1, &cs, round1, true, &mut table).await;
+    let t = eventually_some("the final's round", || async {
+        let t = tournament(&b, &id).await;
+        (t["round"] == 2).then_some(t)
+    })
+    .await;
+    // Seed 1 against seed 4 and 2 against 3, the higher seed at home; the winners meet.
+    let r1 = &t["rounds"][0]["pairings"];
+    let name = |i: usize| json!(cs[i].name);
+    assert_eq!((&r1[0]["S"], &r1[0]["N"]), (&name(0), &name(3)), "{t}");
+    assert_eq!((&r1[1]["S"], &r1[1]["N"]), (&name(1), &name(2)), "{t}");
+    assert_eq!(t["knockout"]["rounds"][0][0]["winner"], name(3), "{t}");
+    assert_eq!(t["knockout"]["rounds"][0][1]["winner"], name(1), "{t}");
+    let r2 = &t["rounds"][1]["pairings"];
+    // The final (board 1) between the winners, the upper half's at home; third place on
+    // board 2 between the losers.
+    assert_eq!((&r2[0]["S"], &r2[0]["N"]), (&name(3), &name(1)), "{t}");
+    assert_eq!((&r2[1]["S"], &r2[1]["N"]), (&name(0), &name(2)), "{t}");
+    let round2 = |pairing: usize| match pairing {
+        0 => vec![AwayWins, AwayWins],
+        _ => vec![Nobody, Nobody],
+    };
+    play_round(&bases, &clock, &id, 2, &cs, round2, true, &mut table).await;
+    let t = eventually_some("the finish", || async {
+        let t = tournament(&b, &id).await;
+        (t["status"] == "finished").then_some(t)
+    })
+    .await;
+    assert_eq!(t["knockout"]["rounds"][1][0]["winner"], name(1), "{t}");
+    // Champion seed 2 (two matches won), runner-up seed 4 (one), third seed 1 (the
+    // third-place match by seed), fourth seed 3 (none).
+    let st = t["standings"].as_array().unwrap();
+    let order: Vec<&str> = st.iter().map(|l| l["player"].as_str().unwrap()).collect();
+    assert_eq!(
+        order,
+        [&cs[1].name, &cs[3].name, &cs[0].name, &cs[2].name].map(|n| n.as_str()),
+        "{t}"
+    );
+    for (k, line) in st.iter().enumerate() {
+        let who = line["player"].as_str().unwrap();
+        let (won, bp) = table[who];
+        assert_eq!(line["rank"], k as i64 + 1, "{t}");
+        assert_eq!(line["points"].as_f64(), Some(won), "{who}: {t}");
+        assert_eq!(line["tiebreaks"]["BP"].as_f64(), Some(bp), "{who}: {t}");
+    }
+    assert_eq!(table[&cs[1].name], (2.0, 4.0));
+    assert_eq!(table[&cs[3].name], (1.0, 1.0));
+    assert_eq!(table[&cs[0].name], (1.0, 1.0));
+    assert_eq!(table[&cs[2].name], (0.0, 0.0));
+    s.stop().await;
 }
