@@ -38,9 +38,11 @@ pub async fn compute(games: &Games, id: &str, viewers: &[String]) -> ApiResult<O
         .take(TOP)
         .map(|(r, p, s)| state::row(*r, p, s))
         .collect();
-    let podium: Vec<Value> = top.iter().take(3).cloned().collect();
-    let mut b = json!({"standings": [], "you": {}});
+    // A battle names each row's club, as in the view (the rows are a prefix of its order).
+    let mut b = json!({"standings": top, "you": {}});
     battle::detail(games, &l, None, &mut b).await?;
+    let top: Vec<Value> = b["standings"].as_array().cloned().unwrap_or_default();
+    let podium: Vec<Value> = top.iter().take(3).cloned().collect();
     let shared = json!({
         "type": "standings",
         "id": l.a.id,
