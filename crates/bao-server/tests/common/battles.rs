@@ -272,11 +272,12 @@ pub async fn three_clubs(url: &str) {
         let v = settle(&b, &id, &mut m, |v| decided(v, &g.0)).await;
         check_battle(&v, &m, &members, 2);
     }
-    // The clubs are not level any more: someone leads alone.
+    // The second club shares the first place only when level with it (which games are paired
+    // depends on the order the wave takes the waiting players in: either can happen).
     let v = arena_json(&b, &id, None).await;
     let top = &v["battle"]["clubs"];
-    assert!(top[0]["score"].as_i64() > top[1]["score"].as_i64(), "{v}");
-    assert_eq!(top[1]["rank"], 2, "{v}");
+    let level = top[0]["score"].as_i64() == top[1]["score"].as_i64();
+    assert_eq!(top[1]["rank"], if level { 1 } else { 2 }, "{v}");
 
     // A plain arena has no battle.
     let plain = post(
