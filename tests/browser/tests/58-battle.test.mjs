@@ -75,6 +75,8 @@ test('two phones in Swahili: members of two clubs join a team battle from its pa
   await a.page.waitForSelector('#b-q-err:not([hidden])');
   assert.equal(await a.page.textContent('#b-q-err'), sw('arenas.err_battle_clubs'));
   await add(clubB, idB);
+  // Two clubs now: the refusal has gone.
+  await a.page.waitForSelector('#b-q-err[hidden]', { state: 'attached' });
   await noSidewaysScroll(a.page, 'the battle form');
   await screenshot(a.page, '58-battle-form-sw-360');
   await Promise.all([a.page.waitForURL(/\/a\/[a-z0-9]+$/), a.page.click('#create-button')]);

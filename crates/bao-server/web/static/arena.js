@@ -250,7 +250,7 @@ function fromStandings(msg) {
   d.standings = msg.top || [];
   d.podium = msg.podium || [];
   d.players = msg.players;
-  if (msg.battle) d.battle = { ...msg.battle, clubs: msg.battle.clubs };
+  if (msg.battle) d.battle = msg.battle;
   // The player's own row comes in `standings_you`; until then, as in the top rows.
   d.myRow = d.standings.find((s) => isMe(s.username)) || (data.myRow && d.standings.length < msg.players ? data.myRow : null);
   draw(d);

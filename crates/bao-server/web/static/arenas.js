@@ -112,6 +112,8 @@ function drawChosen() {
     ),
   );
   $('b-chosen-h').hidden = chosen.size === 0;
+  // A refusal of too few (or too many) clubs goes once the choice fits.
+  if (chosen.size >= 2 && chosen.size <= 10) showErr('b-q', '');
 }
 
 async function findClubs() {
