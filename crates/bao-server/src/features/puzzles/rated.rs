@@ -424,6 +424,9 @@ async fn attempt(
     let store = &games.store;
     for _ in 0..TRIES {
         let now = games.clock.now_ms();
+        // Whether it was attempted is read before the ratings: the attempt and the ratings it
+        // moved are committed together, so a later attempt reads the ratings after it.
+        let attempted = store.puzzle_attempt(account, &id).await?.is_some();
         let me_row = store.puzzle_player(account, v).await?;
         let me = me_row.unwrap_or_else(PuzzlePlayer::start);
         let puzzle_row = store.puzzle_rating(&id).await?;
@@ -444,7 +447,7 @@ async fn attempt(
                 best_streak: me.best_streak,
             }
         };
-        if store.puzzle_attempt(account, &id).await?.is_some() {
+        if attempted {
             return Ok(Json(unrated(me, puzzle)));
         }
         if req.streak && puzzle.rating < me.streak_floor - STREAK_SLACK {
