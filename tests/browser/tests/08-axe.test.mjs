@@ -1002,6 +1002,14 @@ const STATES = [
       await page.waitForSelector('#offline-note:not([hidden])');
     },
   ],
+  [
+    'puzzles with no network (the saved pack, after the state above)',
+    async (page) => {
+      await page.goto('/puzzles');
+      await page.waitForSelector('body[data-puzzles-offline="true"] #offline-note:not([hidden])');
+      await page.waitForFunction(() => !!document.body.dataset.puzzleOpen && !!document.querySelector('#board svg'));
+    },
+  ],
 ];
 
 for (const [device, name] of [

@@ -4,6 +4,8 @@
 // Signed in, the first try of each puzzle is rated (POST .../attempt): the page says how the
 // player's puzzle rating moved; a theme chooser and a streak (easy to hard, one miss ends it;
 // a guest's streak is kept in localStorage) pick the next puzzle through /next and /streak.
+// When the server cannot be reached, the page plays the service worker's saved pack instead
+// (static/puzzles-offline.js): the same board and verdicts, nothing rated.
 
 import { $, api, el, errorText, notify, renderUrl, legalFromText, parsePosition, otherSide } from './app.js';
 import { BoardView } from './board.js';
@@ -32,6 +34,26 @@ let tried = []; // the solver's moves tried on this puzzle since it was opened
 let attemptSent = false; // this opening's attempt was sent (or needs none)
 let missed = false; // a wrong move was tried on this puzzle
 const GUEST_STREAK = 'bao.puzzles.streak';
+let offline = null; // static/puzzles-offline.js once the network has failed
+
+/** Whether `err` is the network's failure (not an answer of the server). */
+const noNetwork = (err) => !!err && err.category === 'network';
+
+/** Turns to the saved pack: true when the page can go on offline. */
+async function goOffline() {
+  if (!offline) {
+    try {
+      offline = await import('./puzzles-offline.js');
+    } catch {
+      return false;
+    }
+    document.body.dataset.puzzlesOffline = 'true';
+    $('offline-note').hidden = false;
+    $('ratings').textContent = '';
+    $('streak').textContent = '';
+  }
+  return true;
+}
 
 /** Whether the player is signed in (the puzzle's answer carries their rating). */
 const signedIn = () => !!(puzzle && puzzle.player);
@@ -57,7 +79,7 @@ function setGuestStreak(s) {
 
 /** The ratings line and the streak line. */
 function renderRatings() {
-  if (!puzzle) return;
+  if (!puzzle || offline) return;
   const r = $('ratings');
   r.textContent = signedIn()
     ? t('puzzles.ratings_signed_in', { mine: puzzle.player.rating, puzzle: puzzle.rating })
@@ -72,6 +94,7 @@ function renderRatings() {
 async function sendAttempt(solved) {
   if (attemptSent || !puzzle) return;
   attemptSent = true;
+  if (offline) return; // not rated nor counted: the page says ratings wait for the network
   const id = puzzle.id;
   if (!signedIn()) {
     if (streakMode()) {
@@ -169,10 +192,20 @@ async function open(id) {
   let next;
   let svg;
   try {
-    next = await api(`/api/puzzles/${encodeURIComponent(id)}`);
-    svg = await (await fetch(renderUrl(next.position))).text();
+    if (offline) {
+      next = await offline.puzzle(id);
+      svg = await offline.svg(next.position);
+    } else {
+      next = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+      svg = await (await fetch(renderUrl(next.position))).text();
+    }
   } catch (err) {
     if (gen !== opening) return;
+    if (!offline && (noNetwork(err) || err instanceof TypeError) && (await goOffline())) {
+      busy = false;
+      if (gen === opening) open(id);
+      return;
+    }
     notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
     busy = false;
     return;
@@ -243,10 +276,12 @@ async function send(move) {
   feedback(t('puzzles.checking', { move }));
   let r;
   try {
-    r = await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
+    r = offline
+      ? await offline.check(puzzle, ply, move, position)
+      : await api(`/api/puzzles/${encodeURIComponent(puzzle.id)}/check`, { method: 'POST', body: { ply, move } });
   } catch (err) {
     if (gen !== opening) return;
-    feedback(errorText(err), 'bad');
+    feedback(offline ? t('puzzles.offline_bad_move', { move }) : errorText(err), 'bad');
     busy = false;
     renderChooser();
     return;
@@ -301,6 +336,7 @@ function analyseLink() {
 /** The next puzzle from the server: the streak's, or near the player's rating (signed in),
  * or of the chosen theme; `null` when the page's own list order serves (a guest, no theme). */
 async function serverNext() {
+  if (offline) return offline.nextOf(list, puzzle && puzzle.id, theme(), solvedSet());
   const v = $('variant').value;
   const th = theme() ? `&theme=${encodeURIComponent(theme())}` : '';
   if (streakMode() && signedIn()) {
@@ -340,9 +376,16 @@ async function loadVariant(variant, wanted) {
   const opened = opening;
   let next;
   try {
-    next = await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
+    next = offline ? await offline.list(variant) : await api(`/api/puzzles?variant=${encodeURIComponent(variant)}`);
   } catch (err) {
-    if (gen === loading) notify(pageStatus, t('puzzles.load_failed', { error: errorText(err) }), 'error');
+    if (!offline && noNetwork(err) && gen === loading && (await goOffline())) {
+      if (gen === loading) loadVariant(variant, wanted);
+      return;
+    }
+    if (gen === loading) {
+      const text = offline ? t('puzzles.offline_no_pack') : t('puzzles.load_failed', { error: errorText(err) });
+      notify(pageStatus, text, 'error');
+    }
     return;
   }
   if (gen !== loading) return; // another game was chosen meanwhile

@@ -5,9 +5,10 @@
 //   writes the list of every one of them into PRECACHE below when it serves this file, so a
 //   new server version is a new service worker, which fetches the new files and drops the
 //   old cache.
-// * Pages, two read-only answers of the home page (the variants and its picture) and the
-//   lessons of /learn (GET /api/learn/{variant}?lang=) are network-first, kept as the fallback
-//   for when the network is gone. A game page of a game kept in the browser (/g/local-…)
+// * Pages, two read-only answers of the home page (the variants and its picture), the
+//   lessons of /learn (GET /api/learn/{variant}?lang=) and the puzzle packs of /puzzles
+//   (GET /api/puzzles/pack?variant=, played by static/puzzles-offline.js) are network-first,
+//   kept as the fallback for when the network is gone. A game page of a game kept in the browser (/g/local-…)
 //   falls back to the cached game page, a lesson (/learn/{variant}/{lesson}) to /learn.
 // * Everything else (the API, sockets) is left alone: it goes to the network as if there were
 //   no service worker, so online pages behave and time exactly as before.
@@ -16,12 +17,16 @@ const PRECACHE = '__BAO_PRECACHE__';
 const VERSION = '__BAO_VERSION__';
 const CACHE = `bao-${VERSION}`;
 /** Pages fetched at install time, so that they work offline even if never opened. */
-const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local', '/learn', '/analysis'];
+const PAGES = ['/', '/replay', '/rules/kiswahili', '/rules/kete', '/rules/kimasai', '/g/local', '/learn', '/analysis', '/puzzles'];
 /** The lessons of Jifunze / Learn in both languages (static/learn.js asks for exactly these). */
 const LESSONS = ['kiswahili', 'kete', 'kimasai'].flatMap((v) => ['en', 'sw'].map((l) => `/api/learn/${v}?lang=${l}`));
-/** Read-only API answers kept for offline use: the home page's options and its picture, the lessons. */
+/** Each game's offline puzzle pack (static/puzzles-offline.js asks for exactly these). */
+const PACKS = ['kiswahili', 'kete', 'kimasai'].map((v) => `/api/puzzles/pack?variant=${v}`);
+/** Read-only API answers kept for offline use: the home page's options and its picture, the
+ * lessons, the puzzle packs. */
 const keepApi = (url, request) =>
   url.pathname === '/api/variants' ||
+  url.pathname === '/api/puzzles/pack' ||
   (url.pathname === '/api/render/svg' && request.destination === 'image') ||
   /^\/api\/learn\/[a-z]+$/.test(url.pathname);
 
@@ -32,7 +37,7 @@ self.addEventListener('install', (event) => {
       // Pages one by one: a page the server cannot give now is fetched on a later visit.
       await cache.addAll(PRECACHE);
       await Promise.all(
-        [...PAGES, ...LESSONS, '/api/variants', '/api/render/svg?position=kiswahili'].map((u) =>
+        [...PAGES, ...LESSONS, ...PACKS, '/api/variants', '/api/render/svg?position=kiswahili'].map((u) =>
           fetch(u, { credentials: 'same-origin' })
             .then((r) => (r.ok ? cache.put(u, r) : null))
             .catch(() => null),
@@ -66,7 +71,9 @@ async function networkFirst(request, url) {
     if (res.ok) (await caches.open(CACHE)).put(request, res.clone());
     return res;
   } catch (err) {
-    const hit = await caches.match(request, { ignoreSearch: request.mode === 'navigate' });
+    // A page's own address first (/puzzles?lang=sw is kept in Swahili), then any of its queries.
+    const hit =
+      (await caches.match(request)) || (request.mode === 'navigate' && (await caches.match(request, { ignoreSearch: true })));
     if (hit) return hit;
     if (request.mode === 'navigate') {
       const page = url.pathname.startsWith('/g/')
