@@ -718,14 +718,32 @@ impl Store {
             .collect()
     }
 
-    /// Stops series `id`: no more arenas are made (those made stay); `false` when there is
-    /// no such series running.
+    /// Stops series `id`: no more arenas are made (those made stay, no longer said to
+    /// repeat, and their pages hear it); `false` when there is no such series running.
     pub async fn stop_arena_series(&self, id: &str) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
         let n = sqlx::query("UPDATE arena_series SET stopped = 1 WHERE id = $1 AND stopped = 0")
             .bind(id)
-            .execute(&self.write)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
-        Ok(n == 1)
+        if n != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query("UPDATE arenas SET repeats = NULL WHERE series_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        // Pages of the arenas still to come or running hear it; finished ones are history.
+        let open: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM arenas WHERE series_id = $1 AND status <> 'finished'",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        self.commit_events(tx, open.iter().flat_map(|a| news(a)).collect())
+            .await?;
+        Ok(true)
     }
 }

@@ -543,4 +543,76 @@ pub async fn series_once(url: &str, instances: usize) {
     // The first is over (off the calendar), the second runs: one of each start.
     assert_eq!(v.len(), 2, "{v:?}");
     assert_eq!(v[0]["starts_at"], starts_at + week);
+
+    // Stopping the series: its club's leaders only (HTTP), the site's by its operators.
+    let (_, member) = account(&b, "baraka").await;
+    let (_, outsider) = account(&b, "chiku").await;
+    let j = club_act(&b, &club, "join", json!({}), Some(&member)).await;
+    assert_eq!(j.status, 200, "{}", j.text);
+    let stop = |sid: &str, cookie: Option<&str>| {
+        let (b, path) = (b.clone(), format!("/api/arenas/series/{sid}/stop"));
+        let cookie = cookie.map(str::to_string);
+        async move { post(&b, &path, json!({}), cookie.as_deref()).await }
+    };
+    let next = upcoming[0]["id"].as_str().unwrap().to_string();
+    let view = |cookie: Option<&str>| {
+        let (b, path) = (b.clone(), format!("/api/arenas/{next}"));
+        let cookie = cookie.map(str::to_string);
+        async move { get(&b, &path, cookie.as_deref()).await.json }
+    };
+    assert_eq!(view(Some(&a)).await["you"]["may_stop_series"], true);
+    assert_eq!(view(Some(&member)).await["you"]["may_stop_series"], false);
+    assert_eq!(view(Some(&a)).await["series"], series.as_str());
+    for (who, status, category) in [
+        (None, 401, None),
+        (Some(member.as_str()), 403, Some("not_club_leader")),
+        (Some(outsider.as_str()), 403, Some("not_club_leader")),
+    ] {
+        let r = stop(&series, who).await;
+        assert_eq!(r.status, status, "{}", r.text);
+        if let Some(c) = category {
+            assert_eq!(r.json["error"], c, "{}", r.text);
+        }
+        assert_eq!(
+            view(None).await["repeat"],
+            "weekly",
+            "refused: nothing changed"
+        );
+    }
+    let r = stop(site.series.as_deref().unwrap(), Some(&a)).await;
+    assert_eq!(r.status, 403, "the site's series: {}", r.text);
+    assert_eq!(stop("zzzzzzzzzz", Some(&a)).await.status, 404);
+    assert_eq!(stop("../x", Some(&a)).await.status, 404);
+    let r = stop(&series, Some(&a)).await;
+    assert_eq!(
+        (r.status, &r.json),
+        (200, &json!({"stopped": true})),
+        "{}",
+        r.text
+    );
+    let again = stop(&series, Some(&a)).await;
+    assert_eq!(again.status, 200, "a second tap: {}", again.text);
+    let v = view(Some(&a)).await;
+    assert_eq!(v["repeat"], Value::Null, "no longer said to repeat: {v}");
+    assert_eq!(v["you"]["may_stop_series"], false);
+    // It starts a week on, and no arena comes after it.
+    clock.advance(Duration::from_millis(week as u64));
+    eventually("the last arena of the stopped series starts", || {
+        let f = of_series(series.clone());
+        async move {
+            let v = f.await;
+            v.iter()
+                .any(|e| e["starts_at"] == starts_at + 2 * week && e["status"] == "running")
+        }
+    })
+    .await;
+    both().await;
+    let v = of_series(series.clone()).await;
+    assert!(
+        v.iter().all(|e| e["status"] != "upcoming"),
+        "nothing made after the stop: {v:?}"
+    );
+    // The site's daily series still runs: only the one asked was stopped.
+    let d = of_series(site.series.clone().unwrap()).await;
+    assert!(d.iter().any(|e| e["status"] == "upcoming"), "{d:?}");
 }

@@ -301,6 +301,7 @@ pub fn routes(games: Arc<Games>) -> Router {
         )
         .route("/api/arenas/{id}/pause", post(pause))
         .route("/api/arenas/{id}/berserk", post(berserk))
+        .route("/api/arenas/series/{id}/stop", post(stop_series))
         .route("/api/calendar", get(calendar::calendar))
         .with_state(games)
 }
@@ -570,7 +571,48 @@ async fn detail(
     let l = loaded(&games, &id).await?;
     let mut v = state::detail(&l, viewer.id(), games.clock.now_ms());
     battle::detail(&games, &l, viewer.id(), &mut v).await?;
+    v["you"]["may_stop_series"] = may_stop_series(&games, &l.a, viewer.id()).await?.into();
     json(StatusCode::OK, &v)
+}
+
+/// Whether `viewer` may stop the series of `a`: a leader of its club, while it repeats (a
+/// series of the site's operators is stopped with `bao admin arena stop`).
+async fn may_stop_series(games: &Games, a: &ArenaRow, viewer: Option<&str>) -> ApiResult<bool> {
+    let (Some(_), Some(club), Some(viewer)) = (&a.repeats, &a.club, viewer) else {
+        return Ok(false);
+    };
+    Ok(games.store.club_role(club, viewer).await?.as_deref() == Some("leader"))
+}
+
+/// `POST /api/arenas/series/{id}/stop` -> `200 {"stopped": true}`: a leader of the series'
+/// club stops it (docs/api.md, "Arenas"); the arenas made stay.
+async fn stop_series(
+    State(games): State<Arc<Games>>,
+    Path(id): Path<String>,
+    me: Account,
+) -> ApiResult<Response> {
+    let no_such_series = || ApiError::of(Category::NotFound, "there is no such series");
+    check_id(&id).map_err(|_| no_such_series())?;
+    let newest = games
+        .store
+        .arena_series_newest(&id)
+        .await?
+        .ok_or_else(no_such_series)?;
+    let Some(club) = &newest.club else {
+        return Err(ApiError::of(
+            Category::Forbidden,
+            "the site's own series are stopped by its operators",
+        ));
+    };
+    if games.store.club_role(club, &me.id.0).await?.as_deref() != Some("leader") {
+        return Err(ApiError::of(
+            Category::NotClubLeader,
+            "only the club's leaders stop its recurring arenas",
+        ));
+    }
+    // A series already stopped answers the same: a second tap changes nothing.
+    games.store.stop_arena_series(&id).await?;
+    json(StatusCode::OK, &serde_json::json!({"stopped": true}))
 }
 
 #[derive(Default, Deserialize)]

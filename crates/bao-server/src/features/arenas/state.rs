@@ -176,6 +176,7 @@ pub fn detail(l: &Loaded, viewer: Option<&str>, now: i64) -> Value {
         "organiser": organiser(&l.a),
         "club": l.a.club,
         "private": l.a.private,
+        "series": l.a.series,
         "repeat": l.a.repeats,
         "standings": standings,
         "games": games,
