@@ -120,6 +120,8 @@ before(async () => {
   await postAs(account.session, `/api/arenas/${arenas.running}/join`, {});
   await postAs(rival.session, `/api/arenas/${arenas.running}/join`, {});
   arenas.later = (await postAs(rival.session, '/api/arenas', { ...arena, name: 'Axe arena later', starts_at: Date.now() + 3600000 })).id;
+  // A weekly arena of the account's club: its leader is offered the stop (never taken here).
+  arenas.series = (await postAs(account.session, '/api/arenas', { ...arena, name: 'Axe weekly', starts_at: Date.now() + 7200000, club: clubs.led, repeat: 'weekly' })).id;
   // docs/api.md "Team battles": the account is in two clubs of one battle (asked which it plays
   // for), has joined another (the clubs' ranking, its club marked), and is in none of a third's.
   clubs.second = (await postAs(account.session, '/api/clubs', { name: `Kikosi ${account.name}`, place: 'Tanga', description: '', open: true })).id;
@@ -864,6 +866,15 @@ const STATES = [
       await page.goto(`/a/${arenas.later}`);
       await page.waitForSelector('#arena[data-state="ready"][data-status="upcoming"]');
       await page.waitForSelector('#join-button:not([hidden])');
+    },
+  ],
+  [
+    'an arena of a club series, its leader asked whether to stop it',
+    async (page) => {
+      await page.goto(`/a/${arenas.series}`);
+      await page.waitForSelector('#arena[data-state="ready"]');
+      await page.click('#stop-series');
+      await page.waitForSelector('#stop-confirm:not([hidden])');
     },
   ],
   [

@@ -134,3 +134,61 @@ test('two phones in Swahili: join an arena ahead from the calendar, it starts, t
     assertClean(p.page);
   }
 });
+
+test('two phones in Swahili: a club leader stops the club’s weekly arena on its page; the member sees it no longer comes again', async () => {
+  const leader = await player('Kiongozi');
+  const member = await player('Mwanachama');
+  const club = await callAs('/api/clubs', {
+    session: leader.session,
+    method: 'POST',
+    body: { name: unique('Chama Pemba'), description: 'Tunacheza kila Ijumaa.', place: 'Pemba', open: true },
+  });
+  assert.equal(club.res.status, 201, JSON.stringify(club.data));
+  const joined = await callAs(`/api/clubs/${club.data.id}/join`, { session: member.session, method: 'POST', body: {} });
+  assert.equal(joined.data.member, true, JSON.stringify(joined.data));
+  const made = await callAs('/api/arenas', {
+    session: leader.session,
+    method: 'POST',
+    body: {
+      name: `Uwanja ${unique('Ijumaa')}`, variant: 'kiswahili', clock: { initial_ms: 300000, increment_ms: 3000 },
+      minutes: 60, starts_at: Date.now() + 3600000, berserk: false, rated: false, club: club.data.id, repeat: 'weekly',
+    },
+  });
+  assert.equal(made.res.status, 201, JSON.stringify(made.data));
+  const weekly = `${text('sw', 'arenas', 'arenas.fact_repeat')}${text('sw', 'calendar', 'calendar.weekly')}`;
+  const facts = (p) => p.page.textContent('#a-facts').then((s) => s.replace(/\s+/g, ''));
+  for (const p of [leader, member]) {
+    await p.page.goto(`/a/${made.data.id}`);
+    await p.page.waitForSelector('#arena[data-state="ready"]');
+    assert.ok((await facts(p)).includes(weekly.replace(/\s+/g, '')), `${p.name}: ${await facts(p)}`);
+  }
+  // Only the leader is offered the stop.
+  assert.equal(await member.page.isVisible('#stop-series'), false, 'a member cannot stop the series');
+  const lp = leader.page;
+  assert.equal((await lp.textContent('#stop-series')).trim(), text('sw', 'arenas', 'arenas.series_stop'));
+  await noSidewaysScroll(lp, 'arena of a series');
+  await lp.click('#stop-series');
+  await lp.waitForSelector('#stop-confirm:not([hidden])');
+  assert.equal((await lp.textContent('#stop-ask')).trim(), text('sw', 'arenas', 'arenas.series_stop_ask'));
+  await screenshot(lp, '57-series-stop-ask');
+  // "Keep it" changes nothing; asked again, "Yes" stops it.
+  await lp.click('#stop-series-no');
+  await lp.waitForSelector('#stop-confirm', { state: 'hidden' });
+  await lp.click('#stop-series');
+  await lp.click('#stop-series-yes');
+  await lp.waitForSelector('#arena[data-series="stopped"]');
+  assert.equal((await lp.textContent('#series-status')).trim(), text('sw', 'arenas', 'arenas.series_stopped'));
+  await lp.waitForFunction(() => !document.querySelector('#a-facts').textContent.includes('Hurudiwa'));
+  assert.equal(await lp.isVisible('#stop-series'), false);
+  await screenshot(lp, '57-series-stopped');
+  // The member's page: read again, the arena stays and no longer comes again.
+  await member.page.reload();
+  await member.page.waitForSelector('#arena[data-state="ready"]');
+  assert.ok(!(await facts(member)).includes(weekly.replace(/\s+/g, '')), await facts(member));
+  const view = await callAs(`/api/arenas/${made.data.id}`, { session: member.session });
+  assert.equal(view.data.repeat, null);
+  await assertClean(lp);
+  await assertClean(member.page);
+  await leader.context.close();
+  await member.context.close();
+});

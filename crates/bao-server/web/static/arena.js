@@ -188,7 +188,7 @@ function draw(d) {
   $('a-title').textContent = d.name;
   box.dataset.status = d.status;
   const yesNo = (x) => (x ? t('arenas.yes') : t('arenas.no'));
-  $('a-facts').replaceChildren(
+  const facts = [
     fact(t('arenas.fact_status'), el('span', { class: d.status === 'running' ? 'tag live' : 'tag' }, statusText(d.status))),
     fact(t('arenas.fact_game'), VARIANT_TITLES[d.variant] || d.variant || ''),
     fact(t('arenas.fact_clock'), clockText(d.clock)),
@@ -196,7 +196,12 @@ function draw(d) {
     fact(t('arenas.fact_players'), String(d.players ?? (d.standings || []).length)),
     fact(t('arenas.fact_rated'), yesNo(d.rated)),
     fact(t('arenas.fact_berserk'), yesNo(d.berserk)),
-  );
+  ];
+  if (d.repeat) facts.push(fact(t('arenas.fact_repeat'), d.repeat === 'daily' ? t('calendar.daily') : t('calendar.weekly')));
+  $('a-facts').replaceChildren(...facts);
+  // A club's leaders stop its series here (docs/api.md "Arenas"); the operators with the CLI.
+  $('series-part').hidden = !d.you?.may_stop_series && !stoppedHere;
+  $('stop-series').hidden = stoppedHere || !$('stop-confirm').hidden;
   $('legend-berserk').hidden = !d.berserk;
   drawActions(d);
   drawBattle(d);
@@ -324,6 +329,33 @@ async function act(path, body, button, says = arenaError) {
 $('join-button').addEventListener('click', (e) =>
   act('join', $('club-pick').hidden ? {} : { club: $('club-select').value }, e.currentTarget, joinError),
 );
+let stoppedHere = false;
+$('stop-series').addEventListener('click', () => {
+  $('stop-confirm').hidden = false;
+  $('stop-series').hidden = true;
+  $('stop-series-yes').focus();
+});
+$('stop-series-no').addEventListener('click', () => {
+  $('stop-confirm').hidden = true;
+  $('stop-series').hidden = false;
+  $('stop-series').focus();
+});
+$('stop-series-yes').addEventListener('click', async (e) => {
+  const button = e.currentTarget;
+  button.disabled = true;
+  try {
+    await api(`/api/arenas/series/${encodeURIComponent(data.series)}/stop`, { method: 'POST', body: {} });
+    stoppedHere = true;
+    $('stop-confirm').hidden = true;
+    notify($('series-status'), t('arenas.series_stopped'));
+    box.dataset.series = 'stopped';
+    await load();
+  } catch (err) {
+    notify($('series-status'), arenaError(err), 'error');
+  } finally {
+    button.disabled = false;
+  }
+});
 $('pause-button').addEventListener('click', (e) => act('pause', {}, e.currentTarget));
 $('berserk-button').addEventListener('click', (e) => act('berserk', { game: data?.you?.game }, e.currentTarget));
 
