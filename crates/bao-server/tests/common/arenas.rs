@@ -297,7 +297,7 @@ pub async fn six_players(url: &str) {
     assert_eq!(v["ends_at"], starts_at + 10 * 60_000);
     assert_eq!(
         v["you"],
-        json!({"joined": true, "paused": false, "game": null})
+        json!({"joined": true, "paused": false, "game": null, "may_stop_series": false})
     );
     assert!(v["games"].as_array().unwrap().is_empty());
 
