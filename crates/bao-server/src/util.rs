@@ -4,6 +4,7 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 pub mod clock;
+pub mod deadlines;
 pub use clock::Clock;
 
 const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";

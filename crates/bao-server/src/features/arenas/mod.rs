@@ -27,7 +27,7 @@ use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
 use crate::game::{Games, Observer};
 use crate::store::{ArenaPlayerRow, ArenaRow};
-use crate::util;
+use crate::util::{self, deadlines};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -227,62 +227,28 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
     })
 }
 
-/// Each arena's next deadline (its start, or its end), and the last one acted on per
-/// arena: one gone by is not set again (on a test's clock that stands still it would fire
-/// for ever).
+/// Each arena's next deadline (its start, or its end); one gone by is not set again
+/// (util/deadlines.rs).
 #[derive(Default)]
-struct Deadlines {
-    ahead: HashMap<String, i64>,
-    acted: HashMap<String, i64>,
-}
+struct Deadlines(deadlines::Deadlines);
 
 impl Deadlines {
     /// Reads the deadlines of arena `id` (or of all: `None`) from the store.
     async fn read(&mut self, games: &Games, id: Option<&str>) {
-        let rows = match games.store.arena_deadlines(id, REMIND_MS).await {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!("arenas' deadlines: {e}");
-                return;
-            }
-        };
-        match id {
-            Some(id) => {
-                self.ahead.remove(id);
-                if !rows.iter().any(|(a, _)| a == id) {
-                    self.acted.remove(id);
-                }
-            }
-            None => {
-                self.ahead.clear();
-                self.acted.retain(|a, _| rows.iter().any(|(r, _)| r == a));
-            }
-        }
-        for (id, at) in rows {
-            if self.acted.get(&id).is_none_or(|a| at > *a) {
-                self.ahead.insert(id, at);
-            }
+        match games.store.arena_deadlines(id, REMIND_MS).await {
+            Ok(rows) => self.0.set(id, rows, games.clock.now_ms()),
+            Err(e) => tracing::warn!("arenas' deadlines: {e}"),
         }
     }
 
     /// When the first deadline comes (ms since the epoch, on the games' clock).
     fn next(&self) -> Option<i64> {
-        self.ahead.values().min().copied()
+        self.0.next()
     }
 
     /// Takes out the arenas whose deadline has come by `now`.
     fn due(&mut self, now: i64) -> Vec<String> {
-        let due: Vec<(String, i64)> = self
-            .ahead
-            .iter()
-            .filter(|(_, at)| **at <= now)
-            .map(|(id, at)| (id.clone(), *at))
-            .collect();
-        for (id, at) in &due {
-            self.ahead.remove(id);
-            self.acted.insert(id.clone(), *at);
-        }
-        due.into_iter().map(|(id, _)| id).collect()
+        self.0.due(now)
     }
 }
 

@@ -24,7 +24,7 @@ use crate::error::{ApiError, ApiResult, Category};
 use crate::game::routes::list_page;
 use crate::game::{Games, Observer};
 use crate::store::{JoinOutcome, ListKey, PlayerRow, TournamentRow};
-use crate::util;
+use crate::util::{self, deadlines};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -210,49 +210,26 @@ enum Work {
     Sweep,
 }
 
-/// The deadlines the task waits for: each tournament's next start or forfeit time (ms since
-/// the epoch), only those still ahead, and the last one acted on per tournament.
-#[derive(Default)]
-struct Deadlines {
-    ahead: HashMap<String, i64>,
-    /// A running tournament keeps its round's forfeit time after the timer acted on it: not
-    /// set again (on a clock that stands still, as a test's may, it would fire for ever).
-    acted: HashMap<String, i64>,
-}
+/// Each tournament's next deadline: a running one keeps its round's forfeit time after the
+/// timer acted on it, not set again (util/deadlines.rs).
+struct Deadlines(deadlines::Deadlines);
 
 /// A deadline read this long after it passed still gets its timer (at once): it may have
 /// passed while it was being read.
 const DEADLINE_SLACK_MS: i64 = 5;
 
+impl Default for Deadlines {
+    fn default() -> Self {
+        Self(deadlines::Deadlines::dropping_past(DEADLINE_SLACK_MS))
+    }
+}
+
 impl Deadlines {
     /// Reads the deadlines of tournament `id` (or of all: `None`) from the store.
     async fn read(&mut self, games: &Games, id: Option<&str>) {
-        let rows = match games.store.tournament_deadlines(id).await {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!("tournaments' deadlines: {e}");
-                return;
-            }
-        };
-        match id {
-            Some(id) => {
-                self.ahead.remove(id);
-                if !rows.iter().any(|(t, _)| t == id) {
-                    self.acted.remove(id);
-                }
-            }
-            None => {
-                self.ahead.clear();
-                self.acted.retain(|t, _| rows.iter().any(|(r, _)| r == t));
-            }
-        }
-        let now = games.clock.now_ms();
-        for (id, at) in rows {
-            // One gone by has been acted on (or the safety sweep acts on it).
-            let done = self.acted.get(&id).is_some_and(|a| at <= *a);
-            if at >= now - DEADLINE_SLACK_MS && !done {
-                self.ahead.insert(id, at);
-            }
+        match games.store.tournament_deadlines(id).await {
+            Ok(rows) => self.0.set(id, rows, games.clock.now_ms()),
+            Err(e) => tracing::warn!("tournaments' deadlines: {e}"),
         }
     }
 
@@ -260,22 +237,12 @@ impl Deadlines {
     /// clock, the one the steps' conditions read too (a test's manual clock moved exactly
     /// onto a deadline fires it).
     fn next(&self) -> Option<i64> {
-        self.ahead.values().min().copied()
+        self.0.next()
     }
 
     /// Takes out the tournaments whose deadline has come by `now`.
     fn due(&mut self, now: i64) -> Vec<String> {
-        let due: Vec<(String, i64)> = self
-            .ahead
-            .iter()
-            .filter(|(_, at)| **at <= now)
-            .map(|(id, at)| (id.clone(), *at))
-            .collect();
-        for (id, at) in &due {
-            self.ahead.remove(id);
-            self.acted.insert(id.clone(), *at);
-        }
-        due.into_iter().map(|(id, _)| id).collect()
+        self.0.due(now)
     }
 }
 
