@@ -25,6 +25,7 @@ use crate::edge::body::{json, Json};
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
+use crate::game::observed::{Wake, Wakes};
 use crate::game::{Games, Observer};
 use crate::store::{ArenaPlayerRow, ArenaRow};
 use crate::util::{self, deadlines};
@@ -38,8 +39,6 @@ use serde::Deserialize;
 use state::Loaded;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
-use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::mpsc;
 
 /// Longest arena name, in characters.
@@ -91,18 +90,6 @@ impl Observer for Arenas {
     }
 }
 
-/// What woke the arenas' task.
-enum Work {
-    /// A game of this instance ended.
-    Ended(String),
-    /// An arena changed (an event, from any instance).
-    Changed(String),
-    /// Events were missed: every deadline read again, every arena brought up to date.
-    Reread,
-    /// A deadline came.
-    Due,
-}
-
 /// Starts the task (ends when the games are dropped). News comes as events, deadlines have
 /// timers (docs/architecture.md, "The event bus"):
 /// * a game of this instance ended (the observer): its result is recorded, which publishes
@@ -117,16 +104,9 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
         Err(p) => p.into_inner().take(),
     };
     let weak: Weak<Games> = Arc::downgrade(games);
-    let every = games.lifecycle.safety_sweep.max(Duration::from_millis(10));
     let at_start = games.lifecycle.sweep_at_start;
-    // Subscribed before the first read of the deadlines: no change falls between.
-    let mut events = games.store.subscribe();
-    let clock = games.clock.clone();
+    let mut wakes = Wakes::new(rx, games);
     tokio::spawn(async move {
-        let mut rx = rx;
-        let mut sweep = tokio::time::interval(every);
-        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        sweep.tick().await;
         let mut timers = Deadlines::default();
         {
             let Some(games) = weak.upgrade() else { return };
@@ -137,37 +117,10 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
             }
             timers.read(&games, None).await;
         }
-        loop {
-            let next = timers.next();
-            let work = tokio::select! {
-                id = async {
-                    match rx.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match id {
-                    Some(id) => Work::Ended(id),
-                    None => return,
-                },
-                e = events.recv() => match e {
-                    Ok(d) => match &d.event {
-                        Event::Arena { id } => Work::Changed(id.clone()),
-                        _ => continue,
-                    },
-                    Err(RecvError::Lagged(_)) => Work::Reread,
-                    Err(RecvError::Closed) => return,
-                },
-                _ = async {
-                    match next {
-                        Some(at) => clock.sleep_until_ms(at).await,
-                        None => std::future::pending().await,
-                    }
-                } => Work::Due,
-                _ = sweep.tick() => Work::Reread,
-            };
+        while let Some(wake) = wakes.next(timers.next()).await {
             let Some(games) = weak.upgrade() else { return };
-            match work {
-                Work::Ended(game) => match games.store.arena_game(&game).await {
+            match wake {
+                Wake::Ended(game) => match games.store.arena_game(&game).await {
                     Ok(Some(_)) => {
                         if let Err(e) = run::record(&games, &game).await {
                             tracing::warn!("arena game {game}: {}", e.message);
@@ -176,13 +129,15 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
                     Ok(None) => {}
                     Err(e) => tracing::warn!("arenas: {e}"),
                 },
-                Work::Changed(id) => {
+                Wake::News(d) => {
+                    let Event::Arena { id } = &d.event else {
+                        continue;
+                    };
                     // Events that came meanwhile are coalesced: an arena is brought up to
                     // date once for all of them (a wave's results come in bursts).
-                    let mut ids = vec![id];
-                    let mut lagged = false;
-                    loop {
-                        match events.try_recv() {
+                    let mut ids = vec![id.clone()];
+                    let missed = loop {
+                        match wakes.news_waiting() {
                             Ok(d) => {
                                 if let Event::Arena { id } = &d.event {
                                     if !ids.contains(id) {
@@ -190,15 +145,11 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
                                     }
                                 }
                             }
-                            Err(TryRecvError::Lagged(_)) => lagged = true,
-                            Err(_) => break,
+                            Err(missed) => break missed,
                         }
-                    }
-                    if lagged {
-                        if let Err(e) = run::sweep(&games).await {
-                            tracing::warn!("arenas: {e}");
-                        }
-                        timers.read(&games, None).await;
+                    };
+                    if missed {
+                        reread(&games, &mut timers).await;
                         continue;
                     }
                     for id in ids {
@@ -208,13 +159,8 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
                         timers.read(&games, Some(&id)).await;
                     }
                 }
-                Work::Reread => {
-                    if let Err(e) = run::sweep(&games).await {
-                        tracing::warn!("arenas: {e}");
-                    }
-                    timers.read(&games, None).await;
-                }
-                Work::Due => {
+                Wake::Missed | Wake::Sweep => reread(&games, &mut timers).await,
+                Wake::Due => {
                     for id in timers.due(games.clock.now_ms()) {
                         if let Err(e) = run::due(&games, &id).await {
                             tracing::warn!("arena {id}: {}", e.message);
@@ -225,6 +171,15 @@ pub fn spawn(a: &Arc<Arenas>, games: &Arc<Games>) -> tokio::task::JoinHandle<()>
             }
         }
     })
+}
+
+/// Every arena brought up to date and every deadline read again (the sweep, or events
+/// missed).
+async fn reread(games: &Games, timers: &mut Deadlines) {
+    if let Err(e) = run::sweep(games).await {
+        tracing::warn!("arenas: {e}");
+    }
+    timers.read(games, None).await;
 }
 
 /// Each arena's next deadline (its start, or its end); one gone by is not set again

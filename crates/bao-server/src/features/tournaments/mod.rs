@@ -21,6 +21,7 @@ use crate::edge::body::{json, Json, JsonOrEmpty};
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
+use crate::game::observed::{Wake, Wakes};
 use crate::game::routes::list_page;
 use crate::game::{Games, Observer};
 use crate::store::{JoinOutcome, ListKey, PlayerRow, TournamentRow};
@@ -35,8 +36,6 @@ use serde::Deserialize;
 use state::{Built, FormatJson, Loaded};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 /// Longest tournament name, in characters.
@@ -98,17 +97,9 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
         Err(p) => p.into_inner().take(),
     };
     let weak: Weak<Games> = Arc::downgrade(games);
-    let every = games.lifecycle.safety_sweep.max(Duration::from_millis(10));
     let at_start = games.lifecycle.sweep_at_start;
-    // Subscribed before the first read of the deadlines: no change falls between.
-    let mut events = games.store.subscribe();
-    // Deadlines are read on the games' clock (a test's may be one it moves on).
-    let clock = games.clock.clone();
+    let mut wakes = Wakes::new(rx, games);
     tokio::spawn(async move {
-        let mut rx = rx;
-        let mut sweep = tokio::time::interval(every);
-        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        sweep.tick().await;
         let mut timers = Deadlines::default();
         {
             let Some(games) = weak.upgrade() else { return };
@@ -119,39 +110,10 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
             }
             timers.read(&games, None).await;
         }
-        loop {
-            let next = timers.next();
-            let work = tokio::select! {
-                id = async {
-                    match rx.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match id {
-                    Some(id) => Work::Ended(id),
-                    None => return,
-                },
-                e = events.recv() => match e {
-                    Ok(d) => match &d.event {
-                        Event::Tournament { id } => Work::Changed(id.clone()),
-                        Event::TeamMatch { id } => Work::TeamMatch(id.clone()),
-                        _ => continue,
-                    },
-                    // Fell behind: every timer read again.
-                    Err(RecvError::Lagged(_)) => Work::Reread,
-                    Err(RecvError::Closed) => return,
-                },
-                _ = async {
-                    match next {
-                        Some(at) => clock.sleep_until_ms(at).await,
-                        None => std::future::pending().await,
-                    }
-                } => Work::Due,
-                _ = sweep.tick() => Work::Sweep,
-            };
+        while let Some(wake) = wakes.next(timers.next()).await {
             let Some(games) = weak.upgrade() else { return };
-            match work {
-                Work::Ended(game) => match games.store.tournament_of_game(&game).await {
+            match wake {
+                Wake::Ended(game) => match games.store.tournament_of_game(&game).await {
                     Ok(Some(tid)) => {
                         if let Err(e) = run::advance(&games, &tid).await {
                             tracing::warn!("tournament {tid}: {}", e.message);
@@ -160,22 +122,25 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                     Ok(None) => {}
                     Err(e) => tracing::warn!("tournaments: {e}"),
                 },
-                // A team tournament's match finished (on any instance): its pairing's result,
-                // and the next round once all are in.
-                Work::TeamMatch(m) => match games.store.team_match(&m).await {
-                    Ok(Some(m)) if m.status == "finished" => {
-                        if let Some((tid, _)) = m.tournament {
-                            if let Err(e) = run::advance(&games, &tid).await {
-                                tracing::warn!("tournament {tid}: {}", e.message);
+                Wake::News(d) => match &d.event {
+                    Event::Tournament { id } => timers.read(&games, Some(id)).await,
+                    // A team tournament's match finished (on any instance): its pairing's
+                    // result, and the next round once all are in.
+                    Event::TeamMatch { id } => match games.store.team_match(id).await {
+                        Ok(Some(m)) if m.status == "finished" => {
+                            if let Some((tid, _)) = m.tournament {
+                                if let Err(e) = run::advance(&games, &tid).await {
+                                    tracing::warn!("tournament {tid}: {}", e.message);
+                                }
                             }
                         }
-                    }
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!("tournaments: {e}"),
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!("tournaments: {e}"),
+                    },
+                    _ => {}
                 },
-                Work::Changed(id) => timers.read(&games, Some(&id)).await,
-                Work::Reread => timers.read(&games, None).await,
-                Work::Due => {
+                Wake::Missed => timers.read(&games, None).await,
+                Wake::Due => {
                     for id in timers.due(games.clock.now_ms()) {
                         if let Err(e) = run::due(&games, &id).await {
                             tracing::warn!("tournament {id}: {}", e.message);
@@ -183,7 +148,7 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
                         timers.read(&games, Some(&id)).await;
                     }
                 }
-                Work::Sweep => {
+                Wake::Sweep => {
                     if let Err(e) = run::sweep(&games).await {
                         tracing::warn!("tournaments: {e}");
                     }
@@ -192,22 +157,6 @@ pub fn spawn(t: &Arc<Tournaments>, games: &Arc<Games>) -> tokio::task::JoinHandl
             }
         }
     })
-}
-
-/// What woke the tournaments' task.
-enum Work {
-    /// A game of this instance ended.
-    Ended(String),
-    /// A tournament changed (an event).
-    Changed(String),
-    /// A team match changed (an event): a team tournament's pairing may be over.
-    TeamMatch(String),
-    /// Events were missed: every deadline is read again.
-    Reread,
-    /// A deadline came.
-    Due,
-    /// The safety sweep's time came.
-    Sweep,
 }
 
 /// Each tournament's next deadline: a running one keeps its round's forfeit time after the
