@@ -717,7 +717,7 @@ pub async fn arena_ws(addr: &str, id: &str, cookie: Option<&str>) -> Ws {
 /// Reads `ws` until a `standings` message for which `f` holds (skipping the others, and
 /// asserting that a guest never gets a `standings_you`); answers it and the account's own
 /// `standings_you` that follows it when `own`.
-async fn standings_until(
+pub async fn standings_until(
     ws: &mut Ws,
     own: bool,
     f: impl Fn(&Value, Option<&Value>) -> bool,

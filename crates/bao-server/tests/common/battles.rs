@@ -7,7 +7,9 @@
 //! play for another club, or the battle would exist.
 
 use super::accounts::{base, get, post};
-use super::arenas::{arena_json, decided, play_out, playing, settle, Model};
+use super::arenas::{
+    arena_json, arena_ws, decided, play_out, playing, settle, standings_until, Model,
+};
 use super::clubs::new_club;
 use super::tournaments::{players, quick, Players};
 use super::*;
@@ -278,6 +280,23 @@ pub async fn three_clubs(url: &str) {
     let top = &v["battle"]["clubs"];
     let level = top[0]["score"].as_i64() == top[1]["score"].as_i64();
     assert_eq!(top[1]["rank"], if level { 1 } else { 2 }, "{v}");
+    // On the socket, a player's own row names their club, as the top rows do.
+    let mut ws = arena_ws(&s.addr.to_string(), &id, Some(c(2))).await;
+    let (top_rows, own) = standings_until(&mut ws, true, |_, own| own.is_some()).await;
+    let own = own.unwrap();
+    assert_eq!(
+        own["row"]["club"],
+        json!({"id": ca, "name": "Simba wa Pwani"}),
+        "{own}"
+    );
+    let listed = top_rows["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["username"] == own["row"]["username"])
+        .cloned()
+        .unwrap();
+    assert_eq!(listed["club"], own["row"]["club"], "{top_rows}");
 
     // A plain arena has no battle.
     let plain = post(

@@ -241,6 +241,13 @@ fn clubs_ranked<'a>(l: &Loaded, b: &'a BattleRow) -> Vec<(usize, ClubStanding<'a
         .collect()
 }
 
+/// The club `account` plays for in battle `b`: `{"id", "name"}`, or null.
+pub fn club_of(b: &BattleRow, account: &str) -> Value {
+    b.players
+        .get(account)
+        .map_or(Value::Null, |c| json!({"id": c, "name": name_of(b, c)}))
+}
+
 /// Adds the battle to `GET /api/arenas/{id}`'s `v` (nothing for a plain arena): `battle`,
 /// each standings row's `club`, and `you.club` (the viewer's club in it) and `you.clubs`
 /// (the battle's clubs the viewer may join for).
@@ -253,11 +260,7 @@ pub async fn detail(
     let Some(b) = games.store.arena_battle(&l.a.id).await? else {
         return Ok(());
     };
-    let club = |account: &str| {
-        b.players
-            .get(account)
-            .map_or(Value::Null, |c| json!({"id": c, "name": name_of(&b, c)}))
-    };
+    let club = |account: &str| club_of(&b, account);
     // The standings' rows are in `ranked` order (state::detail).
     if let Some(rows) = v["standings"].as_array_mut() {
         for (row, (p, _)) in rows.iter_mut().zip(l.ranked()) {

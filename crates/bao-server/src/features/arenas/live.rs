@@ -56,6 +56,12 @@ pub async fn compute(games: &Games, id: &str, viewers: &[String]) -> ApiResult<O
         "podium": podium,
         "battle": b.get("battle").cloned().unwrap_or(Value::Null),
     });
+    // In a battle, each player's own row names their club too, as the top rows do.
+    let battle_row = if b.get("battle").is_some_and(|x| !x.is_null()) && !viewers.is_empty() {
+        games.store.arena_battle(&l.a.id).await?
+    } else {
+        None
+    };
     let wanted: HashSet<&str> = viewers.iter().map(String::as_str).collect();
     let mut mine = HashMap::new();
     for (r, p, s) in &ranks {
@@ -68,10 +74,14 @@ pub async fn compute(games: &Games, id: &str, viewers: &[String]) -> ApiResult<O
                        "result": x.result, "berserk": {"S": x.berserk_s, "N": x.berserk_n}})
             })
         });
+        let mut row = state::row(*r, p, s);
+        if let Some(br) = &battle_row {
+            row["club"] = battle::club_of(br, &p.account_id);
+        }
         let msg = json!({
             "type": "standings_you",
             "id": l.a.id,
-            "row": state::row(*r, p, s),
+            "row": row,
             "you": {"joined": true, "paused": p.paused, "game": p.game_id},
             "game": game,
         });
