@@ -6,6 +6,14 @@ mod common;
 use common::postgres_url;
 use common::teamtour::*;
 
+/// `cargo test -p bao-server --test teamtour_postgres -- --ignored --nocapture measure`: a team
+/// Swiss of 64 clubs on 4 boards (tests/common/teamtour_measure.rs; docs/api.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_team_swiss_postgres() {
+    common::teamtour_measure::measure_team_swiss(&postgres_url()).await;
+}
+
 #[tokio::test]
 async fn postgres_four_clubs_round_robin() {
     four_clubs_round_robin(&postgres_url()).await;

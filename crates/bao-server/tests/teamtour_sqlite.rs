@@ -6,6 +6,14 @@ mod common;
 use common::sqlite_url;
 use common::teamtour::*;
 
+/// `cargo test -p bao-server --test teamtour_sqlite -- --ignored --nocapture measure`: a team
+/// Swiss of 64 clubs on 4 boards (tests/common/teamtour_measure.rs; docs/api.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn measure_team_swiss_sqlite() {
+    common::teamtour_measure::measure_team_swiss(&sqlite_url("tt-measure")).await;
+}
+
 #[tokio::test]
 async fn sqlite_four_clubs_round_robin() {
     four_clubs_round_robin(&sqlite_url("tt-rr")).await;

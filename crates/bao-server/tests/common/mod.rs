@@ -21,6 +21,7 @@ pub mod site_puzzles;
 pub mod storage;
 pub mod teams;
 pub mod teamtour;
+pub mod teamtour_measure;
 pub mod tournaments;
 
 pub use bao_server::util::Clock;

@@ -31,7 +31,7 @@ pub async fn clubs(b: &str, n: usize, members: usize) -> Vec<Club> {
         let id = new_club(b, &leader.1, &name, "Unguja", true).await;
         let mut ms = Vec::new();
         for j in 0..members {
-            let m = account(b, &format!("Mchezaji{i}x{j}")).await;
+            let m = account(b, &format!("Mcheza{i}x{j}")).await;
             let r = club_act(b, &id, "join", json!({}), Some(&m.1)).await;
             assert_eq!(r.status, 200, "{}", r.text);
             ms.push(m);
