@@ -53,3 +53,8 @@ async fn postgres_five_clubs_swiss() {
 async fn postgres_four_clubs_knockout() {
     four_clubs_knockout(&postgres_url()).await;
 }
+
+#[tokio::test]
+async fn postgres_left_running_is_finished_by_the_sweep() {
+    left_running_is_finished_by_the_sweep(&postgres_url()).await;
+}

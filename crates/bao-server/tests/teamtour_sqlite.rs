@@ -48,3 +48,8 @@ async fn sqlite_five_clubs_swiss() {
 async fn sqlite_four_clubs_knockout() {
     four_clubs_knockout(&sqlite_url("tt-knockout")).await;
 }
+
+#[tokio::test]
+async fn sqlite_left_running_is_finished_by_the_sweep() {
+    left_running_is_finished_by_the_sweep(&sqlite_url("tt-left")).await;
+}

@@ -709,6 +709,25 @@ const STATES = [
     },
   ],
   [
+    'create a tournament for one club (who may join)',
+    async (page) => {
+      await page.goto('/tournaments/new');
+      // The account leads clubs: the form offers them once its profile is read.
+      await page.waitForSelector('#tournament-new[data-clubs]:not([data-clubs="0"])');
+      await page.waitForSelector('#club-box:not([hidden])');
+      await page.fill('#t-name', 'Axe club only');
+      await page.selectOption('#t-club', clubs.led);
+    },
+  ],
+  [
+    'a tournament for one club (its members only)',
+    async (page) => {
+      await Promise.all([page.waitForURL(/\/t\/[a-z0-9]+/), page.click('#create-submit')]);
+      await page.waitForSelector(`#t-for-club[href="/club/${clubs.led}"]`);
+      await page.waitForFunction((n) => document.querySelector('#t-for-club')?.textContent.includes(n), `Chama ${account.name}`);
+    },
+  ],
+  [
     'a team tournament open (enter my club)',
     async (page) => {
       await page.goto(`/t/${tournaments.teamOpen}`);

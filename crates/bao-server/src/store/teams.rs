@@ -5,7 +5,8 @@
 //! lineups of one match; the lineup's primary key keeps a player on one side), the start
 //! (accepted -> running, with its boards), a board's result (`result IS NULL`, the match's
 //! row updated first: its lock orders the results of one match) and the finish (running ->
-//! finished once no board waits, seen by the last result). Each publishes [`Event::TeamMatch`]
+//! finished once no board waits, seen by the last result, or by the safety sweep when an
+//! instance stopped before it). Each publishes [`Event::TeamMatch`]
 //! in its transaction.
 
 use super::{conflict_or, Store, StoreError};
@@ -172,6 +173,27 @@ pub(super) async fn insert_team_match(
 const FINISH: &str = "UPDATE team_matches SET status = 'finished', updated = $2
     WHERE id = $1 AND status = 'running'
     AND NOT EXISTS (SELECT 1 FROM team_boards WHERE match_id = $1 AND result IS NULL)";
+
+/// The one write that finishes match `id` (its start, its last result, the safety sweep):
+/// in `tx`, if it runs and no board waits; the news of the finish to commit with it (the
+/// match's and both clubs': a team tournament takes its result from it), or `None` when it
+/// did not finish (not running, a board still played, or finished by another already).
+async fn finish_in(
+    tx: &mut Transaction<'_, Any>,
+    id: &str,
+    now: i64,
+) -> Result<Option<Vec<Event>>, StoreError> {
+    let n = sqlx::query(FINISH)
+        .bind(id)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if n == 0 {
+        return Ok(None);
+    }
+    Ok(Some(status_news(tx, id).await?))
+}
 
 impl Store {
     /// Stores a new team match (`proposed`).
@@ -347,12 +369,10 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query(FINISH)
-            .bind(id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        let events = status_news(&mut tx, id).await?;
+        let events = match finish_in(&mut tx, id, now).await? {
+            Some(events) => events,
+            None => status_news(&mut tx, id).await?,
+        };
         self.commit_events(tx, events).await?;
         Ok(true)
     }
@@ -431,19 +451,43 @@ impl Store {
             tx.rollback().await?;
             return Ok(false);
         }
-        let finished = sqlx::query(FINISH)
-            .bind(&id)
-            .bind(now)
-            .execute(&mut *tx)
+        let events = finish_in(&mut tx, &id, now)
             .await?
-            .rows_affected();
-        let events = if finished > 0 {
-            status_news(&mut tx, &id).await?
-        } else {
-            news(&id)
-        };
+            .unwrap_or_else(|| news(&id));
         self.commit_events(tx, events).await?;
         Ok(true)
+    }
+
+    /// Finishes running match `id` once no board waits for a result (the safety sweep: an
+    /// instance stopped between a match's last result and its finish); `false` when it was
+    /// not to finish or another call finished it (the conditional UPDATE lets one through).
+    pub async fn finish_team_match(&self, id: &str, now: i64) -> Result<bool, StoreError> {
+        let mut tx = self.write.begin().await?;
+        match finish_in(&mut tx, id, now).await? {
+            Some(events) => {
+                self.commit_events(tx, events).await?;
+                Ok(true)
+            }
+            None => {
+                tx.rollback().await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Running matches no board of which waits for a result (the safety sweep finishes them).
+    pub async fn team_matches_all_recorded(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT m.id FROM team_matches m WHERE m.status = 'running'
+               AND NOT EXISTS (SELECT 1 FROM team_boards b
+                               WHERE b.match_id = m.id AND b.result IS NULL)",
+        )
+        .fetch_all(&self.read)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
     }
 
     /// Accepted matches and their start times (the timers).

@@ -705,3 +705,109 @@ pub async fn four_clubs_knockout(url: &str) {
     assert_eq!(table[&cs[2].name], (0.0, 0.0));
     s.stop().await;
 }
+
+/// A 2-board match of a two-club round robin left `running` with both boards' results
+/// written (an instance stopped between the last result and the finish; the test writes
+/// that state into the database of the stopped server): the next instance's safety sweep
+/// finishes it, once, through the one write that finishes a match: its score and winner,
+/// the tournament's result and standings, and the tournament's end.
+pub async fn left_running_is_finished_by_the_sweep(url: &str) {
+    use sqlx::Row;
+    let clock = manual_clock();
+    let lifecycle = || bao_server::game::Lifecycle {
+        sweep_every: Duration::from_millis(100),
+        safety_sweep: Duration::from_millis(200),
+        ..Default::default()
+    };
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(lifecycle())
+        .start()
+        .await;
+    let b = base(&s);
+    let cs = clubs(&b, 2, 2).await;
+    let id = made(&b, team_round_robin(json!(2), 2), &cs[0].leader.1).await;
+    enter_all(&b, &id, &cs).await;
+    let r = tact(&b, &id, "start", json!({}), &cs[0].leader.1).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let t = eventually_some("the first round's pairing", || async {
+        let t = tournament(&b, &id).await;
+        (t["round"] == 1).then_some(t)
+    })
+    .await;
+    let p = &t["rounds"][0]["pairings"][0];
+    let mid = p["match"].as_str().expect("a team match").to_string();
+    let club = |name: &Value| {
+        cs.iter()
+            .find(|c| c.name == name.as_str().unwrap())
+            .unwrap()
+    };
+    let (home, away) = (club(&p["S"]), club(&p["N"]));
+    for c in [home, away] {
+        let names: Vec<&str> = c.members.iter().map(|p| p.0.as_str()).collect();
+        let r = tm(&b, &mid, "lineup", json!({ "players": names }), &c.leader.1).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    clock.advance(Duration::from_secs(10 * 60 + 1));
+    wait_match(&b, &mid, |m| {
+        m["status"] == "running" && m["boards"][1]["game"].is_string()
+    })
+    .await;
+    s.stop().await;
+    // What the stopped instance left: both results written, the match still running.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let n = sqlx::query(
+        "UPDATE team_boards SET result = CASE WHEN board = 1 THEN 'home' ELSE 'draw' END
+         WHERE match_id = $1 AND result IS NULL",
+    )
+    .bind(&mid)
+    .execute(&pool)
+    .await
+    .unwrap()
+    .rows_affected();
+    assert_eq!(n, 2);
+    let status: String = sqlx::query("SELECT status FROM team_matches WHERE id = $1")
+        .bind(&mid)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .try_get("status")
+        .unwrap();
+    assert_eq!(status, "running");
+    pool.close().await;
+    let s = server(url)
+        .clock(&clock)
+        .lifecycle(lifecycle())
+        .start()
+        .await;
+    let b = base(&s);
+    let m = wait_match(&b, &mid, |m| m["status"] == "finished").await;
+    assert_eq!(m["score"]["home"].as_f64(), Some(1.5), "{m}");
+    assert_eq!(m["score"]["away"].as_f64(), Some(0.5), "{m}");
+    assert_eq!(m["winner"], "home", "{m}");
+    // Once: the match is finished already for any later sweep or instance.
+    assert!(!s
+        .app
+        .store
+        .finish_team_match(&mid, clock.now_ms())
+        .await
+        .unwrap());
+    let t = eventually_some("the tournament's end", || async {
+        let t = tournament(&b, &id).await;
+        (t["status"] == "finished").then_some(t)
+    })
+    .await;
+    let p = &t["rounds"][0]["pairings"][0];
+    assert_eq!(p["result"], "S", "{p}");
+    assert_eq!(p["score"]["S"].as_f64(), Some(1.5), "{p}");
+    assert_eq!(p["score"]["N"].as_f64(), Some(0.5), "{p}");
+    let table: HashMap<String, (f64, f64)> = [
+        (home.name.clone(), (2.0, 1.5)),
+        (away.name.clone(), (0.0, 0.5)),
+    ]
+    .into();
+    check_standings(&t, &table);
+    assert_eq!(t["standings"][0]["player"], home.name.as_str(), "{t}");
+    s.stop().await;
+}

@@ -108,6 +108,27 @@ function fact(term, ...value) {
   return el('div', {}, el('dt', {}, term), el('dd', {}, ...value));
 }
 
+/** Club names by id, read once from GET /api/clubs/{id} (the view names the club by id). */
+const clubNames = new Map();
+
+/** A club-only tournament: who may join, with a link to the club's page. */
+function clubFact(id) {
+  if (!clubNames.has(id)) {
+    clubNames.set(id, null);
+    api(`/api/clubs/${encodeURIComponent(id)}`)
+      .then((c) => {
+        clubNames.set(id, c.name);
+        if (data) drawHeader(data);
+      })
+      .catch(() => clubNames.delete(id));
+  }
+  const name = clubNames.get(id);
+  const href = `/club/${encodeURIComponent(id)}`;
+  return name
+    ? el('a', { href, id: 't-for-club' }, t('tournaments.club_members_only', { club: name }))
+    : el('a', { href, id: 't-for-club' }, t('tournaments.club_members_only_unnamed'));
+}
+
 function drawHeader(d) {
   document.title = t('tournaments.doc_title', { name: d.name });
   $('t-name').textContent = d.name;
@@ -135,6 +156,7 @@ function drawHeader(d) {
           )
         : null,
     d.private ? fact(t('tournaments.fact_private'), t('tournaments.private_yes')) : null,
+    d.club ? fact(t('tournaments.fact_club'), clubFact(d.club)) : null,
   ];
   $('t-facts').replaceChildren(...facts.filter(Boolean));
   let live = '';

@@ -246,6 +246,8 @@ function readForm(form) {
     // A team match's boards have their clocks: no forfeit time of the tournament's.
     forfeit_after_ms: clock.days_per_move || teams ? null : Number($('t-forfeit').value),
     ...(teams ? { teams: { boards } } : {}),
+    // Only its members may join (a team tournament's entrants are clubs: never one club's).
+    ...(!teams && $('t-club').value ? { club: $('t-club').value } : {}),
     starts_at: startsAt,
     max_players: m,
     private: $('t-private').checked,
@@ -255,10 +257,8 @@ function readForm(form) {
 function newPage() {
   const form = $('new-form');
   const status = $('new-status');
-  onAccount((name) => {
-    $('new-signin').hidden = !!name;
-    form.hidden = !name;
-  });
+  // The clubs the player leads or administers, for a club-only tournament.
+  let leads = [];
   const sync = () => {
     const kind = form.querySelector('input[name="format"]:checked')?.value;
     $('swiss-box').hidden = kind !== 'swiss';
@@ -266,9 +266,33 @@ function newPage() {
     $('start-box').hidden = form.querySelector('input[name="start"]:checked')?.value !== 'at';
     $('teams-box').hidden = !$('t-teams').checked;
     $('forfeit-box').hidden = $('t-clock').value.startsWith('d') || $('t-teams').checked;
+    $('club-box').hidden = leads.length === 0 || $('t-teams').checked;
   };
   form.addEventListener('change', sync);
   sync();
+  onAccount(async (name) => {
+    $('new-signin').hidden = !!name;
+    form.hidden = !name;
+    leads = [];
+    if (name) {
+      try {
+        const user = await api(`/api/users/${encodeURIComponent(name)}`);
+        leads = (user.clubs || []).filter((c) => c.role === 'leader' || c.role === 'admin');
+      } catch {
+        // Without the profile the tournament is open to everyone, as before the choice.
+      }
+    }
+    const pick = $('t-club');
+    const chosen = pick.value;
+    pick.replaceChildren(
+      el('option', { value: '' }, t('tournaments.f_club_everyone')),
+      ...leads.map((c) => el('option', { value: c.id }, t('tournaments.f_club_members', { club: c.name }))),
+    );
+    if (leads.some((c) => c.id === chosen)) pick.value = chosen;
+    // Read (tests wait for it): how many clubs the choice offers.
+    $('tournament-new').dataset.clubs = String(leads.length);
+    sync();
+  });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     notify(status, '');

@@ -207,8 +207,9 @@ pub async fn game_ended(games: &Games, game: &str) -> ApiResult<()> {
 }
 
 /// The safety sweep: matches whose time came (a timer lost with a crashed instance), the
-/// games of a started match its instance stopped before making, and results not recorded
-/// (an observer's message lost).
+/// games of a started match its instance stopped before making, results not recorded
+/// (an observer's message lost), and running matches with every result in (finished by the
+/// one write that finishes a match, which tells a team tournament).
 pub async fn sweep(games: &Games) {
     let now = games.clock.now_ms();
     match games.store.team_matches_accepted().await {
@@ -238,6 +239,22 @@ pub async fn sweep(games: &Games) {
             for g in ids {
                 if let Err(e) = game_ended(games, &g).await {
                     tracing::warn!("team match game {g}: {}", e.message);
+                }
+            }
+        }
+        Err(e) => tracing::warn!("team matches: {e}"),
+    }
+    match games.store.team_matches_all_recorded().await {
+        Ok(ids) => {
+            for id in ids {
+                match games
+                    .store
+                    .finish_team_match(&id, games.clock.now_ms())
+                    .await
+                {
+                    Ok(true) => tracing::warn!("team match {id}: finished, left running"),
+                    Ok(false) => {}
+                    Err(e) => tracing::warn!("team match {id} not finished: {e}"),
                 }
             }
         }
