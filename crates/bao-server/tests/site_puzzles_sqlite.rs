@@ -14,3 +14,8 @@ async fn sqlite_finished_games_give_puzzles() {
 async fn sqlite_two_miners_mine_a_game_once() {
     two_instances_mine_once(&sqlite_url("site-puzzles-two"), false).await;
 }
+
+#[tokio::test]
+async fn sqlite_a_claim_left_unfinished_is_taken_after_its_lease() {
+    claims_expire(&sqlite_url("site-puzzles-lease")).await;
+}
