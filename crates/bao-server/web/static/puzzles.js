@@ -65,7 +65,11 @@ function renderRatings() {
     : t('puzzles.ratings_guest', { puzzle: puzzle.rating });
   const st = signedIn() ? { streak: puzzle.player.streak, best: puzzle.player.best_streak } : guestStreak();
   $('streak').textContent =
-    streakEnded === null ? t('puzzles.streak_line', { n: st.streak, best: st.best }) : t('puzzles.streak_ended', { n: streakEnded, best: st.best });
+    streakEnded === null
+      ? t('puzzles.streak_line', { n: st.streak, best: st.best })
+      : streakEnded === 0
+        ? t('puzzles.streak_missed_first', { best: st.best })
+        : t('puzzles.streak_ended', { n: streakEnded, best: st.best });
   $('streak').dataset.streak = String(st.streak);
   $('streak').dataset.best = String(st.best);
   $('streak').dataset.ended = streakEnded === null ? '' : 'yes';
