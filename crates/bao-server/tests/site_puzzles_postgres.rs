@@ -15,3 +15,8 @@ async fn postgres_finished_games_give_puzzles() {
 async fn postgres_two_instances_mine_a_game_once() {
     two_instances_mine_once(&postgres_url(), true).await;
 }
+
+#[tokio::test]
+async fn postgres_a_claim_left_unfinished_is_taken_after_its_lease() {
+    claims_expire(&postgres_url()).await;
+}

@@ -402,6 +402,27 @@ const STATES = [
     },
   ],
   [
+    'puzzles, the streak ended by a miss (a guest)',
+    async (page) => {
+      const first = (await api('/api/puzzles?variant=kete'))[0];
+      await page.goto(`/puzzles?id=${first.id}`);
+      await page.waitForFunction((i) => document.body.dataset.puzzleOpen === i && document.querySelector('#board g.pit.legal'), first.id);
+      await page.check('#streak-mode');
+      const id = await (
+        await page.waitForFunction((i) => document.body.dataset.puzzleOpen !== i && document.querySelector('#board g.pit.legal') && document.body.dataset.puzzleOpen, first.id)
+      ).jsonValue();
+      const p = await api(`/api/puzzles/${id}`);
+      const wrong = p.legal.find((m) => m.slice(0, 2) !== p.moves[0].slice(0, 2)) || p.legal.find((m) => m !== p.moves[0]);
+      await page.locator(`#board g.pit.legal[data-pit="${wrong.slice(0, 2)}"]`).click();
+      await page.waitForFunction((m) => document.querySelector(`#chooser button[data-move="${m}"]`) || document.querySelector('#feedback').textContent, wrong);
+      const choice = page.locator(`#chooser button[data-move="${wrong}"]`);
+      if (await choice.count()) await choice.click();
+      // A guest's streak at 0: the miss before any puzzle solved.
+      await page.waitForSelector('#streak[data-ended="yes"][data-streak="0"]');
+      await page.waitForFunction(() => !document.querySelector('#board').classList.contains('animating'));
+    },
+  ],
+  [
     'the puzzle dashboard, signed out',
     async (page) => {
       await page.goto('/puzzles/dashboard');

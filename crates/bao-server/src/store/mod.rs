@@ -50,7 +50,7 @@ pub use puzzles::{AttemptRow, AttemptWritten, NewAttempt, PuzzlePlayer};
 pub use ratings::{BoardRow, DueRound, GameRow, HistoryPoint, Results, RATING_PAGE};
 pub use seats::{SeatPlayer, SeatRow};
 pub use seeks::{ChallengeRow, NewChallenge, NewSeek, SeekRow, TicketRow};
-pub use site_puzzles::SitePuzzleRow;
+pub use site_puzzles::{SitePuzzleRow, CLAIM_LEASE_MS};
 pub use teams::{LineupRefused, LineupRow, TeamBoardRow, TeamMatchRow};
 pub use tournaments::{JoinOutcome, PlayerRow, RoundRow, TGameRow, TournamentRow};
 

@@ -13,7 +13,8 @@ use bao_engine::level::Level;
 use bao_engine::puzzle::{self, MineConfig, SourceGame};
 use bao_engine::theme::themes;
 use bao_rules::{Game, Outcome, Position, Rules, Variant};
-use bao_server::features::puzzles::site::{board, mine_match, SitePuzzlesConfig};
+use bao_server::features::puzzles::site::{board, mine_match, SitePuzzlesConfig, CATCH_UP_MS};
+use bao_server::store::CLAIM_LEASE_MS;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -234,6 +235,94 @@ pub async fn two_instances_mine_once(url: &str, bus: bool) {
         })
         .await;
     }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A claim is a lease: a game claimed by an instance that stopped before finishing it is
+/// left alone while the claim is younger than [`CLAIM_LEASE_MS`], then mined by another
+/// instance (and offered by the catch-up); the stale claimer's finish is refused, and a
+/// finished game is never mined again, however old its claim. Time is the servers' clock.
+pub async fn claims_expire(url: &str) {
+    let clock = manual_clock();
+    let (a, b) = server(url)
+        .lifecycle(no_sweep())
+        .clock(&clock)
+        .with(|c| c.site_puzzles = SitePuzzlesConfig { mine: false })
+        .start_two()
+        .await;
+    let ca = Client::new(&a);
+    let (count, known) = shipped(&ca).await;
+    let (moves, found) = game_with_puzzles(&known);
+    let id = play(&ca, &moves).await;
+    let lease = std::time::Duration::from_millis(CLAIM_LEASE_MS as u64);
+    let offered = |s: &Running| {
+        let (store, clock, id) = (s.app.store.clone(), clock.clone(), id.clone());
+        async move {
+            let now = clock.now_ms();
+            let games = store
+                .unmined_games(now - CATCH_UP_MS, now, 100)
+                .await
+                .unwrap();
+            games.contains(&(id, 1))
+        }
+    };
+    assert!(offered(&b).await, "a finished game unclaimed is offered");
+    // Instance a claims the game and stops before mining it.
+    let claimed = clock.now_ms();
+    assert!(a.app.store.claim_site_game(&id, 1, claimed).await.unwrap());
+    // Within the lease, b leaves it alone, to its last millisecond.
+    for by in [
+        std::time::Duration::ZERO,
+        lease - std::time::Duration::from_millis(1),
+    ] {
+        clock.advance(by);
+        assert!(
+            !offered(&b).await,
+            "a claim within its lease is not offered"
+        );
+        let got = mine_match(&b.app.games, &b.app.engine, &b.app.puzzles, &id)
+            .await
+            .unwrap();
+        assert!(got.is_empty(), "{got:?}");
+        assert_eq!(b.app.store.site_game_mined(&id, 1).await.unwrap(), None);
+    }
+    // The lease over, the catch-up offers it and b mines it.
+    clock.advance(std::time::Duration::from_millis(1));
+    assert!(offered(&b).await, "a claim past its lease is offered");
+    let got = mine_match(&b.app.games, &b.app.engine, &b.app.puzzles, &id)
+        .await
+        .unwrap();
+    assert_eq!(got.len(), found.len(), "{got:?}");
+    assert_eq!(
+        b.app.store.site_game_mined(&id, 1).await.unwrap(),
+        Some(found.len() as u32)
+    );
+    // Instance a back at its stale claim: its finish is refused, nothing stored twice.
+    let late = a.app.store.add_site_puzzles(&id, 1, claimed, &[]).await;
+    assert_eq!(late.unwrap(), None);
+    assert_eq!(
+        b.app.store.site_game_mined(&id, 1).await.unwrap(),
+        Some(found.len() as u32)
+    );
+    // Finished, it is never offered nor mined again, however old its claim.
+    clock.advance(lease * 3);
+    assert!(!offered(&a).await, "a finished game is not offered");
+    for s in [&a, &b] {
+        assert!(!s
+            .app
+            .store
+            .claim_site_game(&id, 1, clock.now_ms())
+            .await
+            .unwrap());
+        let got = mine_match(&s.app.games, &s.app.engine, &s.app.puzzles, &id)
+            .await
+            .unwrap();
+        assert!(got.is_empty(), "{got:?}");
+    }
+    let cb = Client::new(&b);
+    let l = cb.get("/api/puzzles?variant=kete", None).await;
+    assert_eq!(l.json.as_array().unwrap().len(), count + found.len());
     a.stop().await;
     b.stop().await;
 }

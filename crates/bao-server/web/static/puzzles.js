@@ -33,6 +33,7 @@ let done = false;
 let tried = []; // the solver's moves tried on this puzzle since it was opened
 let attemptSent = false; // this opening's attempt was sent (or needs none)
 let missed = false; // a wrong move was tried on this puzzle
+let streakEnded = null; // the streak this puzzle's miss ended (streak mode), else null
 const GUEST_STREAK = 'bao.puzzles.streak';
 let offline = null; // static/puzzles-offline.js once the network has failed
 
@@ -85,8 +86,15 @@ function renderRatings() {
     ? t('puzzles.ratings_signed_in', { mine: puzzle.player.rating, puzzle: puzzle.rating })
     : t('puzzles.ratings_guest', { puzzle: puzzle.rating });
   const st = signedIn() ? { streak: puzzle.player.streak, best: puzzle.player.best_streak } : guestStreak();
-  $('streak').textContent = t('puzzles.streak_line', { n: st.streak, best: st.best });
+  $('streak').textContent =
+    streakEnded === null
+      ? t('puzzles.streak_line', { n: st.streak, best: st.best })
+      : streakEnded === 0
+        ? t('puzzles.streak_missed_first', { best: st.best })
+        : t('puzzles.streak_ended', { n: streakEnded, best: st.best });
   $('streak').dataset.streak = String(st.streak);
+  $('streak').dataset.best = String(st.best);
+  $('streak').dataset.ended = streakEnded === null ? '' : 'yes';
 }
 
 /** The first try's verdict: rated for an account (the server judges the moves), counted in
@@ -100,6 +108,7 @@ async function sendAttempt(solved) {
     if (streakMode()) {
       const s = guestStreak();
       const streak = solved ? s.streak + 1 : 0;
+      if (!solved) streakEnded = s.streak;
       setGuestStreak({ streak, best: Math.max(s.best, streak) });
       renderRatings();
     }
@@ -116,6 +125,7 @@ async function sendAttempt(solved) {
     return;
   }
   if (!puzzle || puzzle.id !== id) return;
+  if (streakMode() && !solved) streakEnded = puzzle.player.streak;
   puzzle.player = { ...puzzle.player, rating: r.rating.after, streak: r.streak, best_streak: r.best_streak };
   puzzle.rating = r.puzzle_rating;
   const change = r.rating.after - r.rating.before;
@@ -218,6 +228,7 @@ async function open(id) {
   ply = 0;
   tried = [];
   missed = false;
+  streakEnded = null;
   // Each opening's first verdict is sent: the server rates an account's first try of a
   // puzzle only and says so of the later ones.
   attemptSent = false;

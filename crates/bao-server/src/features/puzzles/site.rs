@@ -6,10 +6,11 @@
 //!
 //! * Mining ([`spawn`]): the observer hands over each match that changed with a finished
 //!   game; a catch-up at every safety sweep takes the finished games of the last week that
-//!   no instance claimed (one stopped before mining). A game is claimed before it is
-//!   mined, so that it is mined once across instances. Each position takes one engine-pool
-//!   permit as a review's ply does, so live searches come first, on a thread at the lowest
-//!   CPU priority. Only games under their variant's default rules are mined (the puzzles
+//!   no instance claimed (one stopped before mining) or whose claim ran out. A game is
+//!   claimed before it is mined, so that it is mined once across instances; a claim is a
+//!   lease ([`crate::store::CLAIM_LEASE_MS`]), so a game whose instance stopped mid-way is
+//!   mined by another after it. Each position takes one engine-pool permit as a review's
+//!   ply does, so live searches come first, on a thread at the lowest CPU priority. Only games under their variant's default rules are mined (the puzzles
 //!   are served under them); a board that is a puzzle already (embedded or stored) is not
 //!   examined, and the store keeps one puzzle a board.
 //! * Serving ([`spawn_loader`]): every stored puzzle is read at start-up, and each
@@ -109,10 +110,10 @@ pub fn spawn(
 }
 
 async fn catch_up_ids(games: &Games) -> Result<Vec<String>, StoreError> {
-    let since = games.clock.now_ms() - CATCH_UP_MS;
+    let now = games.clock.now_ms();
     let mut ids: Vec<String> = games
         .store
-        .unmined_games(since, 10)
+        .unmined_games(now - CATCH_UP_MS, now, 10)
         .await?
         .into_iter()
         .map(|(id, _)| id)
@@ -149,15 +150,16 @@ pub async fn mine_match(
     };
     let mut added = Vec::new();
     for (round, moves) in store.rounds_with_moves(id, &m.rules).await? {
+        let claimed = games.clock.now_ms();
         if round.result == RecordResult::Unfinished
-            || !store
-                .claim_site_game(id, round.game_no, games.clock.now_ms())
-                .await?
+            || !store.claim_site_game(id, round.game_no, claimed).await?
         {
             continue;
         }
         if !default_rules(&m.rules) {
-            store.add_site_puzzles(id, round.game_no, &[]).await?;
+            store
+                .add_site_puzzles(id, round.game_no, claimed, &[])
+                .await?;
             continue;
         }
         let rules = Rules::new(m.rules.variant);
@@ -213,7 +215,14 @@ pub async fn mine_match(
                 })
             })
             .collect();
-        added.extend(store.add_site_puzzles(id, round.game_no, &rows).await?);
+        // None: mined by another instance that took the claim over (this one was slower
+        // than the lease); its puzzles are the ones stored.
+        if let Some(ids) = store
+            .add_site_puzzles(id, round.game_no, claimed, &rows)
+            .await?
+        {
+            added.extend(ids);
+        }
     }
     Ok(added)
 }
