@@ -301,7 +301,7 @@ async function send(move) {
   tried.push(r.move);
   if (r.verdict !== 'correct') {
     missed = true;
-    feedback(t('puzzles.wrong', { move: r.move }), 'bad');
+    feedback(t('puzzles.wrong'), 'bad'); // in words: players do not read notation
     sendAttempt(false);
     busy = false;
     renderChooser();
