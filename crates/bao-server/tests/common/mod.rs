@@ -11,6 +11,7 @@ pub mod claims;
 pub mod clubs;
 pub mod fairplay;
 pub mod life;
+pub mod measure;
 pub mod play;
 pub mod pool_measure;
 pub mod puzzle_ratings;

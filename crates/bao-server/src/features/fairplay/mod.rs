@@ -126,6 +126,44 @@ async fn catch_up_ids(games: &Games) -> Result<Vec<String>, StoreError> {
     Ok(ids)
 }
 
+/// Each side's figures in `game` (South's, North's), searched on a blocking thread at the
+/// lowest CPU priority with one engine-pool permit a ply, as a review's (live games' searches
+/// come first); `None` when the pool stopped it.
+pub async fn analyse_game(
+    engine: &EnginePool,
+    config: &FairPlayConfig,
+    game: bao_rules::Game,
+) -> Option<[Following; 2]> {
+    let opts = ReviewOptions {
+        limits: config.limits,
+        threads: 1,
+        tt_bits: 18,
+    };
+    let pool = engine.clone();
+    tokio::task::spawn_blocking(move || {
+        crate::util::lower_priority();
+        let stop = AtomicBool::new(false);
+        let mut held: Option<Permit> = None;
+        let review = review_game(&game, &opts, &mut |done, total| {
+            drop(held.take());
+            if done < total {
+                match pool.review(&stop) {
+                    Some(mut p) => {
+                        p.start();
+                        held = Some(p);
+                    }
+                    None => return false,
+                }
+            }
+            true
+        })?;
+        Some([bao_rules::Side::South, bao_rules::Side::North].map(|s| following(&game, &review, s)))
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
 /// Analyses every finished game of rated match `id` that has no figures yet; returns how
 /// many games it analysed.
 pub async fn analyse_match(
@@ -162,36 +200,7 @@ pub async fn analyse_match(
                 break;
             }
         }
-        let opts = ReviewOptions {
-            limits: config.limits,
-            threads: 1,
-            tt_bits: 18,
-        };
-        let pool = engine.clone();
-        let Ok(Some(sides)) = tokio::task::spawn_blocking(move || {
-            crate::util::lower_priority();
-            let stop = AtomicBool::new(false);
-            let mut held: Option<Permit> = None;
-            let review = review_game(&game, &opts, &mut |done, total| {
-                drop(held.take());
-                if done < total {
-                    match pool.review(&stop) {
-                        Some(mut p) => {
-                            p.start();
-                            held = Some(p);
-                        }
-                        None => return false,
-                    }
-                }
-                true
-            })?;
-            Some(
-                [bao_rules::Side::South, bao_rules::Side::North]
-                    .map(|s| following(&game, &review, s)),
-            )
-        })
-        .await
-        else {
+        let Some(sides) = analyse_game(engine, config, game).await else {
             continue;
         };
         let now = games.clock.now_ms();
