@@ -21,6 +21,7 @@ use crate::edge::body::{json, Json};
 use crate::edge::limit::{limit, Action};
 use crate::edge::terms::{Terms, TermsIn};
 use crate::error::{ApiError, ApiResult, Category};
+use crate::game::observed::{Wake, Wakes};
 use crate::game::{Games, Observer};
 use crate::store::{LineupRefused, Store, TeamMatchRow};
 use crate::util;
@@ -35,8 +36,6 @@ use serde::Deserialize;
 use serde_json::{json as j, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 /// Fewest and most boards of a match.
@@ -548,76 +547,37 @@ pub fn spawn(t: &Arc<Teams>) -> tokio::task::JoinHandle<()> {
         Err(p) => p.into_inner().take(),
     };
     let weak: Weak<Games> = Arc::downgrade(&t.games);
-    let every = t
-        .games
-        .lifecycle
-        .safety_sweep
-        .max(Duration::from_millis(10));
-    let mut events = t.games.store.subscribe();
-    let clock = t.games.clock.clone();
+    let mut wakes = Wakes::new(rx, &t.games);
     tokio::spawn(async move {
-        let mut rx = rx;
-        let mut sweep = tokio::time::interval(every);
-        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        sweep.tick().await;
         let mut timers: HashMap<String, i64> = HashMap::new();
         {
             let Some(games) = weak.upgrade() else { return };
             read_all(&games, &mut timers).await;
         }
-        loop {
-            let next = timers.values().copied().min();
-            enum Work {
-                Ended(String),
-                Changed(String),
-                Reread,
-                Due,
-                Sweep,
-            }
-            let work = tokio::select! {
-                id = async {
-                    match rx.as_mut() {
-                        Some(rx) => rx.recv().await,
-                        None => std::future::pending().await,
-                    }
-                } => match id {
-                    Some(id) => Work::Ended(id),
-                    None => return,
-                },
-                e = events.recv() => match e {
-                    Ok(d) => match &d.event {
-                        Event::TeamMatch { id } => Work::Changed(id.clone()),
-                        _ => continue,
-                    },
-                    Err(RecvError::Lagged(_)) => Work::Reread,
-                    Err(RecvError::Closed) => return,
-                },
-                _ = async {
-                    match next {
-                        Some(at) => clock.sleep_until_ms(at).await,
-                        None => std::future::pending().await,
-                    }
-                } => Work::Due,
-                _ = sweep.tick() => Work::Sweep,
-            };
+        while let Some(wake) = wakes.next(timers.values().copied().min()).await {
             let Some(games) = weak.upgrade() else { return };
-            match work {
-                Work::Ended(game) => {
+            match wake {
+                Wake::Ended(game) => {
                     if let Err(e) = run::game_ended(&games, &game).await {
                         tracing::warn!("team match game {game}: {}", e.message);
                     }
                 }
-                Work::Changed(id) => match games.store.team_match(&id).await {
-                    Ok(Some(m)) if m.status == "accepted" => {
-                        timers.insert(id, m.starts_at);
+                Wake::News(d) => {
+                    let Event::TeamMatch { id } = &d.event else {
+                        continue;
+                    };
+                    match games.store.team_match(id).await {
+                        Ok(Some(m)) if m.status == "accepted" => {
+                            timers.insert(id.clone(), m.starts_at);
+                        }
+                        Ok(_) => {
+                            timers.remove(id);
+                        }
+                        Err(e) => tracing::warn!("team match {id}: {e}"),
                     }
-                    Ok(_) => {
-                        timers.remove(&id);
-                    }
-                    Err(e) => tracing::warn!("team match {id}: {e}"),
-                },
-                Work::Reread => read_all(&games, &mut timers).await,
-                Work::Due => {
+                }
+                Wake::Missed => read_all(&games, &mut timers).await,
+                Wake::Due => {
                     let now = games.clock.now_ms();
                     let due: Vec<String> = timers
                         .iter()
@@ -631,7 +591,7 @@ pub fn spawn(t: &Arc<Teams>) -> tokio::task::JoinHandle<()> {
                         }
                     }
                 }
-                Work::Sweep => {
+                Wake::Sweep => {
                     run::sweep(&games).await;
                     read_all(&games, &mut timers).await;
                 }
