@@ -7,41 +7,20 @@
 //! miner (as `bao puzzles mine --from` would) to know what the server must store, and picks
 //! the first seed whose game has a puzzle.
 
+use super::measure::CAP;
 use super::play::{create, no_sweep};
 use super::*;
-use bao_engine::level::Level;
 use bao_engine::puzzle::{self, MineConfig, SourceGame};
 use bao_engine::theme::themes;
-use bao_rules::{Game, Outcome, Position, Rules, Variant};
+use bao_rules::{Game, Position, Rules, Variant};
 use bao_server::features::puzzles::site::{board, mine_match, SitePuzzlesConfig, CATCH_UP_MS};
 use bao_server::store::CLAIM_LEASE_MS;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-/// Plies a test game lasts at most: then the side to move resigns.
-const CAP: usize = 120;
-
 /// The moves of a kete game between levels 3 and 4 from seed `seed`.
 fn self_play(seed: u64) -> Vec<String> {
-    let rules = Rules::new(Variant::Kete);
-    let mut game = Game::new(Position::start(&rules), rules);
-    let levels = [Level::get(3), Level::get(4)];
-    let mut searchers = levels.map(|l| l.searcher(&rules));
-    let mut moves = Vec::new();
-    while moves.len() < CAP && game.outcome() == Outcome::Ongoing {
-        let p = moves.len() % 2;
-        let mv = levels[p]
-            .choose(
-                &mut searchers[p],
-                game.position(),
-                game.positions(),
-                seed + moves.len() as u64,
-            )
-            .unwrap();
-        moves.push(mv.mv.to_string());
-        game.play(&mv);
-    }
-    moves
+    super::measure::self_play(Variant::Kete, [3, 4], seed)
 }
 
 /// What the server must find in a game of `moves`: (ply, position, goal kind, themes) of
