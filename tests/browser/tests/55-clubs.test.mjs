@@ -5,20 +5,13 @@
 // for a state (an attribute or an element), never for a time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
-import { phone, text, unique, accountByApi, noSidewaysScroll } from '../lib/phone.mjs';
+import { launch, assertClean, screenshot } from '../lib/harness.mjs';
+import { text, unique, accountByApi, noSidewaysScroll } from '../lib/phone.mjs';
+import { signedIn as signIn } from '../lib/clubs.mjs';
 
 const PASSWORD = 'chama-cha-bao-66';
 
-async function signedIn(name, session) {
-  const p = await phone(browser, 'sw');
-  await p.context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
-  // The account page asks the server who this browser is, and the pages remember it.
-  await p.page.goto('/account');
-  await p.page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name);
-  p.name = name;
-  return p;
-}
+const signedIn = (name, session) => signIn(browser, name, session);
 
 /** Every button and link in view that a finger taps is at least 44 px high (the text links of sentences aside). */
 async function bigTargets(page, selector, where) {

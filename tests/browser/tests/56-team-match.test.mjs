@@ -8,40 +8,14 @@
 // page shows (its status, the game link), never for a time.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
-import { phone, text, unique, accountByApi, callAs, noSidewaysScroll, playByTouch } from '../lib/phone.mjs';
+import { launch, assertClean, screenshot } from '../lib/harness.mjs';
+import { text, unique, accountByApi, callAs, noSidewaysScroll, playByTouch } from '../lib/phone.mjs';
+import { signedIn as signIn, startClub, setLineup } from '../lib/clubs.mjs';
 
 const PASSWORD = 'chama-cha-bao-66';
 const sw = (key, params) => text('sw', 'teams', `teams.${key}`, params);
 
-async function signedIn(name, session) {
-  const p = await phone(browser, 'sw');
-  await p.context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
-  await p.page.goto('/account');
-  await p.page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name);
-  return p;
-}
-
-/** The leader on `page` starts a club from /clubs: its page's path. */
-async function startClub(page, name, place, open) {
-  await page.goto('/clubs');
-  await page.waitForSelector('#clubs[data-state="ready"]');
-  await page.fill('#c-name', name);
-  await page.fill('#c-place', place);
-  await page.check(`input[name="joining"][value="${open ? 'open' : 'closed'}"]`);
-  await Promise.all([page.waitForURL(/\/club\/[a-z0-9]{10}$/), page.click('#new-submit')]);
-  await page.waitForSelector('#club[data-state="ready"][data-you="leader"]');
-  return new URL(page.url()).pathname;
-}
-
-/** The lineup editor on `page`: picks `names` in board order and saves. */
-async function setLineup(page, names) {
-  await page.waitForSelector('#match[data-state="ready"]:not([data-lineup="none"])');
-  for (const [i, n] of names.entries()) await page.selectOption(`#lineup-${i + 1}`, n);
-  await page.click('#lineup-submit');
-  await page.waitForFunction(() => document.querySelector('#lineup-status')?.textContent.length > 0);
-  return (await page.textContent('#lineup-status')).trim();
-}
+const signedIn = (name, session) => signIn(browser, name, session);
 
 let browser;
 before(async () => {

@@ -10,8 +10,9 @@
 // is for the state, with a ceiling above that window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
-import { phone, text, unique, accountByApi, callAs, noSidewaysScroll, playByTouch } from '../lib/phone.mjs';
+import { launch, assertClean, screenshot } from '../lib/harness.mjs';
+import { text, unique, accountByApi, callAs, noSidewaysScroll, playByTouch } from '../lib/phone.mjs';
+import { signedIn as signIn, startClub as startClubAt, setLineup } from '../lib/clubs.mjs';
 
 const PASSWORD = 'kombe-la-vilabu-2026';
 const tw = (key, params) => text('sw', 'tournaments', `tournaments.${key}`, params);
@@ -19,37 +20,9 @@ const mw = (key, params) => text('sw', 'teams', `teams.${key}`, params);
 /** The lineup window (src/features/tournaments/run.rs LINEUP_WINDOW_MS) and room for a busy machine. */
 const MATCH_START_CEILING_MS = 14 * 60_000;
 
-async function signedIn(name, session) {
-  const p = await phone(browser, 'sw');
-  await p.context.addCookies([{ name: 'bao_session', value: session, url: BASE }]);
-  await p.page.goto('/account');
-  await p.page.waitForFunction((n) => document.querySelector('#account-name')?.textContent === n, name);
-  return p;
-}
-
+const signedIn = (name, session) => signIn(browser, name, session);
 /** The leader on `page` starts an open club from /clubs: its id. */
-async function startClub(page, name, place) {
-  await page.goto('/clubs');
-  await page.waitForSelector('#clubs[data-state="ready"]');
-  await page.fill('#c-name', name);
-  await page.fill('#c-place', place);
-  await page.check('input[name="joining"][value="open"]');
-  await Promise.all([page.waitForURL(/\/club\/[a-z0-9]{10}$/), page.click('#new-submit')]);
-  await page.waitForSelector('#club[data-state="ready"][data-you="leader"]');
-  return new URL(page.url()).pathname.split('/')[2];
-}
-
-/** The lineup editor on `page`: picks `names` in board order and saves. */
-async function setLineup(page, names) {
-  await page.waitForSelector('#match[data-state="ready"]:not([data-lineup="none"])');
-  for (const [i, n] of names.entries()) {
-    await page.waitForSelector(`#lineup-${i + 1} option[value="${n}"]`, { state: 'attached' });
-    await page.selectOption(`#lineup-${i + 1}`, n);
-  }
-  await page.click('#lineup-submit');
-  await page.waitForFunction(() => document.querySelector('#lineup-status')?.textContent.length > 0);
-  return (await page.textContent('#lineup-status')).trim();
-}
+const startClub = async (page, name, place) => (await startClubAt(page, name, place)).split('/')[2];
 
 let browser;
 before(async () => {
