@@ -7,6 +7,7 @@ mod common;
 
 use bao_engine::search::Limits;
 use bao_server::engine_pool::{EngineConfig, EnginePool};
+use bao_server::features::puzzles::site::SitePuzzlesConfig;
 use bao_server::Running;
 use common::review::upload;
 use common::{eventually_within, first_legal, server, sqlite_url, Client};
@@ -15,8 +16,13 @@ use std::time::Duration;
 
 /// A server whose engine pool has `threads` permits.
 async fn start_pool(tag: &str, engine: EngineConfig) -> Running {
+    // The site's puzzle mining takes review permits too: its catch-up at a safety sweep would
+    // mine the records these tests upload, and the waiting reviews counted here would be two.
     server(&sqlite_url(tag))
-        .with(|c| c.engine = engine)
+        .with(|c| {
+            c.engine = engine;
+            c.site_puzzles = SitePuzzlesConfig { mine: false };
+        })
         .start()
         .await
 }
