@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, assertClean, api, screenshot, BASE } from '../lib/harness.mjs';
 import { PHONE, phone, text, unique } from '../lib/phone.mjs';
+import { play } from '../lib/puzzles.mjs';
 
 let browser;
 before(async () => {
@@ -13,17 +14,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** Plays `move` as a player does: its pit tapped, then (if offered) the exact move's button. */
-async function play(page, move) {
-  await page.locator(`#board g.pit.legal[data-pit="${move.slice(0, 2)}"]`).click();
-  await page.waitForFunction(
-    (m) => document.querySelector(`#chooser button[data-move="${m}"]`) || document.querySelector('#feedback').textContent,
-    move,
-  );
-  const choice = page.locator(`#chooser button[data-move="${move}"]`);
-  if (await choice.count()) await choice.click();
-}
 
 /** Opens puzzle `id` in Swahili and waits for it. */
 async function openPuzzle(page, id) {

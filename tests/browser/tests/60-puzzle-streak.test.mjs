@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, assertClean, screenshot, BASE } from '../lib/harness.mjs';
 import { PHONE, phone, text, unique, accountByApi, callAs } from '../lib/phone.mjs';
+import { play } from '../lib/puzzles.mjs';
 
 let browser;
 before(async () => {
@@ -18,17 +19,6 @@ after(async () => {
 });
 
 const VARIANTS = ['kiswahili', 'kete', 'kimasai'];
-
-/** Plays `move` as a player does: its pit tapped, then (if offered) the exact move's button. */
-async function play(page, move) {
-  await page.locator(`#board g.pit.legal[data-pit="${move.slice(0, 2)}"]`).click();
-  await page.waitForFunction(
-    (m) => document.querySelector(`#chooser button[data-move="${m}"]`) || document.querySelector('#feedback').textContent,
-    move,
-  );
-  const choice = page.locator(`#chooser button[data-move="${move}"]`);
-  if (await choice.count()) await choice.click();
-}
 
 /** Solves the open puzzle `p` (from the API) move by move, each reply awaited, until the page
  * says it is solved. */
